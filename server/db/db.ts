@@ -1,0 +1,34 @@
+export type Row = Record<string, any>;
+
+/** Anything that runs SQL: the database itself or an open transaction. */
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'pg';
+  /** Runs fn inside one transaction; rolls back when fn throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * `pg` converts Dates, objects and bigints itself; PGlite does not. Both adapters pass
+ * parameters through here so the same call means the same thing on both.
+ */
+export function normaliseParams(params: unknown[] = []): unknown[] {
+  return params.map((p) => {
+    if (p === undefined) return null;
+    if (p instanceof Date) return p.toISOString();
+    if (typeof p === 'bigint') return p.toString();
+    if (Buffer.isBuffer(p) || p instanceof Uint8Array) return p;
+    if (p !== null && typeof p === 'object') return JSON.stringify(p);
+    return p;
+  });
+}
+
+/** int8 (bigint) columns hold cents and counts; they fit in a JS number. */
+export const INT8_OID = 20;
+export const NUMERIC_OID = 1700;

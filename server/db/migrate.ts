@@ -1,0 +1,26 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { MIGRATIONS_DIR } from '../paths.js';
+import { Db } from './db.js';
+
+// Any constant: serialises migrations when several nodes start on one PostgreSQL.
+const MIGRATION_LOCK = 7_305_551;
+
+export async function migrate(db: Db): Promise<string[]> {
+  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
+  return db.tx(async (q) => {
+    await q.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await q.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL)',
+    );
+    const done = new Set((await q.query('SELECT version FROM schema_migrations')).map((r) => r.version));
+    const applied: string[] = [];
+    for (const file of files) {
+      if (done.has(file)) continue;
+      await q.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
+      await q.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [file, new Date()]);
+      applied.push(file);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,34 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Db, INT8_OID, Queryable, Row, normaliseParams } from './db.js';
+
+type Runner = {
+  query: (sql: string, params?: unknown[], opts?: any) => Promise<{ rows: any[] }>;
+  exec: (sql: string) => Promise<unknown>;
+};
+
+const parsers = { [INT8_OID]: (v: string) => Number(v) };
+
+function wrap(r: Runner): Queryable {
+  return {
+    async query<T extends Row>(sql: string, params?: unknown[]) {
+      const res = await r.query(sql, normaliseParams(params), { parsers });
+      return res.rows as T[];
+    },
+    async exec(sql: string) {
+      await r.exec(sql);
+    },
+  };
+}
+
+/** Embedded PostgreSQL (WASM). dataDir undefined means in memory. */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  const pg = await PGlite.create(dataDir ? { dataDir } : {});
+  const q = wrap(pg);
+  return {
+    kind: 'pglite',
+    query: q.query,
+    exec: q.exec,
+    tx: (fn) => pg.transaction((t) => fn(wrap(t))),
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,129 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Queryable } from '../db/index.js';
+
+export type Env = 'test' | 'live';
+export type KeyKind = 'pk' | 'sk';
+
+/** Who a request acts for: every query of merchant data filters on both fields. */
+export interface Scope {
+  merchantId: string;
+  env: Env;
+}
+
+export interface KeyIdentity extends Scope {
+  kind: KeyKind;
+}
+
+export interface KeySet {
+  key_set_id: string;
+  env: Env;
+  public_key: string;
+  private_key: string;
+}
+
+export const KEY_LENGTH = 63;
+const KEY_PATTERN = /^(test|live)_(pk|sk)_[0-9a-f]{55}$/;
+
+/** `<env>_<kind>_` + 55 random lowercase hex characters = 63; the prefix tells people and secret scanners what it is. */
+export function newKey(env: Env, kind: KeyKind): string {
+  return `${env}_${kind}_${randomBytes(28).toString('hex').slice(0, 55)}`;
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function redactKey(key: string): string {
+  return `${key.slice(0, 8)}…${key.slice(-4)}`;
+}
+
+export function newId(bytes: number): string {
+  return randomBytes(bytes).toString('hex');
+}
+
+export async function createMerchant(q: Queryable, name: string, now: Date, opts: { demo?: boolean } = {}): Promise<string> {
+  const id = `mer_${newId(8)}`;
+  await q.query('INSERT INTO merchants (id, name, demo, created_at) VALUES ($1, $2, $3, $4)', [id, name, !!opts.demo, now]);
+  for (const env of ['test', 'live']) {
+    await q.query('INSERT INTO merchant_settings (merchant_id, env) VALUES ($1, $2)', [id, env]);
+  }
+  return id;
+}
+
+export type ExpireOld = 'now' | '1h' | 'never';
+
+/**
+ * Generates a new public/private pair for one environment. The private key exists in clear only
+ * in the return value: show it once. Older sets expire now, in one hour, or never.
+ */
+export async function createKeySet(
+  q: Queryable,
+  scope: Scope,
+  now: Date,
+  expireOld: ExpireOld = 'now',
+): Promise<KeySet> {
+  const [m] = await q.query('SELECT id FROM merchants WHERE id = $1', [scope.merchantId]);
+  if (!m) throw new Error(`merchant ${scope.merchantId} not found`);
+  if (expireOld !== 'never') {
+    const at = expireOld === 'now' ? now : new Date(now.getTime() + 3600_000);
+    await q.query(
+      `UPDATE api_keys SET expires_at = $3
+        WHERE merchant_id = $1 AND env = $2 AND (expires_at IS NULL OR expires_at > $3)`,
+      [scope.merchantId, scope.env, at],
+    );
+  }
+  if (scope.env === 'live') await q.query('UPDATE merchants SET live_enabled = true WHERE id = $1', [scope.merchantId]);
+  const set: KeySet = {
+    key_set_id: `ks_${newId(6)}`,
+    env: scope.env,
+    public_key: newKey(scope.env, 'pk'),
+    private_key: newKey(scope.env, 'sk'),
+  };
+  for (const [kind, key] of [['pk', set.public_key], ['sk', set.private_key]] as const) {
+    await q.query(
+      `INSERT INTO api_keys (key_hash, merchant_id, env, kind, key_set_id, redacted, public_key, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [hashKey(key), scope.merchantId, scope.env, kind, set.key_set_id, redactKey(key), kind === 'pk' ? key : null, now],
+    );
+  }
+  return set;
+}
+
+/** The identity behind a key, or null when it is malformed, unknown or expired. */
+export async function authenticate(q: Queryable, key: string, now: Date): Promise<KeyIdentity | null> {
+  if (!KEY_PATTERN.test(key)) return null;
+  const [row] = await q.query(
+    `SELECT merchant_id, env, kind FROM api_keys
+      WHERE key_hash = $1 AND (expires_at IS NULL OR expires_at > $2)`,
+    [hashKey(key), now],
+  );
+  return row ? { merchantId: row.merchant_id, env: row.env, kind: row.kind } : null;
+}
+
+export interface KeyListing {
+  key_set_id: string;
+  env: Env;
+  kind: KeyKind;
+  redacted: string;
+  created_at: Date;
+  expires_at: Date | null;
+}
+
+export async function listKeys(q: Queryable, merchantId: string): Promise<KeyListing[]> {
+  return q.query<KeyListing & Record<string, any>>(
+    `SELECT key_set_id, env, kind, redacted, created_at, expires_at FROM api_keys
+      WHERE merchant_id = $1 ORDER BY created_at DESC, kind`,
+    [merchantId],
+  );
+}
+
+/** The demo checkout page shows the demo merchant's newest usable test public key. */
+export async function demoPublicKey(q: Queryable, now: Date): Promise<string | null> {
+  const [row] = await q.query(
+    `SELECT k.public_key FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
+      WHERE m.demo AND k.env = 'test' AND k.kind = 'pk' AND (k.expires_at IS NULL OR k.expires_at > $1)
+      ORDER BY k.created_at DESC LIMIT 1`,
+    [now],
+  );
+  return row?.public_key ?? null;
+}

@@ -1,0 +1,193 @@
+import { detectBrand, validatePaymentData } from '../../src/checks.js';
+import { Queryable } from '../db/index.js';
+import { GatewayError, isErrorCode } from '../errors.js';
+import { TEST_BANK, findTestCard } from '../processor/test-cards.js';
+import { Vault } from '../vault.js';
+import { Scope, newId } from './keys.js';
+
+export const TOKEN_TTL_MS = 15 * 60 * 1000;
+
+const TEXT_FIELDS = ['card_owner_name', 'bank_account_holder_first_name', 'bank_account_holder_last_name',
+  'address_1', 'address_2', 'city', 'state', 'zip'] as const;
+const MAX_TEXT = 255;
+
+export interface TokenRow {
+  id: string;
+  merchant_id: string;
+  env: string;
+  token_type: 'credit_card' | 'bank_account';
+  card_type: string | null;
+  card_owner_name: string | null;
+  last_4: string | null;
+  bin: string | null;
+  card_exp_month: number | null;
+  card_exp_year: number | null;
+  bin_brand: string | null;
+  bin_type: string | null;
+  bin_level: string | null;
+  bank_routing_number: string | null;
+  bank_account_holder_first_name: string | null;
+  bank_account_holder_last_name: string | null;
+  bank_account_type: string | null;
+  address_1: string | null; address_2: string | null; city: string | null;
+  state: string | null; zip: string | null; country: string | null;
+  secret_enc: string;
+  csc_enc: string | null;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+const str = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : String(v).trim());
+
+/**
+ * Validates payment data exactly as the browser tokenizer does (same module), then what only the
+ * server can know: test mode takes test numbers only. Throws GatewayError; returns the row to store.
+ */
+function prepare(scope: Scope, data: Record<string, unknown>, now: Date, vault: Vault) {
+  const failed = validatePaymentData(data, now);
+  if (failed) throw new GatewayError(isErrorCode(failed.code) ? failed.code : 'REQ01', failed.message);
+  for (const f of TEXT_FIELDS) {
+    const v = str(data[f]);
+    if (v && v.length > MAX_TEXT) throw new GatewayError('REQ01', `${f} must be at most ${MAX_TEXT} characters`);
+  }
+  const country = (str(data.country) ?? 'USA').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(country)) throw new GatewayError('REQ01', 'country must be a 3-letter ISO 3166 code');
+
+  const address = {
+    address_1: str(data.address_1), address_2: str(data.address_2), city: str(data.city),
+    state: str(data.state), zip: str(data.zip), country,
+  };
+  const csc = str(data.csc ?? data.cvv);
+
+  if ((str(data.token_type) ?? 'credit_card') === 'bank_account') {
+    const account = String(data.bank_account_number).replace(/[\s-]/g, '');
+    const routing = String(data.bank_routing_number).trim();
+    if (scope.env === 'test' && routing !== TEST_BANK.routing_number) {
+      throw new GatewayError('TEST01', `test mode takes the sample routing number ${TEST_BANK.routing_number}`);
+    }
+    const type = String(data.bank_account_type).trim().toLowerCase();
+    return {
+      token_type: 'bank_account' as const,
+      last_4: account.slice(-4),
+      bin_brand: 'ACH', bin_type: type.toUpperCase(), bin_level: null,
+      bank_routing_number: routing,
+      bank_account_holder_first_name: str(data.bank_account_holder_first_name),
+      bank_account_holder_last_name: str(data.bank_account_holder_last_name),
+      bank_account_type: type,
+      ...address,
+      secret_enc: vault.encrypt(account),
+      csc_enc: null,
+    };
+  }
+
+  const number = String(data.card_number).replace(/[\s-]/g, '');
+  const brand = detectBrand(number)!; // validatePaymentData refused unknown brands
+  const test = findTestCard(number);
+  if (scope.env === 'test' && !test) throw new GatewayError('TEST01');
+  return {
+    token_type: 'credit_card' as const,
+    card_type: brand,
+    card_owner_name: str(data.card_owner_name),
+    last_4: number.slice(-4),
+    bin: number.slice(0, 6),
+    card_exp_month: Number(data.card_exp_month),
+    card_exp_year: Number(data.card_exp_year),
+    bin_brand: brand.toUpperCase(),
+    // Live mode has no BIN database behind it yet: the kind and level are unknown there.
+    bin_type: test?.bin_type ?? 'UNKNOWN',
+    bin_level: test?.bin_level ?? 'UNKNOWN',
+    ...address,
+    secret_enc: vault.encrypt(number),
+    csc_enc: csc ? vault.encrypt(csc) : null,
+  };
+}
+
+export async function createToken(
+  q: Queryable,
+  vault: Vault,
+  scope: Scope,
+  data: Record<string, unknown>,
+  now: Date,
+): Promise<TokenRow> {
+  const row: Record<string, unknown> = {
+    ...prepare(scope, data, now, vault),
+    merchant_id: scope.merchantId,
+    env: scope.env,
+    created_at: now,
+    expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
+  };
+  const cols = Object.keys(row);
+  const sql = `INSERT INTO tokens (id, ${cols.join(', ')})
+               VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
+               ON CONFLICT (id) DO NOTHING RETURNING *`;
+  // 40 random bits: a collision is rare but possible, so draw again.
+  for (let i = 0; i < 5; i++) {
+    const [saved] = await q.query<TokenRow>(sql, [newId(5), ...Object.values(row)]);
+    if (saved) return saved;
+  }
+  throw new GatewayError('TKN01');
+}
+
+export async function getToken(q: Queryable, scope: Scope, id: string): Promise<TokenRow | null> {
+  const [row] = await q.query<TokenRow>('SELECT * FROM tokens WHERE id = $1 AND merchant_id = $2 AND env = $3', [
+    id,
+    scope.merchantId,
+    scope.env,
+  ]);
+  return row ?? null;
+}
+
+export interface ConsumedToken extends TokenRow {
+  /** The CVV given at tokenisation, decrypted; the stored copy is wiped by the same statement. */
+  csc: string | null;
+}
+
+/**
+ * Marks the token used and wipes its CVV, at most once: the row lock plus the `used_at IS NULL`
+ * re-check make every concurrent caller but one get null. Run it inside the transaction of the
+ * operation the token pays for, so a failed operation leaves the token usable.
+ */
+export async function consumeToken(
+  q: Queryable,
+  vault: Vault,
+  scope: Scope,
+  id: string,
+  now: Date,
+): Promise<ConsumedToken | null> {
+  const [row] = await q.query<TokenRow & { old_csc: string | null }>(
+    `WITH target AS (
+       SELECT id, csc_enc FROM tokens
+        WHERE id = $1 AND merchant_id = $2 AND env = $3 AND used_at IS NULL AND expires_at > $4
+        FOR UPDATE)
+     UPDATE tokens t SET used_at = $4, csc_enc = NULL
+       FROM target WHERE t.id = target.id AND t.used_at IS NULL
+     RETURNING t.*, target.csc_enc AS old_csc`,
+    [id, scope.merchantId, scope.env, now],
+  );
+  if (!row) return null;
+  const { old_csc, ...token } = row;
+  return { ...token, csc: old_csc ? vault.decrypt(old_csc) : null };
+}
+
+/** Public view of a token (spec 2.3). The bin_* fields belong to the creation response only. */
+export function presentToken(t: TokenRow, opts: { withBin: boolean }) {
+  return {
+    class: 'token',
+    id: t.id,
+    token_type: t.token_type,
+    card_type: t.card_type,
+    card_owner_name: t.card_owner_name,
+    last_4: t.last_4,
+    card_exp_month: t.card_exp_month,
+    card_exp_year: t.card_exp_year,
+    bank_routing_number: t.bank_routing_number,
+    bank_account_holder_first_name: t.bank_account_holder_first_name,
+    bank_account_holder_last_name: t.bank_account_holder_last_name,
+    bank_account_type: t.bank_account_type,
+    created_at: t.created_at,
+    expires_at: t.expires_at,
+    used: t.used_at !== null,
+    ...(opts.withBin ? { bin_brand: t.bin_brand, bin_type: t.bin_type, bin_level: t.bin_level } : {}),
+  };
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { KeyIdentity, authenticate } from '../domain/keys.js';
+import { GatewayError } from '../errors.js';
+
+/** Who may call a route: `private` (default), `public` (either key kind), `none` (the route decides). */
+export type Access = 'private' | 'public' | 'none';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    identity: KeyIdentity;
+  }
+}
+
+/** HTTP Basic: the key is the username, the password is empty (and ignored). */
+export function basicUser(header: string | undefined): string | null {
+  const m = header?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const user = decoded.split(':')[0];
+  return user || null;
+}
+
+export function registerAuth(app: FastifyInstance): void {
+  app.decorateRequest('identity', null as unknown as KeyIdentity);
+  app.addHook('preHandler', async (req: FastifyRequest) => {
+    const access = req.routeOptions.config.access ?? 'private';
+    if (access === 'none') return;
+    const key = basicUser(req.headers.authorization);
+    const id = key ? await authenticate(app.services.db, key, app.services.clock.now()) : null;
+    if (!id) throw new GatewayError('AUTH01');
+    if (access === 'private' && id.kind !== 'sk') throw new GatewayError('AUTH02');
+    req.identity = id;
+  });
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { GatewayError } from '../errors.js';
+
+/**
+ * Wire compatibility (design §Wire): bodies arrive as JSON, as JSON without a Content-Type, and
+ * form-encoded with nested keys (`metadata[color]=red`, `items[0][qty]=2`, `tags[]=a`).
+ */
+export function parseForm(body: string): Record<string, unknown> {
+  const out: Record<string, any> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const path = key.match(/^([^[\]]+)((?:\[[^[\]]*\])*)$/);
+    if (!path) {
+      out[key] = value;
+      continue;
+    }
+    const parts = [path[1], ...[...path[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1])];
+    let node = out;
+    parts.forEach((part, i) => {
+      if (part === '__proto__' || part === 'constructor' || part === 'prototype') return;
+      const last = i === parts.length - 1;
+      const slot = part === '' && Array.isArray(node) ? node.length : part;
+      if (last) {
+        (node as any)[slot] = value;
+      } else {
+        if (typeof (node as any)[slot] !== 'object' || (node as any)[slot] === null) {
+          (node as any)[slot] = parts[i + 1] === '' ? [] : {};
+        }
+        node = (node as any)[slot];
+      }
+    });
+  }
+  return out;
+}
+
+function parseJson(body: string): unknown {
+  if (body.trim() === '') return {};
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new GatewayError('REQ01', 'malformed JSON body');
+  }
+}
+
+export function registerBodyParsers(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', 'text/json'], { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJson(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, parseForm(body as string));
+  });
+  // No (or an unknown) Content-Type: old clients send JSON bare; otherwise treat it as a form.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim();
+    try {
+      done(null, text.startsWith('{') || text.startsWith('[') ? parseJson(text) : parseForm(text));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+}
+
+/** Objects such as metadata may arrive as a JSON-encoded string; accept both forms. */
+export function parseObjectParam(value: unknown, name: string): Record<string, unknown> | null {
+  if (value === undefined || value === null || value === '') return null;
+  let v = value;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      throw new GatewayError('REQ01', `${name} must be an object or a JSON-encoded object`);
+    }
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    throw new GatewayError('REQ01', `${name} must be an object or a JSON-encoded object`);
+  }
+  return v as Record<string, unknown>;
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import { ConfigError, Config, loadConfig } from './config.js';
+import { Db, openDatabase } from './db/index.js';
+import { DataDirLockedError } from './db/lock.js';
+import { Env, ExpireOld, KeySet, createKeySet, createMerchant, listKeys } from './domain/keys.js';
+import { loadVault } from './vault.js';
+
+const USAGE = `usage:
+  tessera serve                                   start the gateway (PORT, DATABASE_URL, TESSERA_DATA_DIR, ...)
+  tessera keys create [--merchant ID] [--name NAME] [--env test|live] [--expire-old now|1h|never]
+                                                  new key set (a new merchant when --merchant is absent)
+  tessera keys list --merchant ID                 key sets, redacted`;
+
+function open(config: Config): Promise<Db> {
+  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
+}
+
+function printKeySet(merchantId: string, set: KeySet): void {
+  console.log(`merchant     ${merchantId}
+environment  ${set.env}
+public key   ${set.public_key}
+private key  ${set.private_key}
+(the private key is shown only now: keep it on your server)`);
+}
+
+async function serve(config: Config): Promise<void> {
+  const db = await open(config);
+  const warn = (msg: string) => console.warn(`warning: ${msg}`);
+  const vault = loadVault({ dataKey: config.dataKey, retiredKeys: config.retiredDataKeys, dataDir: config.databaseUrl ? undefined : config.dataDir, warn });
+  if (config.databaseUrl && !config.dataKey) throw new ConfigError('TESSERA_DATA_KEY is required with DATABASE_URL (openssl rand -base64 32)');
+  const [{ n }] = await db.query('SELECT count(*)::int AS n FROM merchants');
+  if (n === 0) {
+    const now = systemClock.now();
+    const set = await db.tx(async (q) => {
+      const id = await createMerchant(q, 'Demo merchant', now, { demo: true });
+      return { id, set: await createKeySet(q, { merchantId: id, env: 'test' }, now) };
+    });
+    console.log('First start: created a demo merchant with test keys.\n');
+    printKeySet(set.id, set.set);
+    console.log('');
+  }
+  const app = await buildApp({ db, vault, clock: systemClock }, { logLevel: config.logLevel });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close(); // stops accepting, lets in-flight requests finish
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const address = await app.listen({ port: config.port, host: config.host });
+  const shown = address.replace('127.0.0.1', 'localhost');
+  console.log(`Tessera listening on ${shown}
+  demo checkout   ${shown}/
+  tokenizer       ${shown}/tokenizer.js
+  API             ${shown}/api/v1
+  database        ${db.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`);
+}
+
+async function keys(config: Config, args: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      merchant: { type: 'string' },
+      name: { type: 'string' },
+      env: { type: 'string', default: 'test' },
+      'expire-old': { type: 'string', default: 'now' },
+    },
+  });
+  const db = await open(config);
+  try {
+    const now = systemClock.now();
+    if (positionals[0] === 'create') {
+      const env = values.env as Env;
+      const expire = values['expire-old'] as ExpireOld;
+      if (!['test', 'live'].includes(env)) throw new ConfigError('--env must be test or live');
+      if (!['now', '1h', 'never'].includes(expire)) throw new ConfigError('--expire-old must be now, 1h or never');
+      const result = await db.tx(async (q) => {
+        const id = values.merchant ?? (await createMerchant(q, values.name ?? 'Merchant', now));
+        return { id, set: await createKeySet(q, { merchantId: id, env }, now, expire) };
+      });
+      printKeySet(result.id, result.set);
+    } else if (positionals[0] === 'list' && values.merchant) {
+      for (const k of await listKeys(db, values.merchant)) {
+        const exp = k.expires_at ? `expires ${new Date(k.expires_at).toISOString()}` : 'active';
+        console.log(`${k.key_set_id}  ${k.env}  ${k.kind}  ${k.redacted}  ${exp}`);
+      }
+    } else {
+      throw new ConfigError(USAGE);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  if (command === 'serve' || command === undefined) return serve(config);
+  if (command === 'keys') return keys(config, rest);
+  throw new ConfigError(USAGE);
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    console.error(err.message);
+  } else {
+    console.error(err);
+  }
+  process.exit(1);
+});
