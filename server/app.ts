@@ -4,6 +4,11 @@ import { Db } from './db/index.js';
 import { registerAuth } from './http/auth.js';
 import { registerBodyParsers } from './http/body.js';
 import { registerErrorHandler } from './http/errors.js';
+import { registerIdempotency } from './http/idempotency.js';
+import chargeRoutes from './routes/charges.js';
+import settingsRoutes from './routes/settings.js';
+import customerRoutes from './routes/customers.js';
+import methodRoutes from './routes/methods.js';
 import staticRoutes from './routes/static.js';
 import tokenRoutes from './routes/tokens.js';
 import { Vault } from './vault.js';
@@ -50,11 +55,16 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
   registerBodyParsers(app);
   registerErrorHandler(app);
   registerAuth(app);
+  registerIdempotency(app);
 
   await app.register(staticRoutes);
   await app.register(
     async (api) => {
       await api.register(tokenRoutes);
+      await api.register(customerRoutes);
+      await api.register(methodRoutes);
+      await api.register(chargeRoutes);
+      await api.register(settingsRoutes);
     },
     { prefix: '/api/v1' },
   );

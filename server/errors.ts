@@ -77,6 +77,13 @@ export const CATALOGUE = {
   JSONP01: [400, 'callback must be a JavaScript identifier or dotted path'],
   TEST01: [400, 'real card or account numbers cannot be used in test mode; use a test card'],
   NOTFOUND: [404, 'no such endpoint'],
+  PROC01: [503, 'no payment processor is configured for live mode; live charges are refused'],
+  REFUND01: [400, 'refund amount exceeds the amount settled minus the amount already refunded'],
+  REFUND02: [409, 'only a settled, successful charge can be refunded'],
+  IDEM01: [400, 'Idempotency-Key must be 1 to 255 printable characters'],
+  IDEM02: [422, 'Idempotency-Key was already used with a different request body'],
+  IDEM03: [409, 'a request with this Idempotency-Key is still in progress; retry later'],
+  PAGE01: [400, 'limit must be an integer from 1 to 100 and offset an integer of 0 or more'],
   INTERNAL: [500, 'internal error; nothing was changed, retry later'],
 } as const satisfies Record<string, readonly [number, string]>;
 
@@ -87,12 +94,14 @@ export class GatewayError extends Error {
   constructor(
     readonly code: ErrorCode,
     message?: string,
+    /** Extra fields of the error item, e.g. the transaction_id of a recorded decline. */
+    readonly details: Record<string, string> = {},
   ) {
     super(message ?? CATALOGUE[code][1]);
     this.status = CATALOGUE[code][0];
   }
   toJSON() {
-    return { errors: [{ code: this.code, message: this.message }] };
+    return { errors: [{ code: this.code, message: this.message, ...this.details }] };
   }
 }
 

@@ -44,7 +44,7 @@ const str = (v: unknown): string | null => (v === undefined || v === null || v =
  * Validates payment data exactly as the browser tokenizer does (same module), then what only the
  * server can know: test mode takes test numbers only. Throws GatewayError; returns the row to store.
  */
-function prepare(scope: Scope, data: Record<string, unknown>, now: Date, vault: Vault) {
+export function preparePaymentData(scope: Scope, data: Record<string, unknown>, now: Date, vault: Vault) {
   const failed = validatePaymentData(data, now);
   if (failed) throw new GatewayError(isErrorCode(failed.code) ? failed.code : 'REQ01', failed.message);
   for (const f of TEXT_FIELDS) {
@@ -111,7 +111,7 @@ export async function createToken(
   now: Date,
 ): Promise<TokenRow> {
   const row: Record<string, unknown> = {
-    ...prepare(scope, data, now, vault),
+    ...preparePaymentData(scope, data, now, vault),
     merchant_id: scope.merchantId,
     env: scope.env,
     created_at: now,

@@ -42,6 +42,10 @@ function parseJson(body: string): unknown {
 }
 
 export function registerBodyParsers(app: FastifyInstance): void {
+  // A POST without a body (a full refund, a cancel) reads as an empty object.
+  app.addHook('preValidation', async (req) => {
+    if (req.body === undefined || req.body === null) req.body = {};
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', 'text/json'], { parseAs: 'string' }, (_req, body, done) => {
     try {

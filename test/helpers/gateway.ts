@@ -50,7 +50,7 @@ export async function startGateway(opts: { clock?: ManualClock } = {}): Promise<
   const db = await testDb();
   const clock = opts.clock ?? new ManualClock();
   const vault = new Vault(randomBytes(32));
-  const app = await buildApp({ db, vault, clock: clock as Clock });
+  const app = await buildApp({ db, vault, clock: clock as Clock }, { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const newMerchant = async (): Promise<Merchant> => {
     const now = clock.now();
     const id = await createMerchant(db, 'Test merchant', now);

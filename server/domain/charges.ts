@@ -1,0 +1,191 @@
+import { randomInt } from 'node:crypto';
+import { Db, Queryable } from '../db/index.js';
+import { ErrorCode, GatewayError } from '../errors.js';
+import { parseObjectParam } from '../http/body.js';
+import { Processor, processorFor } from '../processor/processor.js';
+import { findTestCard } from '../processor/test-cards.js';
+import { Vault } from '../vault.js';
+import { findChargeableMethod } from './customers.js';
+import { Scope, newId } from './keys.js';
+import { consumeToken, preparePaymentData } from './tokens.js';
+import { PAYER_FIELDS, Transaction, TransactionRow, getTransaction } from './transactions.js';
+import { isEmail, parseAmount, parseBool, text } from './validate.js';
+import { loadVerificationSettings, verifyCard } from './verification.js';
+
+export interface ChargeDeps {
+  db: Db;
+  vault: Vault;
+  /** The live-mode processor; absent means live charges are refused (PROC01). */
+  live?: Processor;
+}
+
+export interface ChargeResult {
+  txn: Transaction;
+  /** Set when the charge was recorded but failed (declined): the API answers with this error. */
+  failure: GatewayError | null;
+}
+
+type Body = Record<string, unknown>;
+export type ChargeShape = 'token' | 'customer' | 'card';
+
+/** One path, three request shapes, chosen by the fields present (spec 4.1). */
+export function chargeShape(body: Body): ChargeShape {
+  if (text(body.customer_id) !== null) return 'customer';
+  if (text(body.card_number) !== null) return 'card';
+  return 'token';
+}
+
+function amountOf(shape: ChargeShape, body: Body): number {
+  const a = parseAmount(body.amount);
+  if (shape === 'customer') {
+    if (a === 'missing') throw new GatewayError('48291');
+    if (a === 'not_positive') throw new GatewayError('99819');
+  }
+  if (shape === 'token' && a === 'missing') throw new GatewayError('69002');
+  if (typeof a !== 'number') throw new GatewayError('59112');
+  return a;
+}
+
+/** What the payment instrument looks like once it is loaded, whatever the shape. */
+interface Instrument {
+  paymentMethod: 'credit_card' | 'bank_account';
+  number: string;
+  csc: string | null;
+  zip: string | null;
+  /** Stored methods were verified when they were saved; cards arriving now are verified now. */
+  verify: boolean;
+  fields: Partial<TransactionRow>;
+  payer: Record<string, unknown>;
+  customerMetadata: Record<string, unknown>;
+  customerEmail: string | null;
+  customerReceipts: boolean;
+}
+
+const mask = (n: string) => 'X'.repeat(Math.max(0, n.length - 4)) + n.slice(-4);
+const month = (m: number | null) => (m === null ? null : String(m).padStart(2, '0'));
+
+async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shape: ChargeShape, body: Body, now: Date): Promise<Instrument> {
+  const base = { customerMetadata: {}, customerEmail: null, customerReceipts: false };
+  if (shape === 'customer') {
+    const m = await findChargeableMethod(q, scope, String(body.customer_id).trim(), text(body.method_id),
+      parseBool(body.charge_bank_account) === true);
+    const number = deps.vault.decrypt(m.secret_enc);
+    const holder = [m.bank_account_holder_first_name, m.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
+    const { metadata, default_receipts, email, ...payer } = m.customer;
+    return {
+      paymentMethod: m.method_type, number, csc: null, zip: m.zip ?? m.customer.zip, verify: false,
+      fields: {
+        customer_id: m.customer.id, method_id: m.method_id, card_type: m.card_type, card_number: mask(number),
+        card_exp_month: month(m.card_exp_month), card_exp_year: m.card_exp_year?.toString() ?? null,
+        card_owner_name: m.card_owner_name, account_holder_name: m.card_owner_name ?? holder,
+      },
+      payer: { ...payer, email },
+      customerMetadata: metadata ?? {},
+      customerEmail: email,
+      customerReceipts: default_receipts,
+    };
+  }
+  if (shape === 'card') {
+    const card = preparePaymentData(scope, body, now, deps.vault);
+    if (card.token_type !== 'credit_card') throw new GatewayError('REQ01', 'direct charges take cards only; tokenize bank accounts');
+    const number = deps.vault.decrypt(card.secret_enc);
+    return {
+      ...base, paymentMethod: 'credit_card', number, csc: text(body.csc ?? body.cvv), zip: card.zip, verify: true,
+      fields: {
+        card_type: card.card_type, card_number: mask(number), card_exp_month: month(card.card_exp_month ?? null),
+        card_exp_year: card.card_exp_year?.toString() ?? null, card_owner_name: card.card_owner_name ?? null,
+        account_holder_name: card.card_owner_name ?? null,
+      },
+      payer: { address_1: card.address_1, address_2: card.address_2, city: card.city, state: card.state, zip: card.zip, country: card.country },
+    };
+  }
+  const token = await consumeToken(q, deps.vault, scope, String(body.token).trim(), now);
+  if (!token) throw new GatewayError('69201');
+  const number = deps.vault.decrypt(token.secret_enc);
+  const holder = [token.bank_account_holder_first_name, token.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
+  return {
+    ...base, paymentMethod: token.token_type, number, csc: text(body.cvv ?? body.csc) ?? token.csc,
+    zip: text(body.zip) ?? token.zip, verify: token.token_type === 'credit_card',
+    fields: {
+      token_id: token.id, card_type: token.card_type, card_number: mask(number), card_exp_month: month(token.card_exp_month),
+      card_exp_year: token.card_exp_year?.toString() ?? null, card_owner_name: token.card_owner_name,
+      account_holder_name: token.card_owner_name ?? holder,
+    },
+    payer: { address_1: token.address_1, address_2: token.address_2, city: token.city, state: token.state, zip: token.zip, country: token.country },
+  };
+}
+
+/** Receipt rules: send_receipt overrides the customer default; a due receipt needs a valid address. */
+function receiptOf(body: Body, inst: Pick<Instrument, 'customerEmail' | 'customerReceipts'>) {
+  const send = parseBool(body.send_receipt);
+  if (send === null) throw new GatewayError('REQ01', 'send_receipt must be true or false');
+  const email = text(body.email_address);
+  if (email !== null && !isEmail(email)) throw new GatewayError('69006');
+  const due = send ?? inst.customerReceipts;
+  const address = email ?? inst.customerEmail;
+  if (due && address === null) throw new GatewayError('69005');
+  return { receipt_due: due, receipt_email: address, receipt_template_id: text(body.receipt_template_id) };
+}
+
+/**
+ * Runs one charge in one database transaction: consume the token (or load the stored method, or
+ * read the card), verify, call the processor, record the transaction. A request error rolls it
+ * all back and leaves the token usable; a decline is recorded and answered with its error.
+ * `onRecord` runs inside the same transaction (the idempotency key remembers the record there).
+ */
+export async function createCharge(
+  deps: ChargeDeps,
+  scope: Scope,
+  body: Body,
+  now: Date,
+  onRecord?: (q: Queryable, id: string) => Promise<void>,
+): Promise<ChargeResult> {
+  const shape = chargeShape(body);
+  if (shape === 'token' && text(body.token) === null) throw new GatewayError('69002');
+  const amount = amountOf(shape, body);
+  const metadata = parseObjectParam(body.metadata, 'metadata') ?? {};
+  const description = text(body.description);
+  if (description && description.length > 1000) throw new GatewayError('REQ01', 'description must be at most 1000 characters');
+  if (shape !== 'customer') receiptOf(body, { customerEmail: null, customerReceipts: false }); // fail before touching the token
+
+  const txn = await deps.db.tx(async (q) => {
+    const inst = await loadInstrument(q, deps, scope, shape, body, now);
+    const receipt = receiptOf(body, inst);
+    let check: { csc_check: string | null; avs_zip_check: string | null } = { csc_check: null, avs_zip_check: null };
+    if (inst.verify) {
+      const settings = await loadVerificationSettings(q, scope);
+      const outcome = findTestCard(inst.number)?.outcome ?? null;
+      check = verifyCard(settings, { outcome, csc: inst.csc, zip: inst.zip });
+    }
+    const result = await processorFor(scope.env, deps.live).charge({
+      env: scope.env, paymentMethod: inst.paymentMethod, number: inst.number, amount,
+    });
+    const ok = result.status === 'SETTLED';
+    const row: Record<string, unknown> = {
+      id: newId(16), merchant_id: scope.merchantId, env: scope.env, source: shape,
+      payment_method: inst.paymentMethod, status: result.status, successful: ok,
+      reference_number: String(randomInt(1e9, 1e10)), system_trace: result.systemTrace,
+      amount_authorized: result.status === 'DECLINED' ? 0 : amount,
+      amount_settled: ok ? amount : 0, amount_failed: ok ? 0 : amount,
+      authorized: result.status !== 'DECLINED', settled: ok,
+      error_code: result.errorCode, error_message: result.errorMessage,
+      csc_check: check.csc_check ?? (inst.csc ? 'unchecked' : 'not_provided'),
+      avs_address_check: check.avs_zip_check,
+      ...Object.fromEntries(PAYER_FIELDS.map((f) => [f, text(body[f]) ?? text(inst.payer[f])])),
+      ...inst.fields,
+      description, metadata: { ...inst.customerMetadata, ...metadata }, ...receipt,
+      created_at: now, processed_at: now,
+    };
+    const cols = Object.keys(row);
+    await q.query(
+      `INSERT INTO transactions (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
+      Object.values(row),
+    );
+    await onRecord?.(q, row.id as string);
+    return getTransaction(q, scope, row.id as string);
+  });
+  const failure = txn.error_code
+    ? new GatewayError(txn.error_code as ErrorCode, txn.error_message ?? undefined, { transaction_id: txn.id })
+    : null;
+  return { txn, failure };
+}

@@ -1,0 +1,312 @@
+import { Db, Queryable } from '../db/index.js';
+import { ErrorCode, GatewayError } from '../errors.js';
+import { Vault } from '../vault.js';
+import { Scope, newId } from './keys.js';
+import { isEmail, parseBool, text } from './validate.js';
+import {
+  CustomerHead, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer, methodsOf, placeholder,
+  presentMethod, retireCustomerMethods, setDefaultMethod, typeDefault,
+} from './methods.js';
+
+/** Maximum lengths the spec leaves open (docs/decisions.md); the five with a spec code use it. */
+export const MAX_LENGTH = {
+  first_name: 100, last_name: 100, company: 255, email: 254, phone: 32, fax: 32, website: 255,
+  address_1: 255, address_2: 255, city: 100, state: 2, zip: 16, country: 3,
+} as const;
+type TextField = keyof typeof MAX_LENGTH;
+const TEXT_FIELDS = Object.keys(MAX_LENGTH) as TextField[];
+const TOO_LONG: Partial<Record<TextField, ErrorCode>> = {
+  fax: '81602', first_name: '81603', last_name: '81604', phone: '81606', website: '81607',
+};
+const MAX_METADATA_JSON = 8192;
+const CUSTOM_ID = /^[A-Za-z0-9_-]{6,64}$/;
+// POST /customers/search is a route of its own, so a customer called "search" could never be updated.
+const RESERVED_IDS = new Set(['search']);
+
+export interface CustomerInput {
+  [field: string]: unknown;
+  /** Already parsed by the route (object or JSON string); null clears it, undefined leaves it. */
+  metadata?: Record<string, unknown> | null;
+}
+
+interface CustomerRow {
+  id: string;
+  first_name: string | null; last_name: string | null; company: string | null; email: string | null;
+  phone: string | null; fax: string | null; website: string | null; address_1: string | null;
+  address_2: string | null; city: string | null; state: string | null; zip: string | null; country: string;
+  metadata: Record<string, unknown>;
+  default_receipts: boolean;
+  default_receipt_template_id: string | null;
+  default_method_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const CUSTOMER_COLUMNS = `id, first_name, last_name, company, email, phone, fax, website, address_1, address_2,
+  city, state, zip, country, metadata, default_receipts, default_receipt_template_id, default_method_id,
+  created_at, updated_at`;
+
+
+/**
+ * The record fields of a create or update body. On update an absent field is left alone and an
+ * empty one is cleared (country falls back to USA); on create absent means empty.
+ */
+function readFields(input: CustomerInput, update: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of TEXT_FIELDS) {
+    if (update && input[f] === undefined) continue;
+    let v = text(input[f]);
+    if (v !== null && v.length > MAX_LENGTH[f] && f !== 'state' && f !== 'country') {
+      throw new GatewayError(TOO_LONG[f] ?? 'REQ01', `${f} must be at most ${MAX_LENGTH[f]} characters`);
+    }
+    if (f === 'state' && v !== null) {
+      if (!/^[A-Za-z]{2}$/.test(v)) throw new GatewayError('81609', 'use the two-character state abbreviation');
+      v = v.toUpperCase();
+    }
+    if (f === 'email' && v !== null && !isEmail(v)) throw new GatewayError('81609', 'customer email invalid');
+    if (f === 'country') {
+      v = (v ?? 'USA').toUpperCase();
+      if (!/^[A-Z]{3}$/.test(v)) throw new GatewayError('REQ01', 'country must be a 3-letter ISO 3166 code');
+    }
+    out[f] = v;
+  }
+  if (!update || input.metadata !== undefined) {
+    const metadata = input.metadata ?? {};
+    if (JSON.stringify(metadata).length > MAX_METADATA_JSON) {
+      throw new GatewayError('REQ01', `metadata must be at most ${MAX_METADATA_JSON} characters as JSON`);
+    }
+    out.metadata = metadata;
+  }
+  const receipts = parseBool(input.default_receipts);
+  if (receipts === null) throw new GatewayError('REQ01', 'default_receipts must be true or false');
+  if (!update || receipts !== undefined) out.default_receipts = receipts ?? false;
+  if (!update || input.default_receipt_template_id !== undefined) {
+    out.default_receipt_template_id = text(input.default_receipt_template_id);
+  }
+  return out;
+}
+
+function readCustomId(v: unknown): string | null {
+  const id = text(v);
+  if (id === null) return null;
+  if (!CUSTOM_ID.test(id) || RESERVED_IDS.has(id)) {
+    throw new GatewayError('REQ01', 'id must be 6 to 64 characters of A-Z, a-z, 0-9, _ and - (and not "search")');
+  }
+  return id;
+}
+
+function tokenInput(input: CustomerInput, zip: string | null) {
+  return { token: text(input.token), csc: text(input.cvv ?? input.csc), zip };
+}
+
+/**
+ * POST /customers. The id is the body's `id` when given (81608 when taken in this environment),
+ * else 12 random hex characters. A token becomes the default method; a placeholder of the other
+ * type is listed beside it, so every customer starts with one method of each type (spec 2.4).
+ */
+export async function createCustomer(db: Db, vault: Vault, scope: Scope, input: CustomerInput, now: Date) {
+  const fields = readFields(input, false);
+  const customId = readCustomId(input.id);
+  const token = tokenInput(input, fields.zip as string | null);
+  return db.tx(async (q) => {
+    const row = { ...fields, merchant_id: scope.merchantId, env: scope.env, created_at: now, updated_at: now };
+    const cols = Object.keys(row);
+    const sql = `INSERT INTO customers (id, ${cols.join(', ')})
+                 VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
+                 ON CONFLICT (merchant_id, env, id) DO NOTHING RETURNING id, company, zip, default_method_id`;
+    let head: CustomerHead | undefined;
+    for (let i = 0; !head && i < 5; i++) {
+      [head] = await q.query<CustomerHead>(sql, [customId ?? newId(6), ...Object.values(row)]);
+      if (!head && customId) throw new GatewayError('81608');
+    }
+    if (!head) throw new Error('could not draw a free customer id');
+    let defaultId: string;
+    if (token.token) {
+      const details = await detailsFromToken(q, vault, scope, token, now);
+      defaultId = await insertMethod(q, scope, head, details, now);
+      const other: MethodType = details.method_type === 'credit_card' ? 'bank_account' : 'credit_card';
+      await insertMethod(q, scope, head, placeholder(other), now);
+    } else {
+      defaultId = await insertMethod(q, scope, head, placeholder('credit_card'), now);
+      await insertMethod(q, scope, head, placeholder('bank_account'), now);
+    }
+    await setDefaultMethod(q, scope, head.id, defaultId, now);
+    return loadCustomer(q, scope, head.id);
+  });
+}
+
+/**
+ * POST /customers/:id. Any create field; a token replaces the details of the default method of its
+ * type (same method id) and makes it the default; `default_method_id` picks the default explicitly
+ * and wins over the token's.
+ */
+export async function updateCustomer(db: Db, vault: Vault, scope: Scope, id: string, input: CustomerInput, now: Date) {
+  const fields = readFields(input, true);
+  const defaultId = text(input.default_method_id);
+  return db.tx(async (q) => {
+    const head = await lockCustomer(q, scope, id);
+    const cols = Object.keys(fields);
+    await q.query(
+      `UPDATE customers SET ${[...cols, 'updated_at'].map((c, i) => `${c} = $${i + 4}`).join(', ')}
+        WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+      [scope.merchantId, scope.env, id, ...Object.values(fields), now],
+    );
+    const token = tokenInput(input, fields.zip === undefined ? head.zip : (fields.zip as string | null));
+    if (token.token) {
+      const details = await detailsFromToken(q, vault, scope, token, now);
+      const methods = await methodsOf(q, scope, [id]);
+      const target = typeDefault(methods, head.default_method_id, details.method_type);
+      const methodId = target ? target.id : await insertMethod(q, scope, head, details, now);
+      if (target) await fillMethod(q, scope, target.id, details, now);
+      await setDefaultMethod(q, scope, id, methodId, now);
+    }
+    if (defaultId) await setDefaultMethod(q, scope, id, defaultId, now);
+    return loadCustomer(q, scope, id);
+  });
+}
+
+/**
+ * DELETE /customers/:id. Soft: the record leaves every read and its id stays taken; its methods
+ * are deleted (encrypted numbers wiped), its subscriptions and unbilled scheduled payments cancelled.
+ */
+export async function deleteCustomer(db: Db, scope: Scope, id: string, now: Date) {
+  await db.tx(async (q) => {
+    await lockCustomer(q, scope, id);
+    await q.query(
+      'UPDATE customers SET deleted_at = $4, updated_at = $4 WHERE merchant_id = $1 AND env = $2 AND id = $3',
+      [scope.merchantId, scope.env, id, now],
+    );
+    await retireCustomerMethods(q, scope, id, now);
+  });
+}
+
+export async function loadCustomer(q: Queryable, scope: Scope, id: string) {
+  const [row] = await q.query<CustomerRow>(
+    `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL`,
+    [scope.merchantId, scope.env, id],
+  );
+  if (!row) throw new GatewayError('17001');
+  return presentCustomer(row, await methodsOf(q, scope, [id]));
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** GET /customers and POST /customers/search: newest first, list envelope. */
+export async function listCustomers(q: Queryable, scope: Scope, page: Page, searchTerm?: string) {
+  const params: unknown[] = [scope.merchantId, scope.env];
+  let where = 'merchant_id = $1 AND env = $2 AND deleted_at IS NULL';
+  if (searchTerm !== undefined) {
+    params.push(`%${searchTerm.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where += ` AND (first_name ILIKE $3 OR last_name ILIKE $3 OR company ILIKE $3 OR id ILIKE $3
+                OR coalesce(first_name, '') || ' ' || coalesce(last_name, '') ILIKE $3)`;
+  }
+  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM customers WHERE ${where}`, params);
+  const rows = await q.query<CustomerRow>(
+    `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE ${where}
+      ORDER BY seq DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`,
+    params,
+  );
+  const methods = await methodsOf(q, scope, rows.map((r) => r.id));
+  return {
+    list: rows.map((r) => presentCustomer(r, methods.filter((m) => m.customer_id === r.id))),
+    meta: { limit: page.limit, offset: page.offset, total_results: total },
+  };
+}
+
+/** Spec 2.4: the record, the default card's and bank account's details on top, and every method. */
+function presentCustomer(c: CustomerRow, methods: MethodRow[]) {
+  const card = typeDefault(methods, c.default_method_id, 'credit_card', true);
+  const bank = typeDefault(methods, c.default_method_id, 'bank_account', true);
+  return {
+    class: 'customer',
+    id: c.id,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    first_name: c.first_name, last_name: c.last_name, company: c.company, email: c.email,
+    phone: c.phone, fax: c.fax, website: c.website, address_1: c.address_1, address_2: c.address_2,
+    city: c.city, state: c.state, zip: c.zip, country: c.country,
+    metadata: c.metadata ?? {},
+    card_owner_name: card?.card_owner_name ?? null,
+    card_type: card?.card_type ?? 'other',
+    last_4: card?.last_4 ?? null,
+    card_exp_month: card?.card_exp_month ?? null,
+    card_exp_year: card?.card_exp_year ?? null,
+    bank_account_number_last_4: bank?.last_4 ?? null,
+    bank_routing_number: bank?.bank_routing_number ?? null,
+    bank_account_holder_first_name: bank?.bank_account_holder_first_name ?? null,
+    bank_account_holder_last_name: bank?.bank_account_holder_last_name ?? null,
+    bank_account_type: bank?.bank_account_type ?? null,
+    default_receipts: c.default_receipts,
+    default_receipt_template_id: c.default_receipt_template_id,
+    default_method_id: c.default_method_id,
+    methods: methods.map((m) => presentMethod(m, 'payment_method')),
+  };
+}
+
+export interface ChargeableMethod {
+  method_id: string;
+  method_type: 'credit_card' | 'bank_account';
+  card_type: string | null;
+  last_4: string | null;
+  card_exp_month: number | null;
+  card_exp_year: number | null;
+  card_owner_name: string | null;
+  bank_account_holder_first_name: string | null;
+  bank_account_holder_last_name: string | null;
+  secret_enc: string;
+  zip: string | null;
+  customer: {
+    id: string; first_name: string | null; last_name: string | null; company: string | null;
+    email: string | null; phone: string | null; address_1: string | null; address_2: string | null;
+    city: string | null; state: string | null; zip: string | null; country: string | null; fax: string | null;
+    website: string | null; metadata: Record<string, unknown>; default_receipts: boolean;
+    default_receipt_template_id: string | null;
+  };
+}
+
+/**
+ * What a charge by customer (spec 4.1 b) bills. Throws 34798 when the customer does not exist or
+ * is deleted, 34792 when the chosen or default method does not exist or holds no details.
+ * Without methodId: chargeBankAccount true/false takes the default bank-account/card method (see
+ * typeDefault: the customer's default when it has that type, else the newest of that type with
+ * details); null takes the customer's default method whatever its type.
+ */
+export async function findChargeableMethod(
+  q: Queryable,
+  scope: Scope,
+  customerId: string,
+  methodId: string | null,
+  chargeBankAccount: boolean | null,
+): Promise<ChargeableMethod> {
+  const [c] = await q.query<CustomerRow>(
+    `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL`,
+    [scope.merchantId, scope.env, customerId],
+  );
+  if (!c) throw new GatewayError('34798');
+  const methods = await q.query<MethodRow & { secret_enc: string }>(
+    `SELECT id, method_type, card_type, last_4, card_exp_month, card_exp_year, card_owner_name, zip,
+            bank_account_holder_first_name, bank_account_holder_last_name, secret_enc, true AS has_details
+       FROM payment_methods
+      WHERE merchant_id = $1 AND env = $2 AND customer_id = $3 AND deleted_at IS NULL AND secret_enc IS NOT NULL
+      ORDER BY seq`,
+    [scope.merchantId, scope.env, customerId],
+  );
+  const m = methodId
+    ? methods.find((x) => x.id === methodId)
+    : chargeBankAccount === null
+      ? methods.find((x) => x.id === c.default_method_id)
+      : typeDefault(methods, c.default_method_id, chargeBankAccount ? 'bank_account' : 'credit_card', true);
+  if (!m) throw new GatewayError('34792');
+  const { default_method_id: _d, created_at: _c, updated_at: _u, ...customer } = c;
+  return {
+    method_id: m.id, method_type: m.method_type, card_type: m.card_type, last_4: m.last_4,
+    card_exp_month: m.card_exp_month, card_exp_year: m.card_exp_year, card_owner_name: m.card_owner_name,
+    bank_account_holder_first_name: m.bank_account_holder_first_name,
+    bank_account_holder_last_name: m.bank_account_holder_last_name,
+    secret_enc: m.secret_enc, zip: m.zip,
+    customer: { ...customer, metadata: c.metadata ?? {} },
+  };
+}

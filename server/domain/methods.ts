@@ -1,0 +1,343 @@
+import { Db, Queryable } from '../db/index.js';
+import { GatewayError } from '../errors.js';
+import { Vault } from '../vault.js';
+import { Scope, newId } from './keys.js';
+import { consumeToken } from './tokens.js';
+import { loadVerificationSettings, testOutcome, verifyCard } from './verification.js';
+
+export type MethodType = 'credit_card' | 'bank_account';
+export const METHOD_TYPES: readonly MethodType[] = ['credit_card', 'bank_account'];
+
+/** A stored payment method as it may be shown: no secret, only whether one is held. */
+export interface MethodRow {
+  id: string;
+  customer_id: string;
+  method_type: MethodType;
+  card_type: string | null;
+  card_owner_name: string | null;
+  last_4: string | null;
+  card_exp_month: number | null;
+  card_exp_year: number | null;
+  csc_check: string | null;
+  bank_routing_number: string | null;
+  bank_account_holder_first_name: string | null;
+  bank_account_holder_last_name: string | null;
+  bank_account_type: string | null;
+  company: string | null;
+  address_1: string | null; address_2: string | null; city: string | null;
+  state: string | null; zip: string | null; country: string | null;
+  created_at: Date;
+  updated_at: Date;
+  /** false for a placeholder (null details, spec 2.4). */
+  has_details: boolean;
+}
+
+export const METHOD_COLUMNS = `id, customer_id, method_type, card_type, card_owner_name, last_4, card_exp_month,
+  card_exp_year, csc_check, bank_routing_number, bank_account_holder_first_name, bank_account_holder_last_name,
+  bank_account_type, company, address_1, address_2, city, state, zip, country, created_at, updated_at,
+  secret_enc IS NOT NULL AS has_details`;
+
+// Statuses the recurring-billing work must keep meaning the same: a subscription holds its method
+// until it ends; a scheduled transaction holds it until billed, failed or cancelled.
+const SUBSCRIPTION_ENDED = `('cancelled', 'unsubscribed', 'ended')`;
+const SCHEDULED_UNBILLED = `('scheduled', 'pending')`;
+
+/** The customer's head row, locked for the rest of the transaction (default_method_id stays consistent). */
+export interface CustomerHead {
+  id: string;
+  company: string | null;
+  zip: string | null;
+  default_method_id: string | null;
+}
+
+export async function lockCustomer(q: Queryable, scope: Scope, customerId: string): Promise<CustomerHead> {
+  const [row] = await q.query<CustomerHead>(
+    `SELECT id, company, zip, default_method_id FROM customers
+      WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL FOR UPDATE`,
+    [scope.merchantId, scope.env, customerId],
+  );
+  if (!row) throw new GatewayError('17001');
+  return row;
+}
+
+/** Live methods of the given customers, oldest first. */
+export async function methodsOf(q: Queryable, scope: Scope, customerIds: string[]): Promise<MethodRow[]> {
+  if (customerIds.length === 0) return [];
+  return q.query<MethodRow>(
+    `SELECT ${METHOD_COLUMNS} FROM payment_methods
+      WHERE merchant_id = $1 AND env = $2 AND deleted_at IS NULL
+        AND customer_id IN (SELECT jsonb_array_elements_text($3::jsonb))
+      ORDER BY seq`,
+    // A JSON array, not a SQL array: the adapters pass objects as JSON, the same on PGlite and pg.
+    [scope.merchantId, scope.env, JSON.stringify(customerIds)],
+  );
+}
+
+async function methodOf(q: Queryable, scope: Scope, customerId: string, methodId: string): Promise<MethodRow> {
+  const [row] = await q.query<MethodRow>(
+    `SELECT ${METHOD_COLUMNS} FROM payment_methods
+      WHERE merchant_id = $1 AND env = $2 AND customer_id = $3 AND id = $4 AND deleted_at IS NULL`,
+    [scope.merchantId, scope.env, customerId, methodId],
+  );
+  if (!row) throw new GatewayError('82002');
+  return row;
+}
+
+/**
+ * One default_method_id, two kinds of payment: the default of a type is the customer's default
+ * method when it has that type, else the newest method of that type holding details, else the
+ * newest placeholder of that type. `withDetails` skips placeholders altogether (charging).
+ */
+export function typeDefault<M extends { id: string; method_type: MethodType; has_details: boolean }>(
+  methods: M[],
+  defaultId: string | null,
+  type: MethodType,
+  withDetails = false,
+): M | undefined {
+  const ofType = methods.filter((m) => m.method_type === type && (m.has_details || !withDetails));
+  const chosen = ofType.find((m) => m.id === defaultId);
+  if (chosen) return chosen;
+  const newest = [...ofType].reverse();
+  return newest.find((m) => m.has_details) ?? newest[0];
+}
+
+/** Columns a token fills in a method row. */
+type Details = Record<string, unknown> & { method_type: MethodType };
+
+const DETAIL_COLUMNS = ['token_id', 'card_type', 'card_owner_name', 'last_4', 'bin', 'card_exp_month',
+  'card_exp_year', 'csc_check', 'bank_routing_number', 'bank_account_holder_first_name',
+  'bank_account_holder_last_name', 'bank_account_type', 'address_1', 'address_2', 'city', 'state', 'zip',
+  'country', 'secret_enc'] as const;
+
+export interface TokenInput {
+  token: string | null | undefined;
+  csc: string | null | undefined;
+  /** Zip for address verification; also stored as the method's billing zip. */
+  zip: string | null | undefined;
+}
+
+/**
+ * Consumes the token (once, in the caller's transaction), checks its type, verifies a card as the
+ * merchant's settings require, and returns the columns of the method row. The encrypted number is
+ * copied as is; the CVV is used for verification and then forgotten.
+ */
+export async function detailsFromToken(
+  q: Queryable,
+  vault: Vault,
+  scope: Scope,
+  input: TokenInput,
+  now: Date,
+  expectType?: MethodType,
+): Promise<Details> {
+  const token = input.token ? await consumeToken(q, vault, scope, input.token, now) : null;
+  if (!token) throw new GatewayError('23489');
+  if (expectType && token.token_type !== expectType) {
+    throw new GatewayError('82001', `method_type ${expectType} does not match the token type ${token.token_type}`);
+  }
+  const zip = input.zip || token.zip;
+  const common = {
+    method_type: token.token_type, token_id: token.id, last_4: token.last_4,
+    address_1: token.address_1, address_2: token.address_2, city: token.city, state: token.state, zip,
+    country: token.country, secret_enc: token.secret_enc,
+  };
+  if (token.token_type === 'bank_account') {
+    return {
+      ...common, card_type: null, card_owner_name: null, bin: null, card_exp_month: null, card_exp_year: null,
+      csc_check: null, bank_routing_number: token.bank_routing_number,
+      bank_account_holder_first_name: token.bank_account_holder_first_name,
+      bank_account_holder_last_name: token.bank_account_holder_last_name,
+      bank_account_type: token.bank_account_type,
+    };
+  }
+  const checked = verifyCard(await loadVerificationSettings(q, scope), {
+    outcome: testOutcome(vault, token.secret_enc),
+    csc: input.csc || token.csc,
+    zip,
+  });
+  return {
+    ...common, card_type: token.card_type, card_owner_name: token.card_owner_name, bin: token.bin,
+    card_exp_month: token.card_exp_month, card_exp_year: token.card_exp_year, csc_check: checked.csc_check,
+    bank_routing_number: null, bank_account_holder_first_name: null, bank_account_holder_last_name: null,
+    bank_account_type: null,
+  };
+}
+
+/** Inserts a method (details from a token, or a placeholder) and returns its 32-hex id. */
+export async function insertMethod(
+  q: Queryable,
+  scope: Scope,
+  customer: CustomerHead,
+  details: Details,
+  now: Date,
+): Promise<string> {
+  const row: Record<string, unknown> = {
+    ...details, merchant_id: scope.merchantId, env: scope.env, customer_id: customer.id,
+    company: customer.company, created_at: now, updated_at: now,
+  };
+  const cols = Object.keys(row);
+  const id = newId(16); // 128 random bits: no retry needed
+  await q.query(
+    `INSERT INTO payment_methods (id, ${cols.join(', ')}) VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})`,
+    [id, ...Object.values(row)],
+  );
+  return id;
+}
+
+export function placeholder(type: MethodType): Details {
+  return { method_type: type };
+}
+
+/** Replaces a method's details (same id, so subscriptions and schedules naming it keep working). */
+export async function fillMethod(q: Queryable, scope: Scope, methodId: string, details: Details, now: Date) {
+  const row: Record<string, unknown> = Object.fromEntries(DETAIL_COLUMNS.map((c) => [c, details[c] ?? null]));
+  row.updated_at = now;
+  const cols = Object.keys(row);
+  await q.query(
+    `UPDATE payment_methods SET ${cols.map((c, i) => `${c} = $${i + 4}`).join(', ')}
+      WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+    [scope.merchantId, scope.env, methodId, ...Object.values(row)],
+  );
+}
+
+export async function setDefaultMethod(q: Queryable, scope: Scope, customerId: string, methodId: string, now: Date) {
+  await methodOf(q, scope, customerId, methodId); // 82002 unless it is this customer's live method
+  await q.query(
+    `UPDATE customers SET default_method_id = $4, updated_at = $5
+      WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+    [scope.merchantId, scope.env, customerId, methodId, now],
+  );
+}
+
+export interface MethodInput extends TokenInput {
+  method_type?: string | null;
+}
+
+/**
+ * POST /customers/:customer_id/methods. method_type defaults to the token's type. The new method
+ * becomes the default when the current default holds no details (a placeholder).
+ */
+export async function createMethod(db: Db, vault: Vault, scope: Scope, customerId: string, input: MethodInput, now: Date) {
+  return db.tx(async (q) => {
+    const customer = await lockCustomer(q, scope, customerId);
+    const type = input.method_type || undefined;
+    if (type !== undefined && !METHOD_TYPES.includes(type as MethodType)) throw new GatewayError('82001');
+    const details = await detailsFromToken(q, vault, scope, input, now, type as MethodType | undefined);
+    const id = await insertMethod(q, scope, customer, details, now);
+    const current = customer.default_method_id
+      ? (await methodsOf(q, scope, [customerId])).find((m) => m.id === customer.default_method_id)
+      : undefined;
+    if (!current?.has_details) await setDefaultMethod(q, scope, customerId, id, now);
+    return methodOf(q, scope, customerId, id);
+  });
+}
+
+/** POST /customers/:customer_id/methods/:method_id: new details from a token of the method's type. */
+export async function updateMethod(
+  db: Db, vault: Vault, scope: Scope, customerId: string, methodId: string, input: TokenInput, now: Date,
+) {
+  return db.tx(async (q) => {
+    await lockCustomer(q, scope, customerId);
+    const method = await methodOf(q, scope, customerId, methodId);
+    const details = await detailsFromToken(q, vault, scope, input, now, method.method_type);
+    await fillMethod(q, scope, methodId, details, now);
+    return methodOf(q, scope, customerId, methodId);
+  });
+}
+
+export async function getMethod(q: Queryable, scope: Scope, customerId: string, methodId: string) {
+  await requireCustomer(q, scope, customerId);
+  return methodOf(q, scope, customerId, methodId);
+}
+
+export async function listMethods(q: Queryable, scope: Scope, customerId: string) {
+  await requireCustomer(q, scope, customerId);
+  return methodsOf(q, scope, [customerId]);
+}
+
+async function requireCustomer(q: Queryable, scope: Scope, customerId: string) {
+  const [row] = await q.query(
+    'SELECT 1 FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL',
+    [scope.merchantId, scope.env, customerId],
+  );
+  if (!row) throw new GatewayError('17001');
+}
+
+/**
+ * Deletion refuses the default method (82003), one an active subscription bills (10208) and one
+ * with unbilled scheduled payments (17104). It is soft: the row stays for the history of charges
+ * that name it, but the encrypted number is wiped.
+ */
+export async function deleteMethod(db: Db, scope: Scope, customerId: string, methodId: string, now: Date) {
+  await db.tx(async (q) => {
+    const customer = await lockCustomer(q, scope, customerId);
+    await methodOf(q, scope, customerId, methodId);
+    if (customer.default_method_id === methodId) throw new GatewayError('82003');
+    const params = [scope.merchantId, scope.env, methodId];
+    const [sub] = await q.query(
+      `SELECT 1 FROM subscriptions WHERE merchant_id = $1 AND env = $2 AND method_id = $3
+          AND status NOT IN ${SUBSCRIPTION_ENDED} LIMIT 1`,
+      params,
+    );
+    if (sub) throw new GatewayError('10208');
+    const [scheduled] = await q.query(
+      `SELECT 1 FROM scheduled_transactions WHERE merchant_id = $1 AND env = $2 AND method_id = $3
+          AND status IN ${SCHEDULED_UNBILLED} LIMIT 1`,
+      params,
+    );
+    if (scheduled) throw new GatewayError('17104');
+    await q.query(
+      `UPDATE payment_methods SET deleted_at = $4, updated_at = $4, secret_enc = NULL
+        WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+      [...params, now],
+    );
+  });
+}
+
+/** Ends what a deleted customer leaves behind: methods wiped, subscriptions and schedules cancelled. */
+export async function retireCustomerMethods(q: Queryable, scope: Scope, customerId: string, now: Date) {
+  const params = [scope.merchantId, scope.env, customerId];
+  await q.query(
+    `UPDATE payment_methods SET deleted_at = $4, updated_at = $4, secret_enc = NULL
+      WHERE merchant_id = $1 AND env = $2 AND customer_id = $3 AND deleted_at IS NULL`,
+    [...params, now],
+  );
+  await q.query(
+    `UPDATE subscriptions SET status = 'cancelled'
+      WHERE merchant_id = $1 AND env = $2 AND customer_id = $3 AND status NOT IN ${SUBSCRIPTION_ENDED}`,
+    params,
+  );
+  await q.query(
+    `UPDATE scheduled_transactions SET status = 'cancelled'
+      WHERE merchant_id = $1 AND env = $2 AND customer_id = $3 AND status IN ${SCHEDULED_UNBILLED}`,
+    params,
+  );
+}
+
+/** Spec 2.5. `class` is `method` on the method endpoints and `payment_method` inside a customer. */
+export function presentMethod(m: MethodRow, cls: 'method' | 'payment_method') {
+  const card = m.method_type === 'credit_card';
+  return {
+    class: cls,
+    id: m.id,
+    method_type: m.method_type,
+    customer_id: m.customer_id,
+    last_4: card ? m.last_4 : null,
+    card_type: card ? (m.card_type ?? 'other') : null,
+    card_exp_month: m.card_exp_month,
+    card_exp_year: m.card_exp_year,
+    card_owner_name: m.card_owner_name,
+    csc_check: m.csc_check,
+    bank_account_number_last_4: card ? null : m.last_4,
+    bank_routing_number: m.bank_routing_number,
+    bank_account_holder_first_name: m.bank_account_holder_first_name,
+    bank_account_holder_last_name: m.bank_account_holder_last_name,
+    bank_account_type: m.bank_account_type,
+    company: m.company,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+    address: {
+      address_1: m.address_1, address_2: m.address_2, city: m.city, state: m.state,
+      country: m.country, zip: m.zip, company: m.company,
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import { Queryable } from '../db/index.js';
+import { GatewayError } from '../errors.js';
+import { Processor, processorFor } from '../processor/processor.js';
+import { Scope, newId } from './keys.js';
+import { parseAmount } from './validate.js';
+
+export interface TransactionRow {
+  id: string;
+  merchant_id: string;
+  env: string;
+  source: string;
+  payment_method: 'credit_card' | 'bank_account';
+  transaction_type: string;
+  status: string;
+  successful: boolean;
+  reference_number: string;
+  system_trace: string | null;
+  amount_authorized: number;
+  amount_settled: number;
+  amount_failed: number;
+  amount_refunded: number;
+  authorized: boolean;
+  settled: boolean;
+  refunded: boolean;
+  voided: boolean;
+  error_code: string | null;
+  error_message: string | null;
+  customer_id: string | null;
+  card_type: string | null;
+  card_number: string | null;
+  card_exp_month: string | null;
+  card_exp_year: string | null;
+  card_owner_name: string | null;
+  account_holder_name: string | null;
+  csc_check: string;
+  avs_address_check: string | null;
+  metadata: Record<string, unknown>;
+  recurring: boolean;
+  receipt_due: boolean;
+  receipt_email: string | null;
+  receipt_template_id: string | null;
+  created_at: Date;
+  processed_at: Date | null;
+  [payer: string]: unknown;
+}
+
+export interface RefundRow {
+  id: string;
+  transaction_id: string;
+  amount: number;
+  created_at: Date;
+}
+
+export type Transaction = TransactionRow & { refunds: RefundRow[] };
+
+export const PAYER_FIELDS = ['company', 'website', 'email', 'first_name', 'last_name', 'address_1', 'address_2',
+  'city', 'state', 'zip', 'country', 'phone', 'fax'] as const;
+
+async function withRefunds(q: Queryable, rows: TransactionRow[]): Promise<Transaction[]> {
+  if (rows.length === 0) return [];
+  const refunds = await q.query<RefundRow & { transaction_id: string }>(
+    `SELECT id, transaction_id, amount, created_at FROM refunds
+      WHERE transaction_id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY seq`,
+    [rows.map((r) => r.id)],
+  );
+  return rows.map((r) => ({ ...r, refunds: refunds.filter((f) => f.transaction_id === r.id) }));
+}
+
+export async function getTransaction(q: Queryable, scope: Scope, id: string): Promise<Transaction> {
+  const rows = await q.query<TransactionRow>(
+    'SELECT * FROM transactions WHERE id = $1 AND merchant_id = $2 AND env = $3',
+    [id, scope.merchantId, scope.env],
+  );
+  if (!rows[0]) throw new GatewayError('69404');
+  return (await withRefunds(q, rows))[0];
+}
+
+export async function listTransactions(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
+  const rows = await q.query<TransactionRow>(
+    `SELECT * FROM transactions WHERE merchant_id = $1 AND env = $2 ORDER BY seq DESC LIMIT $3 OFFSET $4`,
+    [scope.merchantId, scope.env, page.limit, page.offset],
+  );
+  const [{ n }] = await q.query('SELECT count(*)::int AS n FROM transactions WHERE merchant_id = $1 AND env = $2', [
+    scope.merchantId,
+    scope.env,
+  ]);
+  return { list: await withRefunds(q, rows), total: n as number };
+}
+
+/**
+ * Refunds part or all of a settled charge. The row lock serialises concurrent refunds, so the sum
+ * of refunds can never pass the settled amount. Without an amount, the whole remainder is refunded.
+ */
+export async function refundCharge(
+  q: Queryable,
+  scope: Scope,
+  id: string,
+  rawAmount: unknown,
+  now: Date,
+  live?: Processor,
+): Promise<Transaction> {
+  const [txn] = await q.query<TransactionRow>(
+    'SELECT * FROM transactions WHERE id = $1 AND merchant_id = $2 AND env = $3 FOR UPDATE',
+    [id, scope.merchantId, scope.env],
+  );
+  if (!txn) throw new GatewayError('69404');
+  if (!txn.successful || !txn.settled) throw new GatewayError('REFUND02');
+  const remaining = txn.amount_settled - txn.amount_refunded;
+  const parsed = parseAmount(rawAmount);
+  const amount = parsed === 'missing' ? remaining : parsed;
+  if (typeof amount !== 'number') throw new GatewayError('59112');
+  if (amount > remaining || remaining === 0) {
+    throw new GatewayError('REFUND01', `refund amount ${amount} exceeds the refundable ${remaining} cents`);
+  }
+  await processorFor(scope.env, live).refund({ env: scope.env, transactionId: id, amount });
+  await q.query(
+    'INSERT INTO refunds (id, transaction_id, merchant_id, env, amount, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+    [newId(16), id, scope.merchantId, scope.env, amount, now],
+  );
+  await q.query(
+    `UPDATE transactions SET amount_refunded = amount_refunded + $2,
+            refunded = (amount_refunded + $2 = amount_settled)
+      WHERE id = $1`,
+    [id, amount],
+  );
+  return getTransaction(q, scope, id);
+}
+
+/** The wire form of spec 2.2. */
+export function presentTransaction(t: Transaction) {
+  const payer = Object.fromEntries(PAYER_FIELDS.map((f) => [f, (t[f] as string | null) ?? null]));
+  return {
+    class: 'transaction',
+    id: t.id,
+    merchant_id: t.merchant_id,
+    payment_method: t.payment_method,
+    transaction_type: t.transaction_type,
+    status: t.status,
+    successful: t.successful,
+    reference_number: t.reference_number,
+    system_trace: t.system_trace,
+    amount_authorized: t.amount_authorized,
+    amount_settled: t.amount_settled,
+    amount_failed: t.amount_failed,
+    amount_refunded: t.amount_refunded,
+    authorized: t.authorized,
+    settled: t.settled,
+    refunded: t.refunded,
+    voided: t.voided,
+    description: t.description ?? null,
+    card_type: t.card_type,
+    card_number: t.card_number,
+    card_exp_month: t.card_exp_month,
+    card_exp_year: t.card_exp_year,
+    card_owner_name: t.card_owner_name,
+    account_holder_name: t.account_holder_name,
+    customer_id: t.customer_id,
+    csc_check: t.csc_check,
+    avs_address_check: t.avs_address_check,
+    source: t.source,
+    metadata: t.metadata ?? {},
+    error_code: t.error_code,
+    error_message: t.error_message,
+    recurring: t.recurring,
+    receipt: { due: t.receipt_due, email_address: t.receipt_email, receipt_template_id: t.receipt_template_id },
+    ...payer,
+    email_address: t.receipt_email ?? (t.email as string | null) ?? null,
+    refunds: t.refunds.map((r) => ({ id: r.id, amount: r.amount, created_at: r.created_at })),
+    created_at: t.created_at,
+    processed_at: t.processed_at,
+  };
+}

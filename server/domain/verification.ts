@@ -1,0 +1,61 @@
+import { Queryable } from '../db/index.js';
+import { GatewayError } from '../errors.js';
+import { TestOutcome, findTestCard } from '../processor/test-cards.js';
+import { Vault } from '../vault.js';
+import { Scope } from './keys.js';
+
+/** The merchant's verification switches for one environment (merchant_settings). */
+export interface VerificationSettings {
+  cvv_check: boolean;
+  zip_check: boolean;
+}
+
+export interface CardCheck {
+  /** The simulated processor's outcome for the card; null when it is not a test card. */
+  outcome: TestOutcome | null;
+  /** Security code given with the request, or the one captured with the token. */
+  csc: string | null;
+  /** Zip given with the request, or the token's billing zip. */
+  zip: string | null;
+}
+
+export interface CardCheckResult {
+  /** 'pass' when the merchant checks CVV and it matched; null when not checked. */
+  csc_check: 'pass' | null;
+  /** 'pass' when the merchant checks ZIP and it matched; null when not checked. */
+  avs_zip_check: 'pass' | null;
+}
+
+/**
+ * The one place card verification is decided: customer and method create/update and charges by
+ * token all call it. Only cards are verified; bank accounts never reach here. Order matters:
+ * CVV before ZIP, an issuer without CVV support (CPCVV1) before a missing code (CPCVV2).
+ */
+export function verifyCard(settings: VerificationSettings, card: CardCheck): CardCheckResult {
+  const result: CardCheckResult = { csc_check: null, avs_zip_check: null };
+  if (settings.cvv_check) {
+    if (card.outcome === 'cvv_unsupported') throw new GatewayError('CPCVV1');
+    if (!card.csc) throw new GatewayError('CPCVV2', 'card verification code required');
+    if (card.outcome === 'cvv_fail') throw new GatewayError('CPCVV2');
+    result.csc_check = 'pass';
+  }
+  if (settings.zip_check) {
+    if (!card.zip) throw new GatewayError('AVSZIP404');
+    if (card.outcome === 'zip_fail') throw new GatewayError('82004', 'card verification failed: zip does not match');
+    result.avs_zip_check = 'pass';
+  }
+  return result;
+}
+
+/** The test-card outcome behind an encrypted card number (null for numbers outside the table). */
+export function testOutcome(vault: Vault, secretEnc: string): TestOutcome | null {
+  return findTestCard(vault.decrypt(secretEnc))?.outcome ?? null;
+}
+
+export async function loadVerificationSettings(q: Queryable, scope: Scope): Promise<VerificationSettings> {
+  const [row] = await q.query<{ cvv_check: boolean; zip_check: boolean }>(
+    'SELECT cvv_check, zip_check FROM merchant_settings WHERE merchant_id = $1 AND env = $2',
+    [scope.merchantId, scope.env],
+  );
+  return { cvv_check: !!row?.cvv_check, zip_check: !!row?.zip_check };
+}

@@ -1,0 +1,38 @@
+import { GatewayError } from '../errors.js';
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+
+/** limit 1..100 (default 10), offset ≥ 0 (default 0); anything else is PAGE01, never a silent clamp. */
+export function parsePage(query: unknown): { limit: number; offset: number } {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const read = (v: unknown, dflt: number) => {
+    if (v === undefined || v === '') return dflt;
+    const s = Array.isArray(v) ? '' : String(v).trim();
+    return /^\d+$/.test(s) ? Number(s) : NaN;
+  };
+  const limit = read(q.limit, DEFAULT_LIMIT);
+  const offset = read(q.offset, 0);
+  if (!(limit >= 1 && limit <= MAX_LIMIT) || !(offset >= 0 && Number.isSafeInteger(offset))) {
+    throw new GatewayError('PAGE01');
+  }
+  return { limit, offset };
+}
+
+/** The list envelope every list answers with (design §Wire). */
+export function listEnvelope<T>(list: T[], page: { limit: number; offset: number }, total: number) {
+  return { list, meta: { limit: page.limit, offset: page.offset, total_results: total } };
+}
+
+export function listSchema(item: object) {
+  return {
+    type: 'object',
+    properties: {
+      list: { type: 'array', items: item },
+      meta: {
+        type: 'object',
+        properties: { limit: { type: 'integer' }, offset: { type: 'integer' }, total_results: { type: 'integer' } },
+      },
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import { createCharge } from '../domain/charges.js';
+import { getTransaction, listTransactions, presentTransaction, refundCharge } from '../domain/transactions.js';
+import { rememberResource } from '../http/idempotency.js';
+import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+
+const str = { type: ['string', 'null'] };
+const int = { type: 'integer' };
+const bool = { type: 'boolean' };
+const timestamp = { type: 'string', format: 'date-time' };
+
+/** Spec 2.2. The allow-list: a masked card_number is the only trace of the card that may leave. */
+export const transactionSchema = {
+  type: 'object',
+  properties: {
+    class: { type: 'string' }, id: { type: 'string' }, merchant_id: { type: 'string' },
+    payment_method: { type: 'string' }, transaction_type: { type: 'string' }, status: { type: 'string' },
+    successful: bool, reference_number: { type: 'string' }, system_trace: str,
+    amount_authorized: int, amount_settled: int, amount_failed: int, amount_refunded: int,
+    authorized: bool, settled: bool, refunded: bool, voided: bool,
+    description: str, card_type: str, card_number: str, card_exp_month: str, card_exp_year: str,
+    card_owner_name: str, account_holder_name: str, customer_id: str, csc_check: { type: 'string' },
+    avs_address_check: str, source: { type: 'string' },
+    metadata: { type: 'object', additionalProperties: true },
+    error_code: str, error_message: str, recurring: bool,
+    receipt: { type: 'object', properties: { due: bool, email_address: str, receipt_template_id: str } },
+    company: str, website: str, email: str, email_address: str, first_name: str, last_name: str,
+    address_1: str, address_2: str, city: str, state: str, zip: str, country: str, phone: str, fax: str,
+    refunds: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, amount: int, created_at: timestamp } } },
+    created_at: timestamp, processed_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+
+// Bodies stay loose on purpose: the domain checks them and answers with the spec's codes.
+const anyBody = { type: 'object', additionalProperties: true };
+
+export default async function chargeRoutes(app: FastifyInstance) {
+  const { db, vault, clock } = app.services;
+
+  app.post('/charge', { schema: { body: anyBody, response: { 200: transactionSchema } } }, async (req) => {
+    const { txn, failure } = await createCharge({ db, vault }, req.identity, (req.body ?? {}) as Record<string, unknown>,
+      clock.now(), (q, id) => rememberResource(q, req, id));
+    if (failure) throw failure;
+    return presentTransaction(txn);
+  });
+
+  app.get<{ Params: { id: string } }>('/charge/:id', { schema: { response: { 200: transactionSchema } } }, async (req) =>
+    presentTransaction(await getTransaction(db, req.identity, req.params.id)),
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/charge/:id/cancel',
+    { schema: { body: anyBody, response: { 200: transactionSchema } } },
+    async (req) => {
+      const amount = (req.body as Record<string, unknown> | undefined)?.amount;
+      const txn = await db.tx(async (q) => {
+        const t = await refundCharge(q, req.identity, req.params.id, amount, clock.now());
+        await rememberResource(q, req, t.id);
+        return t;
+      });
+      return presentTransaction(txn);
+    },
+  );
+
+  app.get('/transactions', { schema: { response: { 200: listSchema(transactionSchema) } } }, async (req) => {
+    const page = parsePage(req.query);
+    const { list, total } = await listTransactions(db, req.identity, page);
+    return listEnvelope(list.map(presentTransaction), page, total);
+  });
+}

@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  CustomerInput, MAX_LENGTH, createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer,
+} from '../domain/customers.js';
+import { GatewayError } from '../errors.js';
+import { parseObjectParam } from '../http/body.js';
+import { listSchema, parsePage } from '../http/paging.js';
+import { methodSchema } from './methods.js';
+
+const nullableString = { type: ['string', 'null'] };
+const nullableInt = { type: ['integer', 'null'] };
+const timestamp = { type: 'string', format: 'date-time' };
+const scalar = { type: ['string', 'number', 'null'] };
+const RECORD_FIELDS = Object.keys(MAX_LENGTH);
+
+/** The allow-list of a customer (spec 2.4): card and bank details are last-four and names only. */
+const customerSchema = {
+  type: 'object',
+  properties: {
+    class: { type: 'string' },
+    id: { type: 'string' },
+    created_at: timestamp,
+    updated_at: timestamp,
+    ...Object.fromEntries(RECORD_FIELDS.map((k) => [k, nullableString])),
+    metadata: { type: 'object', additionalProperties: true },
+    card_owner_name: nullableString,
+    card_type: { type: 'string' },
+    last_4: nullableString,
+    card_exp_month: nullableInt,
+    card_exp_year: nullableInt,
+    bank_account_number_last_4: nullableString,
+    bank_routing_number: nullableString,
+    bank_account_holder_first_name: nullableString,
+    bank_account_holder_last_name: nullableString,
+    bank_account_type: nullableString,
+    default_receipts: { type: 'boolean' },
+    default_receipt_template_id: nullableString,
+    default_method_id: nullableString,
+    methods: { type: 'array', items: { ...methodSchema } },
+  },
+};
+
+/** Create and update take the same fields; `id` only counts on create, `default_method_id` on update. */
+const customerBody = {
+  type: 'object',
+  properties: {
+    ...Object.fromEntries(
+      [...RECORD_FIELDS, 'id', 'token', 'cvv', 'csc', 'default_receipt_template_id', 'default_method_id'].map((k) => [k, scalar]),
+    ),
+    metadata: { type: ['object', 'string', 'null'] },
+    default_receipts: { type: ['boolean', 'string', 'number', 'null'] },
+  },
+};
+
+const searchBody = {
+  type: 'object',
+  required: ['search_term'],
+  properties: { search_term: { type: 'string', minLength: 1, maxLength: 255 }, limit: scalar, offset: scalar },
+};
+const customerList = listSchema(customerSchema);
+const done = { type: 'object', properties: { success: { type: 'boolean' } } };
+
+type IdParams = { Params: { id: string } };
+type Body = Record<string, unknown>;
+
+/** metadata arrives as an object or a JSON-encoded string; absent leaves it alone on update. */
+function input(body: Body | undefined): CustomerInput {
+  const b = body ?? {};
+  return { ...b, metadata: b.metadata === undefined ? undefined : parseObjectParam(b.metadata, 'metadata') };
+}
+
+/** Spec 4.5. */
+export default async function customerRoutes(app: FastifyInstance) {
+  const { db, vault, clock } = app.services;
+  const reply200 = { response: { 200: customerSchema } };
+
+  app.post<{ Body: Body }>('/customers', { schema: { body: customerBody, ...reply200 } }, async (req) =>
+    createCustomer(db, vault, req.identity, input(req.body), clock.now()),
+  );
+
+  app.get('/customers', { schema: { response: { 200: customerList } } }, async (req) =>
+    listCustomers(db, req.identity, parsePage(req.query)),
+  );
+
+  // limit and offset may come in the body or the query string.
+  app.post<{ Body: Body & { search_term: string } }>(
+    '/customers/search',
+    { schema: { body: searchBody, response: { 200: customerList } } },
+    async (req) => {
+      const page = parsePage({ ...(req.query as object), ...req.body });
+      return listCustomers(db, req.identity, page, req.body.search_term);
+    },
+  );
+
+  app.get<IdParams>('/customers/:id', { schema: reply200 }, async (req) => loadCustomer(db, req.identity, req.params.id));
+
+  app.post<IdParams & { Body: Body }>('/customers/:id', { schema: { body: customerBody, ...reply200 } }, async (req) =>
+    updateCustomer(db, vault, req.identity, req.params.id, input(req.body), clock.now()),
+  );
+
+  app.delete<IdParams>('/customers/:id', { schema: { response: { 200: done } } }, async (req) => {
+    await deleteCustomer(db, req.identity, req.params.id, clock.now());
+    return { success: true };
+  });
+
+  // Spec 4.5 names the parameter `id` without placing it: accept it in the query or the body too.
+  app.delete<{ Querystring: { id?: string }; Body: { id?: unknown } }>(
+    '/customers',
+    { schema: { querystring: { type: 'object', properties: { id: { type: 'string' } } }, response: { 200: done } } },
+    async (req) => {
+      const id = req.query.id ?? (req.body && typeof req.body === 'object' ? req.body.id : undefined);
+      if (id === undefined || id === null || id === '') throw new GatewayError('REQ01', 'id required');
+      await deleteCustomer(db, req.identity, String(id), clock.now());
+      return { success: true };
+    },
+  );
+}
