@@ -1,4 +1,4 @@
-import { detectBrand, validatePaymentData } from '../../src/checks.js';
+import { detectBrand, securityCode, validatePaymentData } from '../../src/checks.js';
 import { Queryable } from '../db/index.js';
 import { GatewayError, isErrorCode } from '../errors.js';
 import { TEST_BANK, findTestCard } from '../processor/test-cards.js';
@@ -58,7 +58,7 @@ export function preparePaymentData(scope: Scope, data: Record<string, unknown>, 
     address_1: str(data.address_1), address_2: str(data.address_2), city: str(data.city),
     state: str(data.state), zip: str(data.zip), country,
   };
-  const csc = str(data.csc ?? data.cvv);
+  const csc = str(securityCode(data));
 
   if ((str(data.token_type) ?? 'credit_card') === 'bank_account') {
     const account = String(data.bank_account_number).replace(/[\s-]/g, '');

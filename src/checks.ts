@@ -1,0 +1,111 @@
+// Pure payment-data checks. The server imports this file too, so the browser and the
+// server refuse exactly the same inputs with the same codes: no DOM, no I/O here.
+// Every check -> code mapping is listed in docs/decisions-tokenizer.md.
+
+export type CheckError = { code: string; message: string };
+export type Brand = 'visa' | 'mastercard' | 'amex' | 'diners' | 'discover' | 'jcb';
+
+const FORMAT = '11112';
+const BANK = '91703';
+// Order does not matter: no two prefixes overlap. JCB has no brand code in the
+// spec's list, so its length failures fall back to the generic format code.
+// [brand, prefix, allowed lengths, code when the length does not fit]
+const BRANDS: [Brand, RegExp, RegExp, string][] = [
+  ['visa', /^4/, /^(\d{13}|\d{16}|\d{19})$/, '11301'],
+  ['mastercard', /^(5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/, /^\d{16}$/, '11302'],
+  ['amex', /^3[47]/, /^\d{15}$/, '11303'],
+  ['diners', /^(30[0-5]|3[689])/, /^\d{14,19}$/, '11305'],
+  ['discover', /^(6011|64[4-9]|65|622(12[6-9]|1[3-9]\d|[2-8]\d\d|9[01]\d|92[0-5]))/, /^\d{16,19}$/, '11306'],
+  ['jcb', /^35(2[89]|[3-8]\d)/, /^\d{16,19}$/, FORMAT],
+];
+
+const err = (code: string, message: string): CheckError => ({ code, message });
+// Values arrive as strings or numbers (query strings, JSON, forms). A blank form field
+// becomes "" here, which every rule treats as "not given", the same as a missing key.
+const str = (v: unknown) => (v == null ? '' : String(v).trim());
+
+export function luhn(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
+    let d = +digits[i];
+    if (double && (d *= 2) > 9) d -= 9;
+    sum += d;
+  }
+  return sum % 10 == 0;
+}
+
+export function detectBrand(digits: string): Brand | null {
+  const b = BRANDS.find((x) => x[1].test(digits));
+  return b ? b[0] : null;
+}
+
+export function abaValid(routing: string): boolean {
+  if (!/^\d{9}$/.test(routing)) return false;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += +routing[i] * [3, 7, 1][i % 3];
+  return sum % 10 == 0;
+}
+
+// Existing clients send `csc`; some send `cvv`. `csc` wins when both are given.
+export function securityCode(data: Record<string, unknown>): unknown {
+  return str(data.csc) ? data.csc : data.cvv;
+}
+
+export function validatePublicKey(key: unknown): CheckError | null {
+  return typeof key == 'string' && key.length == 63 ? null : err('TKN01', 'public key must be 63 characters');
+}
+
+export function validatePaymentData(data: Record<string, unknown>, now: Date = new Date()): CheckError | null {
+  const type = str(data.token_type) || 'credit_card';
+  const amount = str(data.amount);
+  return (
+    (type == 'credit_card'
+      ? cardError(data, now)
+      : type == 'bank_account'
+        ? firstFailure(data, BANK_FIELDS, BANK)
+        : err(FORMAT, 'invalid token_type')) ||
+    (amount && !/^[1-9]\d*$/.test(amount) ? err('38501', 'invalid amount') : null)
+  );
+}
+
+// Values are trimmed strings by the time a rule sees them; /\S/ means "given".
+type Rule = [field: string, rule: { test(value: string): boolean }];
+
+const CARD_FIELDS: Rule[] = [
+  ['card_owner_name', /\S/],
+  ['card_exp_month', /^(0?[1-9]|1[0-2])$/],
+  ['card_exp_year', /^\d{4}$/],
+];
+
+const BANK_FIELDS: Rule[] = [
+  ['bank_routing_number', { test: abaValid }],
+  ['bank_account_number', /^\d{4,17}$/],
+  ['bank_account_holder_first_name', /\S/],
+  ['bank_account_holder_last_name', /\S/],
+  ['bank_account_type', /^(checking|savings)$/],
+];
+
+function firstFailure(d: Record<string, unknown>, rules: Rule[], code: string): CheckError | null {
+  for (const [field, rule] of rules) if (!rule.test(str(d[field]))) return err(code, 'invalid ' + field);
+  return null;
+}
+
+function cardError(d: Record<string, unknown>, now: Date): CheckError | null {
+  const e = firstFailure(d, CARD_FIELDS, FORMAT);
+  if (e) return e;
+  const num = str(d.card_number).replace(/[\s-]/g, '');
+  const b = BRANDS.find((x) => x[1].test(num));
+  if (!b || !/^\d+$/.test(num)) return err(FORMAT, 'invalid card_number');
+  if (!b[2].test(num)) return err(b[3], 'invalid ' + b[0] + ' number');
+  if (!luhn(num)) return err(FORMAT, 'invalid card_number');
+
+  // Compare with the month in UTC-12, the last time zone to leave a month: a card
+  // stays valid until its expiry month has ended everywhere, on client and server alike.
+  const t = new Date(now.getTime() - 432e5);
+  if (+str(d.card_exp_year) * 12 + +str(d.card_exp_month) < t.getUTCFullYear() * 12 + t.getUTCMonth() + 1) {
+    return err(FORMAT, 'card expired');
+  }
+  const csc = str(securityCode(d));
+  return csc && !(b[0] == 'amex' ? /^\d{4}$/ : /^\d{3}$/).test(csc) ? err('234722', 'invalid csc') : null;
+}
