@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { ConfigError, Config, loadConfig } from './config.js';
 import { Db, openDatabase } from './db/index.js';
 import { DataDirLockedError } from './db/lock.js';
 import { Env, ExpireOld, KeySet, createKeySet, createMerchant, listKeys } from './domain/keys.js';
-import { loadVault } from './vault.js';
+import { startTessera } from './start.js';
 
 const USAGE = `usage:
   tessera serve                                   start the gateway (PORT, DATABASE_URL, TESSERA_DATA_DIR, ...)
@@ -27,40 +26,33 @@ private key  ${set.private_key}
 }
 
 async function serve(config: Config): Promise<void> {
-  const db = await open(config);
-  const warn = (msg: string) => console.warn(`warning: ${msg}`);
-  const vault = loadVault({ dataKey: config.dataKey, retiredKeys: config.retiredDataKeys, dataDir: config.databaseUrl ? undefined : config.dataDir, warn });
-  if (config.databaseUrl && !config.dataKey) throw new ConfigError('TESSERA_DATA_KEY is required with DATABASE_URL (openssl rand -base64 32)');
-  const [{ n }] = await db.query('SELECT count(*)::int AS n FROM merchants');
-  if (n === 0) {
-    const now = systemClock.now();
-    const set = await db.tx(async (q) => {
-      const id = await createMerchant(q, 'Demo merchant', now, { demo: true });
-      return { id, set: await createKeySet(q, { merchantId: id, env: 'test' }, now) };
-    });
+  const gw = await startTessera({
+    port: config.port,
+    host: config.host,
+    storage: 'disk',
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    dataKey: config.dataKey,
+    retiredDataKeys: config.retiredDataKeys,
+    logLevel: config.logLevel,
+    warn: (msg) => console.warn(`warning: ${msg}`),
+  });
+  if (gw.merchantId && gw.publicKey && gw.privateKey) {
     console.log('First start: created a demo merchant with test keys.\n');
-    printKeySet(set.id, set.set);
+    printKeySet(gw.merchantId, { key_set_id: '', env: 'test', public_key: gw.publicKey, private_key: gw.privateKey });
     console.log('');
   }
-  const app = await buildApp({ db, vault, clock: systemClock }, { logLevel: config.logLevel });
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close(); // stops accepting, lets in-flight requests finish
-    await db.close();
-    process.exit(0);
+  const shutdown = (signal: string) => {
+    gw.app.log.info({ signal }, 'shutting down');
+    void gw.close().then(() => process.exit(0));
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  const address = await app.listen({ port: config.port, host: config.host });
-  const shown = address.replace('127.0.0.1', 'localhost');
-  console.log(`Tessera listening on ${shown}
-  demo checkout   ${shown}/
-  tokenizer       ${shown}/tokenizer.js
-  API             ${shown}/api/v1
-  database        ${db.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`);
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  console.log(`Tessera listening on ${gw.url}
+  demo checkout   ${gw.url}/
+  tokenizer       ${gw.tokenizerUrl}
+  API             ${gw.url}/api/v1
+  database        ${gw.db.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`);
 }
 
 async function keys(config: Config, args: string[]): Promise<void> {

@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { Clock, systemClock } from './clock.js';
+import { Db, openDatabase } from './db/index.js';
+import { KeySet, createKeySet, createMerchant } from './domain/keys.js';
+import { MerchantSettings, updateSettings } from './domain/settings.js';
+import { purgeIdempotencyKeys } from './http/idempotency.js';
+import { loadVault } from './vault.js';
+
+export interface StartOptions {
+  /** 0 picks a free port. Default 8080. */
+  port?: number;
+  host?: string;
+  /** 'memory': PGlite in memory, no data dir, no lock, a fresh merchant and keys every start. */
+  storage?: 'memory' | 'disk';
+  dataDir?: string;
+  databaseUrl?: string;
+  dataKey?: string;
+  retiredDataKeys?: string;
+  logLevel?: string;
+  /** The gateway's clock starts here and runs at real speed (QA: fixed dates on receipts, expiries). */
+  clockStart?: Date | string;
+  /** The demo merchant's test-environment verification switches. */
+  settings?: Partial<MerchantSettings>;
+  warn?: (msg: string) => void;
+}
+
+export interface RunningTessera {
+  url: string;
+  tokenizerUrl: string;
+  merchantId: string | null;
+  /** The demo merchant's test keys; null when the database already had merchants (keys were shown then). */
+  publicKey: string | null;
+  privateKey: string | null;
+  app: FastifyInstance;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/** A clock that starts at `start` and then runs at real speed. */
+export function clockFrom(start: Date | string): Clock {
+  const offset = new Date(start).getTime() - Date.now();
+  if (Number.isNaN(offset)) throw new Error(`clockStart is not a date: ${String(start)}`);
+  return { now: () => new Date(Date.now() + offset) };
+}
+
+const HOUR = 3600_000;
+
+/**
+ * Opens storage, creates the demo merchant with test keys on an empty database, and listens.
+ * `tessera serve` and test suites (one gateway per worker) both start here.
+ */
+export async function startTessera(opts: StartOptions = {}): Promise<RunningTessera> {
+  const memory = opts.storage === 'memory' && !opts.databaseUrl;
+  const dataDir = memory || opts.databaseUrl ? undefined : (opts.dataDir ?? '.tessera');
+  if (opts.databaseUrl && !opts.dataKey) {
+    throw new Error('TESSERA_DATA_KEY is required with DATABASE_URL (openssl rand -base64 32)');
+  }
+  const vault = loadVault({ dataKey: opts.dataKey, retiredKeys: opts.retiredDataKeys, dataDir, warn: opts.warn });
+  const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir });
+  const clock = opts.clockStart ? clockFrom(opts.clockStart) : systemClock;
+  try {
+    let demo: { id: string; set: KeySet } | null = null;
+    const [{ n }] = await db.query('SELECT count(*)::int AS n FROM merchants');
+    if (n === 0) {
+      demo = await db.tx(async (q) => {
+        const id = await createMerchant(q, 'Demo merchant', clock.now(), { demo: true });
+        const set = await createKeySet(q, { merchantId: id, env: 'test' }, clock.now());
+        if (opts.settings) await updateSettings(q, { merchantId: id, env: 'test' }, opts.settings);
+        return { id, set };
+      });
+    }
+    const app = await buildApp({ db, vault, clock }, { logLevel: opts.logLevel ?? 'silent' });
+    const address = await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
+    const url = address.replace('://127.0.0.1', '://localhost');
+    const purge = setInterval(() => void purgeIdempotencyKeys(db, clock.now()).catch(() => {}), HOUR);
+    purge.unref();
+    let closed: Promise<void> | null = null;
+    return {
+      url,
+      tokenizerUrl: `${url}/tokenizer.js`,
+      merchantId: demo?.id ?? null,
+      publicKey: demo?.set.public_key ?? null,
+      privateKey: demo?.set.private_key ?? null,
+      app,
+      db,
+      close() {
+        // Stop accepting, let in-flight requests finish, then release the database and its lock.
+        closed ??= (async () => {
+          clearInterval(purge);
+          await app.close();
+          await db.close();
+        })();
+        return closed;
+      },
+    };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
