@@ -72,7 +72,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     }
     const app = await buildApp({ db, vault, clock }, { logLevel: opts.logLevel ?? 'silent' });
     const address = await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
-    const url = address.replace('://127.0.0.1', '://localhost');
+    const url = address;
     const purge = setInterval(() => void purgeIdempotencyKeys(db, clock.now()).catch(() => {}), HOUR);
     purge.unref();
     let closed: Promise<void> | null = null;
