@@ -5,6 +5,7 @@ import { registerAuth } from './http/auth.js';
 import { registerBodyParsers } from './http/body.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { TokenLimiter } from './http/ratelimit.js';
 import chargeRoutes from './routes/charges.js';
 import settingsRoutes from './routes/settings.js';
 import customerRoutes from './routes/customers.js';
@@ -17,6 +18,8 @@ export interface Services {
   db: Db;
   vault: Vault;
   clock: Clock;
+  /** Card-testing defence of the public token endpoints; absent means no limits. */
+  limiter?: TokenLimiter;
 }
 
 declare module 'fastify' {
@@ -28,6 +31,8 @@ declare module 'fastify' {
 export interface AppOptions {
   logLevel?: string;
   bodyLimit?: number;
+  /** Take the client address from X-Forwarded-For (behind a proxy). */
+  trustProxy?: boolean;
 }
 
 /** Field names whose values never reach a log line. */
@@ -48,6 +53,7 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
       },
     },
     bodyLimit: opts.bodyLimit ?? 256 * 1024,
+    trustProxy: opts.trustProxy ?? false,
     requestTimeout: 30_000,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allowUnionTypes: true } },
   });

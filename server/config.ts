@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { RateLimits, parseLimits } from './http/ratelimit.js';
 
 /** Every environment variable Tessera reads, in one typed place. */
 export interface Config {
@@ -11,6 +12,8 @@ export interface Config {
   dataKey?: string;
   retiredDataKeys?: string;
   logLevel: string;
+  rateLimits: RateLimits;
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -26,5 +29,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataKey: env.TESSERA_DATA_KEY || undefined,
     retiredDataKeys: env.TESSERA_DATA_KEYS_RETIRED || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
+    rateLimits: limits(env.TESSERA_RATE_LIMITS),
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
   };
+}
+
+function limits(spec: string | undefined): RateLimits {
+  try {
+    return parseLimits(spec);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
 }

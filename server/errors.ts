@@ -83,6 +83,7 @@ export const CATALOGUE = {
   IDEM01: [400, 'Idempotency-Key must be 1 to 255 printable characters'],
   IDEM02: [422, 'Idempotency-Key was already used with a different request body'],
   IDEM03: [409, 'a request with this Idempotency-Key is still in progress; retry later'],
+  RATE01: [429, 'too many requests; retry later'],
   PAGE01: [400, 'limit must be an integer from 1 to 100 and offset an integer of 0 or more'],
   INTERNAL: [500, 'internal error; nothing was changed, retry later'],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -35,6 +35,8 @@ async function serve(config: Config): Promise<void> {
     dataKey: config.dataKey,
     retiredDataKeys: config.retiredDataKeys,
     logLevel: config.logLevel,
+    rateLimits: config.rateLimits,
+    trustProxy: config.trustProxy,
     warn: (msg) => console.warn(`warning: ${msg}`),
   });
   if (gw.merchantId && gw.publicKey && gw.privateKey) {

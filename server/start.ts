@@ -5,6 +5,7 @@ import { Db, openDatabase } from './db/index.js';
 import { KeySet, createKeySet, createMerchant } from './domain/keys.js';
 import { MerchantSettings, updateSettings } from './domain/settings.js';
 import { purgeIdempotencyKeys } from './http/idempotency.js';
+import { DEFAULT_LIMITS, DbCounters, MemoryCounters, RateLimits, TokenLimiter } from './http/ratelimit.js';
 import { loadVault } from './vault.js';
 
 export interface StartOptions {
@@ -20,6 +21,10 @@ export interface StartOptions {
   logLevel?: string;
   /** The gateway's clock starts here and runs at real speed (QA: fixed dates on receipts, expiries). */
   clockStart?: Date | string;
+  /** Card-testing defence of the public token endpoints (TESSERA_RATE_LIMITS); defaults apply when absent. */
+  rateLimits?: RateLimits;
+  /** Honour X-Forwarded-For from a proxy in front (TRUST_PROXY). */
+  trustProxy?: boolean;
   /** The demo merchant's test-environment verification switches. */
   settings?: Partial<MerchantSettings>;
   warn?: (msg: string) => void;
@@ -70,7 +75,9 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
         return { id, set };
       });
     }
-    const app = await buildApp({ db, vault, clock }, { logLevel: opts.logLevel ?? 'silent' });
+    // Embedded PGlite is one process (its lock sees to that): count in memory. PostgreSQL may have many nodes.
+    const limiter = new TokenLimiter(db.kind === 'pg' ? new DbCounters(db) : new MemoryCounters(), opts.rateLimits ?? DEFAULT_LIMITS);
+    const app = await buildApp({ db, vault, clock, limiter }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy });
     const address = await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
     const url = address;
     const purge = setInterval(() => void purgeIdempotencyKeys(db, clock.now()).catch(() => {}), HOUR);

@@ -29,6 +29,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       req.log.error({ err }, 'unhandled error');
       ge = new GatewayError('INTERNAL');
     }
+    if (ge.details.retry_after) reply.header('retry-after', ge.details.retry_after);
     reply.code(ge.status).header('cache-control', 'no-store').send(ge.toJSON());
   });
   app.setNotFoundHandler((req, reply) => {

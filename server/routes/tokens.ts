@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticate } from '../domain/keys.js';
+import { KeyIdentity, authenticate } from '../domain/keys.js';
 import { createToken, getToken, presentToken } from '../domain/tokens.js';
 import { GatewayError } from '../errors.js';
 import { toGatewayError } from '../http/errors.js';
@@ -45,18 +45,22 @@ const paymentData = {
 };
 
 export default async function tokenRoutes(app: FastifyInstance) {
-  const { db, vault, clock } = app.services;
+  const { db, vault, clock, limiter } = app.services;
 
   app.get('/tokens/jsonp', { config: { access: 'none' } }, async (req, reply) => {
     const query = req.query as Record<string, unknown>;
     const callback = checkCallback(query.callback); // before any work: a bad name gets plain JSON 400
     let payload: string;
+    const now = clock.now();
+    let id: KeyIdentity | null = null;
     try {
+      await limiter?.checkIp(req.ip, now);
       const key = typeof query.public_api_key === 'string' ? query.public_api_key : '';
-      const id = key ? await authenticate(db, key, clock.now()) : null;
+      id = key ? await authenticate(db, key, now) : null;
       if (!id) throw new GatewayError('AUTH01');
       if (id.kind !== 'pk') throw new GatewayError('AUTH03');
-      const token = await createToken(db, vault, id, query, clock.now());
+      await limiter?.checkKey(id, now);
+      const token = await createToken(db, vault, id, query, now);
       payload = reply.serializeInput(presentToken(token, { withBin: true }), createdToken);
     } catch (err) {
       let ge = toGatewayError(err as Error);
@@ -64,6 +68,8 @@ export default async function tokenRoutes(app: FastifyInstance) {
         req.log.error({ err }, 'token creation failed');
         ge = new GatewayError('TKN01');
       }
+      await limiter?.noteFailure(id, ge, now);
+      if (ge.details.retry_after) reply.header('retry-after', ge.details.retry_after);
       payload = JSON.stringify(ge.toJSON());
     }
     // Errors travel through the callback with status 200: a browser drops the body of a failed script load.
@@ -78,9 +84,17 @@ export default async function tokenRoutes(app: FastifyInstance) {
     '/tokens',
     { config: { access: 'public' }, schema: { body: paymentData, response: { 200: createdToken } } },
     async (req, reply) => {
-      const token = await createToken(db, vault, req.identity, (req.body ?? {}) as Record<string, unknown>, clock.now());
-      reply.header('cache-control', 'no-store');
-      return presentToken(token, { withBin: true });
+      const now = clock.now();
+      await limiter?.checkIp(req.ip, now);
+      await limiter?.checkKey(req.identity, now);
+      try {
+        const token = await createToken(db, vault, req.identity, (req.body ?? {}) as Record<string, unknown>, now);
+        reply.header('cache-control', 'no-store');
+        return presentToken(token, { withBin: true });
+      } catch (err) {
+        if (err instanceof GatewayError) await limiter?.noteFailure(req.identity, err, now);
+        throw err;
+      }
     },
   );
 

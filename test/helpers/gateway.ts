@@ -4,6 +4,7 @@ import { buildApp } from '../../server/app.js';
 import { Clock, ManualClock } from '../../server/clock.js';
 import { Db, openDatabase } from '../../server/db/index.js';
 import { KeySet, createKeySet, createMerchant } from '../../server/domain/keys.js';
+import { DbCounters, MemoryCounters, RateLimits, TokenLimiter } from '../../server/http/ratelimit.js';
 import { Vault } from '../../server/vault.js';
 
 /** Which database this vitest project runs the API suite on (see vitest.config.ts). */
@@ -46,11 +47,12 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(opts: { clock?: ManualClock } = {}): Promise<TestGateway> {
+export async function startGateway(opts: { clock?: ManualClock; limits?: RateLimits } = {}): Promise<TestGateway> {
   const db = await testDb();
   const clock = opts.clock ?? new ManualClock();
   const vault = new Vault(randomBytes(32));
-  const app = await buildApp({ db, vault, clock: clock as Clock }, { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const limiter = opts.limits && new TokenLimiter(DB_KIND === 'pg' ? new DbCounters(db) : new MemoryCounters(), opts.limits);
+  const app = await buildApp({ db, vault, clock: clock as Clock, limiter }, { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const newMerchant = async (): Promise<Merchant> => {
     const now = clock.now();
     const id = await createMerchant(db, 'Test merchant', now);
