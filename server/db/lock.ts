@@ -1,7 +1,10 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export class DataDirLockedError extends Error {}
+
+/** Lock files this process holds: a pid check cannot tell a second open in this process from a stale lock. */
+const held = new Set<string>();
 
 function alive(pid: number): boolean {
   try {
@@ -18,12 +21,16 @@ function alive(pid: number): boolean {
  */
 export function lockDataDir(dir: string): () => void {
   const file = join(dir, 'tessera.lock');
+  const id = resolve(file);
+  if (held.has(id)) throw new DataDirLockedError(`data directory ${dir} is already open in this process`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, 'wx', 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
+      held.add(id);
       return () => {
+        if (!held.delete(id)) return;
         try {
           if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
         } catch {
@@ -33,6 +40,7 @@ export function lockDataDir(dir: string): () => void {
     } catch (err: any) {
       if (err.code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(file, 'utf8'));
+      // Our own pid in a lock we do not hold is stale too: a restarted container is often pid 1 again.
       if (pid && pid !== process.pid && alive(pid)) {
         throw new DataDirLockedError(
           `data directory ${dir} is in use by process ${pid}; stop it or set TESSERA_DATA_DIR to another directory`,

@@ -14,9 +14,10 @@ export function parseForm(body: string): Record<string, unknown> {
       continue;
     }
     const parts = [path[1], ...[...path[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1])];
+    // Drop the whole pair: skipping only the bad segment would let `__proto__[amount]` set `amount`.
+    if (parts.some((p) => p === '__proto__' || p === 'constructor' || p === 'prototype')) continue;
     let node = out;
     parts.forEach((part, i) => {
-      if (part === '__proto__' || part === 'constructor' || part === 'prototype') return;
       const last = i === parts.length - 1;
       const slot = part === '' && Array.isArray(node) ? node.length : part;
       if (last) {
