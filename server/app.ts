@@ -6,7 +6,9 @@ import { registerBodyParsers } from './http/body.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { TokenLimiter } from './http/ratelimit.js';
+import { Metrics } from './metrics.js';
 import chargeRoutes from './routes/charges.js';
+import healthRoutes from './routes/health.js';
 import settingsRoutes from './routes/settings.js';
 import customerRoutes from './routes/customers.js';
 import methodRoutes from './routes/methods.js';
@@ -25,6 +27,7 @@ export interface Services {
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    metrics: Metrics;
   }
 }
 
@@ -58,12 +61,19 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allowUnionTypes: true } },
   });
   app.decorate('services', services);
+  app.decorate('metrics', new Metrics());
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    app.metrics.inc('http_requests_total', 'Requests by route and status.', { method: req.method, route, status: String(reply.statusCode) });
+    app.metrics.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  });
   registerBodyParsers(app);
   registerErrorHandler(app);
   registerAuth(app);
   registerIdempotency(app);
 
   await app.register(staticRoutes);
+  await app.register(healthRoutes);
   await app.register(
     async (api) => {
       await api.register(tokenRoutes);

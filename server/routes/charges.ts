@@ -40,6 +40,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
   app.post('/charge', { schema: { body: anyBody, response: { 200: transactionSchema } } }, async (req) => {
     const { txn, failure } = await createCharge({ db, vault }, req.identity, (req.body ?? {}) as Record<string, unknown>,
       clock.now(), (q, id) => rememberResource(q, req, id));
+    app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
     if (failure) throw failure;
     return presentTransaction(txn);
   });
