@@ -7,6 +7,8 @@ import { registerErrorHandler } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { TokenLimiter } from './http/ratelimit.js';
 import { Metrics } from './metrics.js';
+import { collectRoutes } from './openapi.js';
+import docsRoutes from './routes/docs.js';
 import chargeRoutes from './routes/charges.js';
 import healthRoutes from './routes/health.js';
 import settingsRoutes from './routes/settings.js';
@@ -72,6 +74,7 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
   registerAuth(app);
   registerIdempotency(app);
 
+  const openapi = collectRoutes(app);
   await app.register(staticRoutes);
   await app.register(healthRoutes);
   await app.register(
@@ -84,5 +87,6 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     },
     { prefix: '/api/v1' },
   );
+  await app.register(docsRoutes, { openapi });
   return app;
 }
