@@ -12,6 +12,8 @@ export interface Scope {
 
 export interface KeyIdentity extends Scope {
   kind: KeyKind;
+  /** How far the merchant's test clock runs ahead of real time (always 0 in live mode). */
+  clockOffsetMs: number;
 }
 
 export interface KeySet {
@@ -93,11 +95,12 @@ export async function createKeySet(
 export async function authenticate(q: Queryable, key: string, now: Date): Promise<KeyIdentity | null> {
   if (!KEY_PATTERN.test(key)) return null;
   const [row] = await q.query(
-    `SELECT merchant_id, env, kind FROM api_keys
-      WHERE key_hash = $1 AND (expires_at IS NULL OR expires_at > $2)`,
+    `SELECT k.merchant_id, k.env, k.kind, COALESCE(c.offset_ms, 0) AS offset_ms
+       FROM api_keys k LEFT JOIN test_clocks c ON c.merchant_id = k.merchant_id AND k.env = 'test'
+      WHERE k.key_hash = $1 AND (k.expires_at IS NULL OR k.expires_at > $2)`,
     [hashKey(key), now],
   );
-  return row ? { merchantId: row.merchant_id, env: row.env, kind: row.kind } : null;
+  return row ? { merchantId: row.merchant_id, env: row.env, kind: row.kind, clockOffsetMs: row.offset_ms } : null;
 }
 
 export interface KeyListing {

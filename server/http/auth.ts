@@ -11,6 +11,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     identity: KeyIdentity;
+    /** "Now" for this request: real time, plus the merchant's test-clock offset in test mode. */
+    now: Date;
   }
 }
 
@@ -25,13 +27,22 @@ export function basicUser(header: string | undefined): string | null {
 
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('identity', null as unknown as KeyIdentity);
+  app.decorateRequest('now', null as unknown as Date);
   app.addHook('preHandler', async (req: FastifyRequest) => {
+    const real = app.services.clock.now();
+    req.now = real;
     const access = req.routeOptions.config.access ?? 'private';
     if (access === 'none') return;
     const key = basicUser(req.headers.authorization);
-    const id = key ? await authenticate(app.services.db, key, app.services.clock.now()) : null;
+    const id = key ? await authenticate(app.services.db, key, real) : null; // keys expire in real time
     if (!id) throw new GatewayError('AUTH01');
     if (access === 'private' && id.kind !== 'sk') throw new GatewayError('AUTH02');
     req.identity = id;
+    req.now = nowFor(id, real);
   });
+}
+
+/** The request's "now": real time shifted by the merchant's test clock in test mode. */
+export function nowFor(id: KeyIdentity, real: Date): Date {
+  return id.clockOffsetMs ? new Date(real.getTime() + id.clockOffsetMs) : real;
 }

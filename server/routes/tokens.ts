@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { KeyIdentity, authenticate } from '../domain/keys.js';
 import { createToken, getToken, presentToken } from '../domain/tokens.js';
 import { GatewayError } from '../errors.js';
+import { nowFor } from '../http/auth.js';
 import { toGatewayError } from '../http/errors.js';
 import { checkCallback, jsonpBody } from '../http/jsonp.js';
 
@@ -60,7 +61,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
       if (!id) throw new GatewayError('AUTH01');
       if (id.kind !== 'pk') throw new GatewayError('AUTH03');
       await limiter?.checkKey(id, now);
-      const token = await createToken(db, vault, id, query, now);
+      const token = await createToken(db, vault, id, query, nowFor(id, now));
       payload = reply.serializeInput(presentToken(token, { withBin: true }), createdToken);
     } catch (err) {
       let ge = toGatewayError(err as Error);
@@ -84,11 +85,11 @@ export default async function tokenRoutes(app: FastifyInstance) {
     '/tokens',
     { config: { access: 'public' }, schema: { body: paymentData, response: { 200: createdToken } } },
     async (req, reply) => {
-      const now = clock.now();
+      const now = clock.now(); // limits count real time; the token lives on the merchant's clock
       await limiter?.checkIp(req.ip, now);
       await limiter?.checkKey(req.identity, now);
       try {
-        const token = await createToken(db, vault, req.identity, (req.body ?? {}) as Record<string, unknown>, now);
+        const token = await createToken(db, vault, req.identity, (req.body ?? {}) as Record<string, unknown>, req.now);
         reply.header('cache-control', 'no-store');
         return presentToken(token, { withBin: true });
       } catch (err) {
