@@ -32,6 +32,10 @@ export type ChargeShape = 'token' | 'customer' | 'card';
 export function chargeShape(body: Body): ChargeShape {
   if (text(body.customer_id) !== null) return 'customer';
   if (text(body.card_number) !== null) return 'card';
+  // A body naming a customer's method (or an empty customer_id) without a token is a charge by
+  // customer that lacks its customer_id: 48291, not the token shape's 69002.
+  if (text(body.token) === null && (body.customer_id !== undefined || text(body.method_id) !== null
+    || body.charge_bank_account !== undefined)) return 'customer';
   return 'token';
 }
 
@@ -67,8 +71,12 @@ const month = (m: number | null) => (m === null ? null : String(m).padStart(2, '
 async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shape: ChargeShape, body: Body, now: Date): Promise<Instrument> {
   const base = { customerMetadata: {}, customerEmail: null, customerReceipts: false };
   if (shape === 'customer') {
+    // Absent means the customer's default method whatever its type (spec 4.1 b: "when absent the
+    // customer's default method is charged"); true/false pick the default bank account / card.
+    const bankAccount = parseBool(body.charge_bank_account);
+    if (bankAccount === null) throw new GatewayError('REQ01', 'charge_bank_account must be true or false');
     const m = await findChargeableMethod(q, scope, String(body.customer_id).trim(), text(body.method_id),
-      parseBool(body.charge_bank_account) === true);
+      bankAccount ?? null);
     const number = deps.vault.decrypt(m.secret_enc);
     const holder = [m.bank_account_holder_first_name, m.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
     const { metadata, default_receipts, email, ...payer } = m.customer;
@@ -142,6 +150,7 @@ export async function createCharge(
 ): Promise<ChargeResult> {
   const shape = chargeShape(body);
   if (shape === 'token' && text(body.token) === null) throw new GatewayError('69002');
+  if (shape === 'customer' && text(body.customer_id) === null) throw new GatewayError('48291');
   const amount = amountOf(shape, body);
   const metadata = parseObjectParam(body.metadata, 'metadata') ?? {};
   const description = text(body.description);

@@ -80,7 +80,7 @@ export function registerIdempotency(app: FastifyInstance): void {
         const done = row.resource_id ? ` (it created ${row.resource_id})` : '';
         throw new GatewayError('IDEM03', `a request with this Idempotency-Key is in progress or was interrupted${done}; retry later`);
       }
-      reply.code(row.status_code).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
+      reply.code(row.status_code).header('idempotent-replayed', 'true').header('cache-control', 'no-store').type('application/json; charset=utf-8');
       return reply.send(row.response);
     }
     throw new GatewayError('IDEM03');
