@@ -8,7 +8,8 @@ import { Vault } from '../vault.js';
 import { findChargeableMethod } from './customers.js';
 import { Scope, newId } from './keys.js';
 import { consumeToken, preparePaymentData } from './tokens.js';
-import { PAYER_FIELDS, Transaction, TransactionRow, getTransaction } from './transactions.js';
+import { emitEvent } from './events.js';
+import { PAYER_FIELDS, Transaction, TransactionRow, getTransaction, presentTransaction } from './transactions.js';
 import { isEmail, parseAmount, parseBool, text } from './validate.js';
 import { loadVerificationSettings, verifyCard } from './verification.js';
 
@@ -191,7 +192,9 @@ export async function createCharge(
       Object.values(row),
     );
     await onRecord?.(q, row.id as string);
-    return getTransaction(q, scope, row.id as string);
+    const saved = await getTransaction(q, scope, row.id as string);
+    await emitEvent(q, scope, saved.successful ? 'transaction.created' : 'transaction.failed', presentTransaction(saved), now);
+    return saved;
   });
   const failure = txn.error_code
     ? new GatewayError(txn.error_code as ErrorCode, txn.error_message ?? undefined, { transaction_id: txn.id })

@@ -95,8 +95,9 @@ function readCustomId(v: unknown): string | null {
   return id;
 }
 
-function tokenInput(input: CustomerInput, zip: string | null) {
-  return { token: text(input.token), csc: text(input.cvv ?? input.csc), zip };
+/** The customer's zip is an address field: the token's own billing zip comes first. */
+function tokenInput(input: CustomerInput, customerZip: string | null) {
+  return { token: text(input.token), csc: text(input.cvv ?? input.csc), fallbackZip: customerZip };
 }
 
 /**
@@ -199,6 +200,7 @@ export async function listCustomers(q: Queryable, scope: Scope, page: Page, sear
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'merchant_id = $1 AND env = $2 AND deleted_at IS NULL';
   if (searchTerm !== undefined) {
+    if (searchTerm.trim() === '') throw new GatewayError('REQ01', 'search_term required');
     params.push(`%${searchTerm.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     where += ` AND (first_name ILIKE $3 OR last_name ILIKE $3 OR company ILIKE $3 OR id ILIKE $3
                 OR coalesce(first_name, '') || ' ' || coalesce(last_name, '') ILIKE $3)`;

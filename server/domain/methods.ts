@@ -112,8 +112,10 @@ const DETAIL_COLUMNS = ['token_id', 'card_type', 'card_owner_name', 'last_4', 'b
 export interface TokenInput {
   token: string | null | undefined;
   csc: string | null | undefined;
-  /** Zip for address verification; also stored as the method's billing zip. */
-  zip: string | null | undefined;
+  /** Zip for address verification, given with the card: wins over the token's billing zip. */
+  zip?: string | null;
+  /** Zip used when neither the request nor the token has one (the customer's address). */
+  fallbackZip?: string | null;
 }
 
 /**
@@ -134,7 +136,7 @@ export async function detailsFromToken(
   if (expectType && token.token_type !== expectType) {
     throw new GatewayError('82001', `method_type ${expectType} does not match the token type ${token.token_type}`);
   }
-  const zip = input.zip || token.zip;
+  const zip = input.zip || token.zip || input.fallbackZip || null; // verified, then stored on the method
   const common = {
     method_type: token.token_type, token_id: token.id, last_4: token.last_4,
     address_1: token.address_1, address_2: token.address_2, city: token.city, state: token.state, zip,

@@ -1,6 +1,7 @@
 import { Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { Processor, processorFor } from '../processor/processor.js';
+import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import { parseAmount } from './validate.js';
 
@@ -39,6 +40,8 @@ export interface TransactionRow {
   receipt_due: boolean;
   receipt_email: string | null;
   receipt_template_id: string | null;
+  /** The receipt made for this charge (receipts.ts), once it exists. */
+  receipt_id?: number | null;
   created_at: Date;
   processed_at: Date | null;
   [payer: string]: unknown;
@@ -123,7 +126,9 @@ export async function refundCharge(
       WHERE id = $1`,
     [id, amount],
   );
-  return getTransaction(q, scope, id);
+  const updated = await getTransaction(q, scope, id);
+  await emitEvent(q, scope, 'transaction.refunded', presentTransaction(updated), now);
+  return updated;
 }
 
 /** The wire form of spec 2.2. */
@@ -162,7 +167,10 @@ export function presentTransaction(t: Transaction) {
     error_code: t.error_code,
     error_message: t.error_message,
     recurring: t.recurring,
-    receipt: { due: t.receipt_due, email_address: t.receipt_email, receipt_template_id: t.receipt_template_id },
+    receipt: {
+      due: t.receipt_due, email_address: t.receipt_email, receipt_template_id: t.receipt_template_id,
+      receipt_id: t.receipt_id ?? null,
+    },
     ...payer,
     email_address: t.receipt_email ?? (t.email as string | null) ?? null,
     refunds: t.refunds.map((r) => ({ id: r.id, amount: r.amount, created_at: r.created_at })),

@@ -1,0 +1,35 @@
+import { Queryable } from '../db/index.js';
+import { Scope, newId } from './keys.js';
+
+/**
+ * The published event catalogue: `event_resource` of a webhook rule is a key here, and each
+ * event type names what happened. Adding an event means adding it here and emitting it.
+ * A charge emits one event: `transaction.created` when it settled, `transaction.failed` when it
+ * was declined or returned; each refund emits `transaction.refunded` with the updated charge.
+ */
+export const EVENT_TYPES = {
+  transaction: ['transaction.created', 'transaction.failed', 'transaction.refunded'],
+  customer: ['customer.created', 'customer.updated', 'customer.deleted'],
+  subscription: ['subscription.created', 'subscription.billed', 'subscription.failed', 'subscription.cancelled'],
+  billing: ['billing.succeeded', 'billing.failed', 'billing.retried'],
+  scheduled_transaction: ['scheduled_transaction.billed', 'scheduled_transaction.failed', 'scheduled_transaction.cancelled'],
+  invoice: ['invoice.created', 'invoice.updated', 'invoice.delivered', 'invoice.paid', 'invoice.partially_paid', 'invoice.deleted'],
+  accountupdater: ['accountupdater.received', 'accountupdater.completed'],
+} as const;
+
+export type EventResource = keyof typeof EVENT_TYPES;
+export type EventType = (typeof EVENT_TYPES)[EventResource][number];
+
+/**
+ * Records an event. Call it with the transaction's Queryable, inside the transaction that makes
+ * the change, so an event exists exactly when its change does. `data` is the object as the API
+ * shows it (already presented: no secrets).
+ */
+export async function emitEvent(q: Queryable, scope: Scope, type: EventType, data: object, now: Date): Promise<string> {
+  const id = `evt_${newId(12)}`;
+  await q.query(
+    'INSERT INTO events (id, merchant_id, env, resource, type, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [id, scope.merchantId, scope.env, type.slice(0, type.lastIndexOf('.')), type, data, now],
+  );
+  return id;
+}
