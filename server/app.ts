@@ -16,6 +16,11 @@ import customerRoutes from './routes/customers.js';
 import methodRoutes from './routes/methods.js';
 import staticRoutes from './routes/static.js';
 import tokenRoutes from './routes/tokens.js';
+import testHelperRoutes from './routes/test-helpers.js';
+import outboxRoutes from './routes/outbox.js';
+import receiptRoutes from './routes/receipts.js';
+import templateRoutes from './routes/templates.js';
+import type { Notifier } from './notify/outbox.js';
 import { Vault } from './vault.js';
 
 export interface Services {
@@ -24,6 +29,8 @@ export interface Services {
   clock: Clock;
   /** Card-testing defence of the public token endpoints; absent means no limits. */
   limiter?: TokenLimiter;
+  /** The outbox worker (start.ts): kicked after a request queues a message; absent, messages wait for the next round. */
+  notify?: Notifier;
 }
 
 declare module 'fastify' {
@@ -84,6 +91,10 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
       await api.register(methodRoutes);
       await api.register(chargeRoutes);
       await api.register(settingsRoutes);
+      await api.register(testHelperRoutes);
+      await api.register(templateRoutes);
+      await api.register(receiptRoutes);
+      await api.register(outboxRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { RateLimits, parseLimits } from './http/ratelimit.js';
+import type { NotifyConfig } from './notify/index.js';
 
 /** Every environment variable Tessera reads, in one typed place. */
 export interface Config {
@@ -14,6 +15,8 @@ export interface Config {
   logLevel: string;
   rateLimits: RateLimits;
   trustProxy: boolean;
+  /** Email and SMS transports of the outbox; absent ones leave messages queued (GET /api/v1/outbox). */
+  notify: NotifyConfig;
 }
 
 export class ConfigError extends Error {}
@@ -31,6 +34,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimits: limits(env.TESSERA_RATE_LIMITS),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    notify: notifyConfig(env),
+  };
+}
+
+function notifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
+  const url = (name: string, protocols: string[]) => {
+    const v = env[name];
+    if (!v) return undefined;
+    let u: URL;
+    try {
+      u = new URL(v);
+    } catch {
+      throw new ConfigError(`${name} is not a URL`);
+    }
+    if (!protocols.includes(u.protocol)) throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    return v;
+  };
+  const interval = Number(env.OUTBOX_INTERVAL_MS ?? 5000);
+  if (!Number.isInteger(interval) || interval < 100) throw new ConfigError('OUTBOX_INTERVAL_MS must be an integer of at least 100');
+  return {
+    smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+    smtpFrom: env.SMTP_FROM || undefined,
+    smsWebhookUrl: url('SMS_WEBHOOK_URL', ['http:', 'https:']),
+    smsWebhookSecret: env.SMS_WEBHOOK_SECRET || undefined,
+    intervalMs: interval,
   };
 }
 

@@ -76,6 +76,7 @@ export const CATALOGUE = {
   REQ03: [415, 'unsupported content type; send JSON or form-encoded data'],
   JSONP01: [400, 'callback must be a JavaScript identifier or dotted path'],
   TEST01: [400, 'real card or account numbers cannot be used in test mode; use a test card'],
+  TEST02: [403, 'test helpers (such as the reset) work only with a test private key; live data can never be wiped'],
   NOTFOUND: [404, 'no such endpoint'],
   PROC01: [503, 'no payment processor is configured for live mode; live charges are refused'],
   REFUND01: [400, 'refund amount exceeds the amount settled minus the amount already refunded'],
@@ -85,6 +86,9 @@ export const CATALOGUE = {
   IDEM03: [409, 'a request with this Idempotency-Key is still in progress; retry later'],
   RATE01: [429, 'too many requests; retry later'],
   PAGE01: [400, 'limit must be an integer from 1 to 100 and offset an integer of 0 or more'],
+  RCPT01: [404, 'receipt not found'],
+  OUTBOX01: [404, 'outbox message not found'],
+  OUTBOX02: [409, 'this message was sent already; only pending or failed messages can be queued again'],
   INTERNAL: [500, 'internal error; nothing was changed, retry later'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -37,6 +37,7 @@ async function serve(config: Config): Promise<void> {
     logLevel: config.logLevel,
     rateLimits: config.rateLimits,
     trustProxy: config.trustProxy,
+    notify: config.notify,
     warn: (msg) => console.warn(`warning: ${msg}`),
   });
   if (gw.merchantId && gw.publicKey && gw.privateKey) {
@@ -54,7 +55,9 @@ async function serve(config: Config): Promise<void> {
   demo checkout   ${gw.url}/
   tokenizer       ${gw.tokenizerUrl}
   API             ${gw.url}/api/v1
-  database        ${gw.db.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`);
+  database        ${gw.db.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}
+  email           ${config.notify.smtpUrl ? `SMTP ${new URL(config.notify.smtpUrl).host}` : 'not sent (no SMTP_URL): see GET /api/v1/outbox'}
+  SMS             ${config.notify.smsWebhookUrl ? `webhook ${new URL(config.notify.smsWebhookUrl).host}` : 'not sent (no SMS_WEBHOOK_URL): see GET /api/v1/outbox'}`);
 }
 
 async function keys(config: Config, args: string[]): Promise<void> {

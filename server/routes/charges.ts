@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { createCharge } from '../domain/charges.js';
-import { getTransaction, listTransactions, presentTransaction, refundCharge } from '../domain/transactions.js';
+import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
+import type { Scope } from '../domain/keys.js';
+import { Transaction, getTransaction, listTransactions, presentTransaction, refundCharge } from '../domain/transactions.js';
 import { rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 
@@ -23,7 +25,7 @@ export const transactionSchema = {
     avs_address_check: str, source: { type: 'string' },
     metadata: { type: 'object', additionalProperties: true },
     error_code: str, error_message: str, recurring: bool,
-    receipt: { type: 'object', properties: { due: bool, email_address: str, receipt_template_id: str } },
+    receipt: { type: 'object', properties: { due: bool, email_address: str, receipt_template_id: str, receipt_id: { type: ['integer', 'null'] } } },
     company: str, website: str, email: str, email_address: str, first_name: str, last_name: str,
     address_1: str, address_2: str, city: str, state: str, zip: str, country: str, phone: str, fax: str,
     refunds: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, amount: int, created_at: timestamp } } },
@@ -37,12 +39,28 @@ const anyBody = { type: 'object', additionalProperties: true };
 export default async function chargeRoutes(app: FastifyInstance) {
   const { db, vault, clock } = app.services;
 
+  /**
+   * The charge has committed: make its due receipt now, in a transaction of its own. A failure
+   * here never fails the charge; the outbox worker's sweep makes the receipt later.
+   */
+  const afterCharge = async (scope: Scope, txn: Transaction): Promise<Transaction> => {
+    try {
+      const out = await sendChargeReceipt(db, scope, txn, clock.now());
+      if (out !== txn) app.services.notify?.kick();
+      return out;
+    } catch (err) {
+      app.log.error({ err, transaction_id: txn.id }, 'receipt not made; the outbox sweep will retry');
+      return txn;
+    }
+  };
+
   app.post('/charge', { schema: { body: anyBody, response: { 200: transactionSchema } } }, async (req) => {
-    const { txn, failure } = await createCharge({ db, vault }, req.identity, (req.body ?? {}) as Record<string, unknown>,
+    const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>);
+    const { txn, failure } = await createCharge({ db, vault }, req.identity, body,
       clock.now(), (q, id) => rememberResource(q, req, id));
     app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
     if (failure) throw failure;
-    return presentTransaction(txn);
+    return presentTransaction(await afterCharge(req.identity, txn));
   });
 
   app.get<{ Params: { id: string } }>('/charge/:id', { schema: { response: { 200: transactionSchema } } }, async (req) =>

@@ -1,14 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import { getSettings, updateSettings } from '../domain/settings.js';
-import { parseBool } from '../domain/validate.js';
+import { MerchantSettings, getSettings, updateSettings } from '../domain/settings.js';
+import { getTemplate } from '../domain/templates.js';
+import { parseBool, text } from '../domain/validate.js';
 import { GatewayError } from '../errors.js';
 
 const settingsSchema = {
   type: 'object',
-  properties: { class: { type: 'string' }, env: { type: 'string' }, cvv_check: { type: 'boolean' }, zip_check: { type: 'boolean' } },
+  properties: {
+    class: { type: 'string' }, env: { type: 'string' }, cvv_check: { type: 'boolean' }, zip_check: { type: 'boolean' },
+    default_receipts: { type: 'boolean' }, default_receipt_template_id: { type: ['string', 'null'] },
+  },
 };
 
-/** The merchant's verification switches for the key's environment (spec 4.1: cvv / zip required when enabled). */
+/**
+ * The merchant's switches for the key's environment: verification (spec 4.1: cvv / zip required
+ * when enabled) and receipt defaults (default_receipts, default_receipt_template_id).
+ */
 export default async function settingsRoutes(app: FastifyInstance) {
   const { db } = app.services;
   const present = (env: string, s: object) => ({ class: 'settings', env, ...s });
@@ -19,8 +26,16 @@ export default async function settingsRoutes(app: FastifyInstance) {
 
   app.post('/settings', { schema: { body: { type: 'object' }, response: { 200: settingsSchema } } }, async (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const patch = { cvv_check: parseBool(body.cvv_check), zip_check: parseBool(body.zip_check) };
-    if (patch.cvv_check === null || patch.zip_check === null) throw new GatewayError('REQ01', 'cvv_check and zip_check must be true or false');
-    return present(req.identity.env, await updateSettings(db, req.identity, patch as { cvv_check?: boolean; zip_check?: boolean }));
+    const patch: Partial<Record<keyof MerchantSettings, boolean | string | null | undefined>> = {};
+    for (const f of ['cvv_check', 'zip_check', 'default_receipts'] as const) {
+      patch[f] = parseBool(body[f]);
+      if (patch[f] === null) throw new GatewayError('REQ01', `${f} must be true or false`);
+    }
+    if (body.default_receipt_template_id !== undefined) {
+      // A template of this merchant and environment (10300), or empty/null to clear.
+      const id = text(body.default_receipt_template_id);
+      patch.default_receipt_template_id = id === null ? null : String((await getTemplate(db, req.identity, id)).id);
+    }
+    return present(req.identity.env, await updateSettings(db, req.identity, patch as Partial<MerchantSettings>));
   });
 }

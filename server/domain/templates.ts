@@ -1,0 +1,144 @@
+import { Db, Queryable } from '../db/index.js';
+import { GatewayError } from '../errors.js';
+import type { Scope } from './keys.js';
+import { receiptTime } from './render.js';
+import { text } from './validate.js';
+
+// Receipt templates (spec 2.6, 4.4): integer ids, scoped to merchant and environment.
+
+export const MAX_TEMPLATE_TEXT = 20_000;
+const MAX_LINE = 255;
+
+export interface TemplateRow {
+  id: number;
+  merchant_number: number;
+  name: string | null;
+  subject: string | null;
+  receipt_text: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+type Body = Record<string, unknown>;
+
+const SELECT = `SELECT t.id, m.number AS merchant_number, t.name, t.subject, t.receipt_text, t.created_at, t.updated_at
+                  FROM receipt_templates t JOIN merchants m ON m.id = t.merchant_id`;
+
+/** A template id from a path or body: digits only; anything else can name no template. */
+export function parseTemplateId(raw: unknown): number | null {
+  const s = raw === undefined || raw === null ? '' : String(raw).trim();
+  return /^\d{1,15}$/.test(s) ? Number(s) : null;
+}
+
+function scalarString(v: unknown, name: string): string | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  if (typeof v === 'object') throw new GatewayError('REQ01', `${name} must be a string`);
+  return String(v);
+}
+
+/** receipt_text: required on create (10302), may not be blanked on update; name and subject: blank clears. */
+function readFields(body: Body, create: boolean): Partial<Record<'name' | 'subject' | 'receipt_text', string | null>> {
+  const out: Partial<Record<'name' | 'subject' | 'receipt_text', string | null>> = {};
+  const receiptText = scalarString(body.receipt_text, 'receipt_text');
+  if (receiptText !== undefined || create) {
+    if (!receiptText || receiptText.trim() === '') throw new GatewayError('10302', 'receipt_text required for a template');
+    if (receiptText.length > MAX_TEMPLATE_TEXT) {
+      throw new GatewayError('REQ01', `receipt_text must be at most ${MAX_TEMPLATE_TEXT} characters`);
+    }
+    out.receipt_text = receiptText;
+  }
+  for (const f of ['name', 'subject'] as const) {
+    const v = scalarString(body[f], f);
+    if (v === undefined) continue;
+    const t = text(v);
+    if (t !== null && t.length > MAX_LINE) throw new GatewayError('REQ01', `${f} must be at most ${MAX_LINE} characters`);
+    out[f] = t;
+  }
+  return out;
+}
+
+export async function findTemplate(q: Queryable, scope: Scope, rawId: unknown): Promise<TemplateRow | null> {
+  const id = parseTemplateId(rawId);
+  if (id === null) return null;
+  const [row] = await q.query<TemplateRow>(`${SELECT} WHERE t.id = $1 AND t.merchant_id = $2 AND t.env = $3`,
+    [id, scope.merchantId, scope.env]);
+  return row ?? null;
+}
+
+/** GET /receipts/templates/:id: 10300 when the merchant has no such template in this environment. */
+export async function getTemplate(q: Queryable, scope: Scope, rawId: unknown): Promise<TemplateRow> {
+  const row = await findTemplate(q, scope, rawId);
+  if (!row) throw new GatewayError('10300');
+  return row;
+}
+
+export async function createTemplate(db: Db, scope: Scope, body: Body, now: Date,
+  onRecord?: (q: Queryable, id: string) => Promise<void>): Promise<TemplateRow> {
+  const f = readFields(body, true);
+  return db.tx(async (q) => {
+    const [{ id }] = await q.query<{ id: number }>(
+      `INSERT INTO receipt_templates (merchant_id, env, name, subject, receipt_text, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
+      [scope.merchantId, scope.env, f.name ?? null, f.subject ?? null, f.receipt_text, now],
+    );
+    await onRecord?.(q, String(id));
+    return getTemplate(q, scope, id);
+  });
+}
+
+/** POST /receipts/templates/:id: absent fields are left alone. */
+export async function updateTemplate(db: Db, scope: Scope, rawId: string, body: Body, now: Date): Promise<TemplateRow> {
+  return db.tx(async (q) => {
+    const current = await getTemplate(q, scope, rawId);
+    const f = readFields(body, false);
+    const cols = Object.keys(f);
+    await q.query(
+      `UPDATE receipt_templates SET ${[...cols, 'updated_at'].map((c, i) => `${c} = $${i + 4}`).join(', ')}
+        WHERE id = $1 AND merchant_id = $2 AND env = $3`,
+      [current.id, scope.merchantId, scope.env, ...Object.values(f), now],
+    );
+    return getTemplate(q, scope, current.id);
+  });
+}
+
+/**
+ * DELETE /receipts/templates/:id. Receipts already sent keep the id they were made with; a
+ * merchant default naming it is cleared, and a customer default naming it falls through to the
+ * next default when a receipt is sent.
+ */
+export async function deleteTemplate(db: Db, scope: Scope, rawId: string): Promise<void> {
+  await db.tx(async (q) => {
+    const t = await getTemplate(q, scope, rawId);
+    await q.query('DELETE FROM receipt_templates WHERE id = $1 AND merchant_id = $2 AND env = $3', [t.id, scope.merchantId, scope.env]);
+    await q.query(
+      `UPDATE merchant_settings SET default_receipt_template_id = NULL
+        WHERE merchant_id = $1 AND env = $2 AND default_receipt_template_id = $3`,
+      [scope.merchantId, scope.env, String(t.id)],
+    );
+  });
+}
+
+export async function listTemplates(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
+  const [{ total }] = await q.query<{ total: number }>(
+    'SELECT count(*)::int AS total FROM receipt_templates WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
+  const rows = await q.query<TemplateRow>(
+    `${SELECT} WHERE t.merchant_id = $1 AND t.env = $2 ORDER BY t.id DESC LIMIT $3 OFFSET $4`,
+    [scope.merchantId, scope.env, page.limit, page.offset],
+  );
+  return { list: rows, total };
+}
+
+/** Spec 2.6: integer id and merchant_id, `+00:00` timestamps like receipts. */
+export function presentTemplate(t: TemplateRow) {
+  return {
+    class: 'receipt_template',
+    id: t.id,
+    merchant_id: t.merchant_number,
+    name: t.name,
+    subject: t.subject,
+    receipt_text: t.receipt_text,
+    created_at: receiptTime(t.created_at),
+    updated_at: receiptTime(t.updated_at),
+  };
+}

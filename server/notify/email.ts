@@ -1,0 +1,54 @@
+import { createTransport } from 'nodemailer';
+import { EmailMessage, SendError, Transport } from './outbox.js';
+
+export interface SmtpOptions {
+  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465; query options as nodemailer reads them. */
+  url: string;
+  /** Sender: `receipts@example.com` or `Shop <receipts@example.com>`; a message's from_name replaces the name. */
+  from: string;
+  /** Connection, greeting and socket timeouts in ms (a dead server must not hold the worker for minutes). */
+  timeoutMs?: number;
+}
+
+/** Splits `Name <address>` into its parts. */
+export function parseFrom(from: string): { name?: string; address: string } {
+  const m = from.match(/^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/);
+  return m ? { name: m[1] || undefined, address: m[2].trim() } : { address: from.trim() };
+}
+
+/**
+ * Email over SMTP with nodemailer: one connection per message (the outbox worker sends in small
+ * batches, so a pool would mostly idle). An SMTP 5xx reply is permanent: the outbox gives up on
+ * that message at once instead of retrying it for hours.
+ */
+export function smtpTransport(opts: SmtpOptions): Transport<EmailMessage> {
+  const timeout = opts.timeoutMs ?? 15_000;
+  const mailer = createTransport({
+    url: opts.url,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout * 2,
+  } as Parameters<typeof createTransport>[0]);
+  const from = parseFrom(opts.from);
+  return {
+    async send(message, delivery) {
+      try {
+        await mailer.sendMail({
+          from: { name: message.from_name ?? from.name ?? '', address: from.address },
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          headers: { 'X-Tessera-Message': `${delivery.env}-${delivery.id}` },
+        });
+      } catch (err) {
+        const e = err as { message?: string; permanent?: boolean; responseCode?: number; code?: string };
+        const detail = [e.code, e.responseCode].filter(Boolean).join(' ');
+        throw new SendError(`${detail ? `${detail}: ` : ''}${e.message ?? String(err)}`, e.permanent === true);
+      }
+    },
+    close() {
+      mailer.close();
+    },
+  };
+}

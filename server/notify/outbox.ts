@@ -1,0 +1,334 @@
+import type { Clock } from '../clock.js';
+import { Db, Queryable } from '../db/index.js';
+import { GatewayError } from '../errors.js';
+import type { Scope } from '../domain/keys.js';
+
+// The durable outbox: whatever sends email or SMS (receipts now, webhook strategies and invoices
+// later) writes a row with enqueue() inside its own database transaction, and a worker delivers
+// it. A message is never lost: a failed send is retried with exponential backoff, a message that
+// keeps failing ends as 'failed' and stays in the table, where it can be queued again.
+
+export interface EmailMessage {
+  kind: 'email';
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Display name of the sender (the merchant); the address is the transport's. */
+  from_name?: string;
+}
+
+export interface SmsMessage {
+  kind: 'sms';
+  to: string;
+  text: string;
+}
+
+export type OutboxMessage = EmailMessage | SmsMessage;
+export type MessageKind = OutboxMessage['kind'];
+
+/** What a transport knows about the row it delivers (for idempotency keys and headers). */
+export interface Delivery {
+  id: number;
+  merchantId: string;
+  env: string;
+  attempt: number;
+}
+
+export interface Transport<M extends OutboxMessage = OutboxMessage> {
+  /** Resolves when the message was accepted; throws otherwise (see SendError). */
+  send(message: M, delivery: Delivery): Promise<void>;
+  close?(): Promise<void> | void;
+}
+
+export interface Transports {
+  email?: Transport<EmailMessage>;
+  sms?: Transport<SmsMessage>;
+}
+
+/** A send failure; `permanent` when retrying the same message would fail again (e.g. SMTP 550). */
+export class SendError extends Error {
+  constructor(message: string, readonly permanent = false) {
+    super(message);
+  }
+}
+
+/** Lets a request ask for prompt delivery of what it just enqueued (no-op without a worker). */
+export interface Notifier {
+  kick(): void;
+}
+
+export interface OutboxRow {
+  id: number;
+  merchant_id: string;
+  env: string;
+  kind: MessageKind;
+  source: string | null;
+  payload: Record<string, unknown>;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  last_error: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
+/**
+ * Queues a message; call it inside the transaction that creates what the message is about, so
+ * both commit or neither does. `source` names the producer (e.g. `receipt:12`). Returns the id.
+ */
+export async function enqueue(q: Queryable, scope: Scope, message: OutboxMessage, now: Date, source?: string): Promise<number> {
+  const { kind, ...payload } = message;
+  const [row] = await q.query<{ id: number }>(
+    `INSERT INTO outbox (merchant_id, env, kind, source, payload, next_attempt_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
+    [scope.merchantId, scope.env, kind, source ?? null, payload, now],
+  );
+  return row.id;
+}
+
+// --- reading (GET /outbox) -------------------------------------------------------------------
+
+export interface OutboxFilter {
+  status?: string;
+  kind?: string;
+  source?: string;
+}
+
+function where(scope: Scope, filter: OutboxFilter) {
+  const params: unknown[] = [scope.merchantId, scope.env];
+  let sql = 'merchant_id = $1 AND env = $2';
+  for (const f of ['status', 'kind', 'source'] as const) {
+    if (filter[f] === undefined) continue;
+    params.push(filter[f]);
+    sql += ` AND ${f} = $${params.length}`;
+  }
+  return { sql, params };
+}
+
+export async function listOutbox(q: Queryable, scope: Scope, page: { limit: number; offset: number }, filter: OutboxFilter = {}) {
+  const w = where(scope, filter);
+  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM outbox WHERE ${w.sql}`, w.params);
+  const rows = await q.query<OutboxRow>(
+    `SELECT * FROM outbox WHERE ${w.sql} ORDER BY id DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`,
+    w.params,
+  );
+  return { list: rows, total };
+}
+
+export async function getOutboxMessage(q: Queryable, scope: Scope, id: string): Promise<OutboxRow> {
+  const rows = /^\d{1,15}$/.test(id)
+    ? await q.query<OutboxRow>('SELECT * FROM outbox WHERE id = $1 AND merchant_id = $2 AND env = $3', [Number(id), scope.merchantId, scope.env])
+    : [];
+  if (!rows[0]) throw new GatewayError('OUTBOX01');
+  return rows[0];
+}
+
+/** Queues a failed (or pending) message again now, with a fresh attempt budget; a sent one is OUTBOX02. */
+export async function retryOutboxMessage(q: Queryable, scope: Scope, id: string, now: Date): Promise<OutboxRow> {
+  const row = await getOutboxMessage(q, scope, id);
+  if (row.status === 'sent') throw new GatewayError('OUTBOX02');
+  const [updated] = await q.query<OutboxRow>(
+    `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = $4
+      WHERE id = $1 AND merchant_id = $2 AND env = $3 AND status <> 'sent' RETURNING *`,
+    [row.id, scope.merchantId, scope.env, now],
+  );
+  if (!updated) throw new GatewayError('OUTBOX02');
+  return updated;
+}
+
+/** Wire form; timestamps as ms + Z like every record but receipts. */
+export function presentOutbox(r: OutboxRow) {
+  const p = r.payload as Record<string, unknown>;
+  return {
+    class: 'outbox_message',
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    source: r.source,
+    to: p.to,
+    subject: p.subject ?? null,
+    text: p.text,
+    html: p.html ?? null,
+    from_name: p.from_name ?? null,
+    attempts: r.attempts,
+    last_error: r.last_error,
+    next_attempt_at: r.status === 'pending' ? r.next_attempt_at : null,
+    created_at: r.created_at,
+    sent_at: r.sent_at,
+  };
+}
+
+// --- delivering --------------------------------------------------------------------------------
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+const silent: Logger = { info() {}, warn() {}, error() {} };
+
+export interface WorkerOptions {
+  db: Db;
+  clock: Clock;
+  transports: Transports;
+  /** Rows claimed per round. */
+  batchSize?: number;
+  /** After this many failed attempts a message is 'failed' (kept, never deleted). */
+  maxAttempts?: number;
+  /** Delay before attempt n+1 after n failed attempts. */
+  backoff?: (failedAttempts: number) => number;
+  /** While a message is being sent, other workers leave it alone this long (a crash retries after). */
+  leaseMs?: number;
+  /** Jobs run at the start of every round, e.g. sweeping receipts that a crash left unsent. */
+  tasks?: Array<(now: Date) => Promise<unknown>>;
+  log?: Logger;
+}
+
+export interface RoundResult {
+  claimed: number;
+  sent: number;
+  retrying: number;
+  failed: number;
+}
+
+const BASE_DELAY = 30_000;
+const MAX_DELAY = 3600_000;
+/** 30 s, 1 min, 2, 4, 8, 16, 32 min, then hourly. */
+export const exponentialBackoff = (failed: number) => Math.min(MAX_DELAY, BASE_DELAY * 2 ** Math.max(0, failed - 1));
+
+export class OutboxWorker implements Notifier {
+  log: Logger;
+  private readonly opts: Required<Omit<WorkerOptions, 'log'>>;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private started = false;
+  private intervalMs = 5000;
+
+  constructor(opts: WorkerOptions) {
+    this.opts = {
+      batchSize: 20, maxAttempts: 12, backoff: exponentialBackoff, leaseMs: 10 * 60_000, tasks: [], ...opts,
+    };
+    this.log = opts.log ?? silent;
+  }
+
+  /** The kinds this worker can deliver; messages of other kinds wait in the outbox. */
+  get kinds(): MessageKind[] {
+    return (['email', 'sms'] as const).filter((k) => this.opts.transports[k]);
+  }
+
+  /**
+   * Claims up to batchSize due messages and delivers them. The claim is one statement with
+   * FOR UPDATE SKIP LOCKED that counts the attempt and moves next_attempt_at past a lease, so
+   * several workers on one PostgreSQL never take the same row, and a worker that dies mid-send
+   * leaves the row to be retried when the lease ends (delivery is at least once).
+   */
+  async runOnce(now: Date = this.opts.clock.now()): Promise<RoundResult> {
+    const result: RoundResult = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
+    const kinds = this.kinds;
+    if (kinds.length === 0) return result;
+    const rows = await this.opts.db.query<OutboxRow>(
+      `WITH due AS (
+         SELECT id FROM outbox
+          WHERE status = 'pending' AND next_attempt_at <= $1 AND kind IN (SELECT jsonb_array_elements_text($2::jsonb))
+          ORDER BY next_attempt_at, id LIMIT $3
+          FOR UPDATE SKIP LOCKED)
+       UPDATE outbox o SET attempts = o.attempts + 1, next_attempt_at = $4
+         FROM due WHERE o.id = due.id RETURNING o.*`,
+      [now, kinds, this.opts.batchSize, new Date(now.getTime() + this.opts.leaseMs)],
+    );
+    rows.sort((a, b) => a.id - b.id);
+    result.claimed = rows.length;
+    for (const row of rows) {
+      const outcome = await this.deliver(row, now);
+      result[outcome]++;
+    }
+    return result;
+  }
+
+  /** Runs rounds until nothing due at `now` is left (failed sends are due later, so this ends). */
+  async drain(now: Date = this.opts.clock.now()): Promise<RoundResult> {
+    const total: RoundResult = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
+    for (const task of this.opts.tasks) {
+      // A failing task (e.g. the receipt sweep) must not stop delivery.
+      await task(now).catch((err) => this.log.error({ err }, 'outbox task failed'));
+    }
+    for (let i = 0; i < 1000; i++) {
+      const r = await this.runOnce(now);
+      for (const k of Object.keys(total) as (keyof RoundResult)[]) total[k] += r[k];
+      if (r.claimed < this.opts.batchSize) break;
+    }
+    return total;
+  }
+
+  private async deliver(row: OutboxRow, now: Date): Promise<'sent' | 'retrying' | 'failed'> {
+    const transport = this.opts.transports[row.kind] as Transport | undefined;
+    const key = [row.id, row.merchant_id, row.env];
+    try {
+      if (!transport) throw new SendError(`no ${row.kind} transport`);
+      await transport.send({ kind: row.kind, ...row.payload } as OutboxMessage,
+        { id: row.id, merchantId: row.merchant_id, env: row.env, attempt: row.attempts });
+    } catch (err) {
+      const permanent = err instanceof SendError && err.permanent;
+      const give = permanent || row.attempts >= this.opts.maxAttempts;
+      const message = String((err as Error)?.message ?? err).slice(0, 1000);
+      await this.opts.db.query(
+        `UPDATE outbox SET status = $4, next_attempt_at = $5, last_error = $6
+          WHERE id = $1 AND merchant_id = $2 AND env = $3`,
+        [...key, give ? 'failed' : 'pending', new Date(now.getTime() + this.opts.backoff(row.attempts)), message],
+      );
+      this.log.warn({ outbox_id: row.id, kind: row.kind, attempt: row.attempts, permanent, err: message },
+        give ? 'message failed; kept in the outbox' : 'send failed; will retry');
+      return give ? 'failed' : 'retrying';
+    }
+    await this.opts.db.query(
+      `UPDATE outbox SET status = 'sent', sent_at = $4, last_error = NULL WHERE id = $1 AND merchant_id = $2 AND env = $3`,
+      [...key, now],
+    );
+    return 'sent';
+  }
+
+  /** Production loop: a round every intervalMs (and at once after kick()), never two at a time. */
+  start(intervalMs = 5000): void {
+    if (this.started) return;
+    this.started = true;
+    this.intervalMs = intervalMs;
+    this.schedule(0);
+  }
+
+  /** Asks for a round now (a request just queued a message); a round in progress is followed by another. */
+  kick(): void {
+    if (!this.started) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.round(), ms);
+    this.timer.unref();
+  }
+
+  private round(): void {
+    this.timer = null;
+    this.running = this.drain()
+      .then(() => undefined, (err) => this.log.error({ err }, 'outbox round failed'))
+      .finally(() => {
+        this.running = null;
+        if (!this.started) return;
+        this.schedule(this.again ? 0 : this.intervalMs);
+        this.again = false;
+      });
+  }
+
+  /** Stops the loop and waits for a round in progress; closes the transports. */
+  async stop(): Promise<void> {
+    this.started = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    for (const t of Object.values(this.opts.transports)) await t?.close?.();
+  }
+}

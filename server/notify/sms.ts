@@ -1,0 +1,54 @@
+import { createHmac } from 'node:crypto';
+import { SendError, SmsMessage, Transport } from './outbox.js';
+
+export interface SmsWebhookOptions {
+  /** Where each SMS is POSTed as JSON; a bridge to the SMS provider of your choice. */
+  url: string;
+  /** When set, requests carry `X-Tessera-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`. */
+  secret?: string;
+  timeoutMs?: number;
+}
+
+/** The signature header value for a body sent at unix time `t` (receivers recompute it to verify). */
+export function signBody(secret: string, t: number, body: string): string {
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+}
+
+/**
+ * SMS through an HTTP webhook: `POST url` with `{id, to, text, merchant_id, env}`; any 2xx means
+ * accepted. `Idempotency-Key: sms-<env>-<id>` is the same on every attempt of one message, so a
+ * receiver can drop the duplicates that at-least-once delivery may produce. A 4xx answer (other
+ * than 408 and 429) is permanent; network errors, timeouts and 5xx are retried.
+ */
+export function webhookSmsTransport(opts: SmsWebhookOptions): Transport<SmsMessage> {
+  const timeout = opts.timeoutMs ?? 10_000;
+  return {
+    async send(message, delivery) {
+      const body = JSON.stringify({
+        id: `sms-${delivery.env}-${delivery.id}`, to: message.to, text: message.text,
+        merchant_id: delivery.merchantId, env: delivery.env,
+      });
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'idempotency-key': `sms-${delivery.env}-${delivery.id}`,
+        'user-agent': 'Tessera-SMS/1',
+      };
+      // Real time, not the gateway clock: the receiver checks freshness against its own clock.
+      if (opts.secret) headers['x-tessera-signature'] = signBody(opts.secret, Math.floor(Date.now() / 1000), body);
+      let res: Response;
+      try {
+        res = await fetch(opts.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeout), redirect: 'error' });
+      } catch (err) {
+        const e = err as Error & { cause?: { code?: string } };
+        throw new SendError(`SMS webhook unreachable: ${e.cause?.code ?? e.name}: ${e.message}`);
+      }
+      if (res.ok) {
+        await res.body?.cancel();
+        return;
+      }
+      const detail = (await res.text().catch(() => '')).slice(0, 200);
+      const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
+      throw new SendError(`SMS webhook answered ${res.status}${detail ? `: ${detail}` : ''}`, permanent);
+    },
+  };
+}

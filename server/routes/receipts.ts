@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { getReceipt, presentReceipt, sendReceipt } from '../domain/receipts.js';
+import { rememberResource } from '../http/idempotency.js';
+
+const nullableString = { type: ['string', 'null'] };
+
+/** Spec 2.6 (`+00:00` timestamps, integer id) and our `delivery` state from the outbox. */
+export const receiptSchema = {
+  type: 'object',
+  properties: {
+    class: { type: 'string' }, id: { type: 'integer' }, receipt_type: { type: 'string' }, created_at: { type: 'string' },
+    merchant_id: { type: 'string' }, transaction_id: { type: 'string' },
+    email_address: nullableString, phone_number: nullableString, receipt_template_id: nullableString,
+    subject: nullableString, receipt_text: { type: 'string' },
+    delivery: {
+      type: 'object',
+      properties: {
+        status: { type: 'string' }, attempts: { type: 'integer' }, sent_at: nullableString, last_error: nullableString,
+      },
+    },
+  },
+};
+
+const anyBody = { type: 'object', additionalProperties: true };
+type WithId = { Params: { id: string } };
+
+/** Receipts (spec 4.4): send one for a charge; read one back with its delivery state. */
+export default async function receiptRoutes(app: FastifyInstance) {
+  const { db, clock } = app.services;
+
+  app.post<WithId>('/charge/:id/receipt', { schema: { body: anyBody, response: { 200: receiptSchema } } }, async (req) => {
+    const receipt = await sendReceipt(db, req.identity, req.params.id, (req.body ?? {}) as Record<string, unknown>,
+      clock.now(), (q, id) => rememberResource(q, req, id));
+    app.services.notify?.kick();
+    return presentReceipt(receipt);
+  });
+
+  app.get<WithId>('/receipts/:id', { schema: { response: { 200: receiptSchema } } }, async (req) =>
+    presentReceipt(await getReceipt(db, req.identity, req.params.id)),
+  );
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  createTemplate, deleteTemplate, getTemplate, listTemplates, presentTemplate, updateTemplate,
+} from '../domain/templates.js';
+import { rememberResource } from '../http/idempotency.js';
+import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+
+const nullableString = { type: ['string', 'null'] };
+
+/** Spec 2.6: integer id and merchant_id, `+00:00` timestamps. */
+export const templateSchema = {
+  type: 'object',
+  properties: {
+    class: { type: 'string' }, id: { type: 'integer' }, merchant_id: { type: 'integer' },
+    name: nullableString, subject: nullableString, receipt_text: { type: 'string' },
+    created_at: { type: 'string' }, updated_at: { type: 'string' },
+  },
+};
+
+// Bodies stay loose: the domain answers with the spec's codes (10302 without receipt_text).
+const anyBody = { type: 'object', additionalProperties: true };
+type WithId = { Params: { id: string } };
+
+/** Receipt templates (spec 4.4), plus a list, newest first. */
+export default async function templateRoutes(app: FastifyInstance) {
+  const { db, clock } = app.services;
+  const body = (req: { body: unknown }) => (req.body ?? {}) as Record<string, unknown>;
+
+  app.get('/receipts/templates', { schema: { response: { 200: listSchema(templateSchema) } } }, async (req) => {
+    const page = parsePage(req.query);
+    const { list, total } = await listTemplates(db, req.identity, page);
+    return listEnvelope(list.map(presentTemplate), page, total);
+  });
+
+  app.post('/receipts/templates', { schema: { body: anyBody, response: { 200: templateSchema } } }, async (req) =>
+    presentTemplate(await createTemplate(db, req.identity, body(req), clock.now(), (q, id) => rememberResource(q, req, id))),
+  );
+
+  app.get<WithId>('/receipts/templates/:id', { schema: { response: { 200: templateSchema } } }, async (req) =>
+    presentTemplate(await getTemplate(db, req.identity, req.params.id)),
+  );
+
+  app.post<WithId>('/receipts/templates/:id', { schema: { body: anyBody, response: { 200: templateSchema } } }, async (req) =>
+    presentTemplate(await updateTemplate(db, req.identity, req.params.id, body(req), clock.now())),
+  );
+
+  app.delete<WithId>(
+    '/receipts/templates/:id',
+    { schema: { response: { 200: { type: 'object', properties: { success: { type: 'boolean' } } } } } },
+    async (req) => {
+      await deleteTemplate(db, req.identity, req.params.id);
+      return { success: true };
+    },
+  );
+}
