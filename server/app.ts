@@ -8,6 +8,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { TokenLimiter } from './http/ratelimit.js';
 import { Metrics } from './metrics.js';
 import { collectRoutes } from './openapi.js';
+import demoRoutes from './routes/demo.js';
 import docsRoutes from './routes/docs.js';
 import chargeRoutes from './routes/charges.js';
 import healthRoutes from './routes/health.js';
@@ -84,6 +85,7 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
   const openapi = collectRoutes(app);
   await app.register(staticRoutes);
   await app.register(healthRoutes);
+  await app.register(demoRoutes);
   await app.register(
     async (api) => {
       await api.register(tokenRoutes);

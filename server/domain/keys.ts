@@ -130,3 +130,9 @@ export async function demoPublicKey(q: Queryable, now: Date): Promise<string | n
   );
   return row?.public_key ?? null;
 }
+
+/** The merchant `tessera serve` created on first start (its test environment backs the demo page). */
+export async function demoMerchantId(q: Queryable): Promise<string | null> {
+  const [row] = await q.query('SELECT id FROM merchants WHERE demo ORDER BY created_at LIMIT 1');
+  return row?.id ?? null;
+}

@@ -129,3 +129,66 @@
     }
   });
 })();
+
+// Merchant step: charge the token (or save it as a customer and charge that) through the demo
+// merchant server hosted by the gateway, then show the transaction it answered with.
+(function () {
+  'use strict';
+  var section = document.getElementById('merchant-step');
+  var form = document.getElementById('merchant-form');
+  var out = document.getElementById('charge-result');
+  var token = null;
+
+  document.addEventListener('tessera-demo:token', function (event) {
+    token = event.detail;
+    section.hidden = false;
+    out.textContent = '';
+  });
+
+  function line(label, value, id) {
+    var p = document.createElement('p');
+    var b = document.createElement('strong');
+    b.textContent = label + ' ';
+    var c = document.createElement('code');
+    c.textContent = value;
+    if (id) c.setAttribute('data-testid', id);
+    p.appendChild(b);
+    p.appendChild(c);
+    out.appendChild(p);
+  }
+
+  form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    if (!token) return;
+    var save = event.submitter && event.submitter.id === 'save-and-charge';
+    var amount = document.getElementById('charge-amount').value.trim();
+    var buttons = form.querySelectorAll('button');
+    buttons.forEach(function (b) { b.disabled = true; });
+    out.textContent = 'Charging…';
+    fetch('/demo/charge', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: token.id, amount: amount, save_customer: save }),
+    })
+      .then(function (res) { return res.json(); })
+      .then(function (body) {
+        out.textContent = '';
+        if (body.errors) {
+          body.errors.forEach(function (e) { line('Error', e.code + ': ' + e.message, 'charge-error'); });
+          if (body.errors[0].transaction_id) line('Transaction', body.errors[0].transaction_id, 'transaction-id');
+          return;
+        }
+        var t = body.transaction;
+        line('Status', t.status, 'transaction-status');
+        line('Transaction', t.id, 'transaction-id');
+        line('Amount settled', (t.amount_settled / 100).toFixed(2), 'amount-settled');
+        line('Card', t.card_type + ' ' + t.card_number, 'transaction-card');
+        if (body.customer_id) line('Customer', body.customer_id, 'customer-id');
+      })
+      .catch(function () { out.textContent = 'The gateway did not answer.'; })
+      .then(function () {
+        token = null; // single use: tokenize again for another charge
+        buttons.forEach(function (b) { b.disabled = false; });
+      });
+  });
+})();
