@@ -1,0 +1,56 @@
+import { dist } from './dist.mjs';
+
+/**
+ * Production's card-testing limiter (start.ts: counters in memory on PGlite, in the database on
+ * PostgreSQL) with the per-IP and per-key ceilings lifted: one load generator on one address
+ * would hit them in a second. The counting cost stays in the measurement. BENCH_RATE_LIMITS=off
+ * leaves the limiter out.
+ */
+async function benchLimiter(db) {
+  if (process.env.BENCH_RATE_LIMITS === 'off') return undefined;
+  const rl = await dist('http/ratelimit.js');
+  const store = db.kind === 'pg' ? new rl.DbCounters(db) : new rl.MemoryCounters();
+  return new rl.TokenLimiter(store, { ...rl.DEFAULT_LIMITS, perIp: 1e9, perKey: 1e9 });
+}
+
+/**
+ * The real gateway on 127.0.0.1:<random port>, with a fresh merchant and test keys.
+ * Scenarios that need other fixtures (tokens for charges, live keys) build them from the returned
+ * `db`, `keys` and `merchantId` in their own setup phase.
+ * `nodes` > 1 starts several gateway instances on the same database (the two-node mode will want
+ * separate processes and its own pg pools; this in-process form is the placeholder for it).
+ */
+export async function startGateway(ctx, { nodes = 1 } = {}) {
+  const { buildApp } = await dist('app.js');
+  const { createMerchant, createKeySet } = await dist('domain/keys.js');
+  const { db, vault, clock } = ctx.backend;
+  const now = clock.now();
+  const { merchantId, keys } = await db.tx(async (q) => {
+    const id = await createMerchant(q, 'Bench merchant', now);
+    return { merchantId: id, keys: await createKeySet(q, { merchantId: id, env: 'test' }, now) };
+  });
+  const limiter = await benchLimiter(db);
+  const apps = [];
+  try {
+    for (let i = 0; i < nodes; i++) {
+      const app = await buildApp({ db, vault, clock, limiter }, { logLevel: 'silent' });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      apps.push(app);
+    }
+  } catch (err) {
+    await Promise.all(apps.map((a) => a.close()));
+    throw err;
+  }
+  const urls = apps.map((a) => {
+    const { port } = a.server.address();
+    return `http://127.0.0.1:${port}`;
+  });
+  return {
+    urls,
+    url: urls[0],
+    merchantId,
+    keys,
+    db,
+    close: () => Promise.all(apps.map((a) => a.close())),
+  };
+}

@@ -1,0 +1,23 @@
+import bare from './bare.mjs';
+import jsonpTokens from './jsonp-tokens.mjs';
+import rawInsert from './raw-insert.mjs';
+import tokenSteps from './token-steps.mjs';
+
+/**
+ * The scenarios, run in this order on one shared database (see lib/backend.mjs).
+ *
+ * A scenario is { name, describe, run(ctx) } where ctx = { cfg: { seconds, warmupSeconds,
+ * connections }, backend: { kind, label, db, vault, clock } } and run() resolves to a list of results
+ * { name, unit, rps, p50, p99, max, mean (ms), ok, errors, non2xx?, ... }. HTTP scenarios use
+ * httpLoad() (autocannon in a child process), in-process ones loopLoad() (lib/load.mjs).
+ *
+ * To add one, write scenarios/<name>.mjs and list it here. The charges-by-token scenario fits as:
+ * setup phase = startGateway(ctx) and create N tokens (N > what the run can consume, e.g. through
+ * createToken in dist/server/domain/tokens.js with ctx.backend.db); then
+ * httpLoad({ urls, sequence: tokens.map((t) => ({ method: 'POST', path: '/api/v1/charges',
+ * headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({...}) })) })
+ * so every request spends its own token. Ratios against the baselines live in run.mjs (RATIOS).
+ * BENCH_ONLY=name,name runs a subset. Scenarios marked `diagnostic` run only with BENCH_DIAG=1 or
+ * when BENCH_ONLY names them.
+ */
+export const scenarios = [bare, rawInsert, jsonpTokens, tokenSteps];
