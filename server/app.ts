@@ -9,6 +9,7 @@ import { TokenLimiter } from './http/ratelimit.js';
 import { Metrics } from './metrics.js';
 import { collectRoutes } from './openapi.js';
 import demoRoutes from './routes/demo.js';
+import dashboardRoutes from './routes/dashboard.js';
 import docsRoutes from './routes/docs.js';
 import chargeRoutes from './routes/charges.js';
 import healthRoutes from './routes/health.js';
@@ -21,7 +22,16 @@ import testHelperRoutes from './routes/test-helpers.js';
 import outboxRoutes from './routes/outbox.js';
 import receiptRoutes from './routes/receipts.js';
 import templateRoutes from './routes/templates.js';
+import webhookRoutes from './routes/webhooks.js';
+import planRoutes from './routes/plans.js';
+import subscriptionRoutes from './routes/subscriptions.js';
+import billingRoutes from './routes/billings.js';
+import scheduledRoutes from './routes/scheduled.js';
+import clockRoutes from './routes/clock.js';
+import invoiceRoutes from './routes/invoices.js';
+import updaterRoutes from './routes/updater.js';
 import type { Notifier } from './notify/outbox.js';
+import { KeyCache } from './domain/keys.js';
 import { Vault } from './vault.js';
 
 export interface Services {
@@ -30,8 +40,12 @@ export interface Services {
   clock: Clock;
   /** Card-testing defence of the public token endpoints; absent means no limits. */
   limiter?: TokenLimiter;
+  /** Key lookups, cached briefly in production (start.ts); absent means no cache. */
+  keys?: KeyCache;
   /** The outbox worker (start.ts): kicked after a request queues a message; absent, messages wait for the next round. */
   notify?: Notifier;
+  /** The recurring-billing scheduler (start.ts): kicked when a request queued a billing callback. */
+  scheduler?: Notifier;
 }
 
 declare module 'fastify' {
@@ -70,7 +84,7 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     requestTimeout: 30_000,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allowUnionTypes: true } },
   });
-  app.decorate('services', services);
+  app.decorate('services', { ...services, keys: services.keys ?? new KeyCache(0) });
   app.decorate('metrics', new Metrics());
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
@@ -97,9 +111,18 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
       await api.register(templateRoutes);
       await api.register(receiptRoutes);
       await api.register(outboxRoutes);
+      await api.register(webhookRoutes);
+      await api.register(planRoutes);
+      await api.register(subscriptionRoutes);
+      await api.register(billingRoutes);
+      await api.register(scheduledRoutes);
+      await api.register(clockRoutes);
+      await api.register(invoiceRoutes);
+      await api.register(updaterRoutes);
     },
     { prefix: '/api/v1' },
   );
+  await app.register(dashboardRoutes);
   await app.register(docsRoutes, { openapi });
   return app;
 }

@@ -2,11 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { Clock, systemClock } from './clock.js';
 import { Db, openDatabase } from './db/index.js';
-import { KeySet, createKeySet, createMerchant } from './domain/keys.js';
+import { KeyCache, KeySet, createKeySet, createMerchant } from './domain/keys.js';
 import { MerchantSettings, updateSettings } from './domain/settings.js';
 import { purgeIdempotencyKeys } from './http/idempotency.js';
 import { DEFAULT_LIMITS, DbCounters, MemoryCounters, RateLimits, TokenLimiter } from './http/ratelimit.js';
 import { loadVault } from './vault.js';
+import { sweepDueReceipts } from './domain/receipts.js';
+import { NotifyConfig, OutboxWorker, createTransports } from './notify/index.js';
+import { Scheduler } from './jobs/scheduler.js';
 
 export interface StartOptions {
   /** 0 picks a free port. Default 8080. */
@@ -27,6 +30,10 @@ export interface StartOptions {
   trustProxy?: boolean;
   /** The demo merchant's test-environment verification switches. */
   settings?: Partial<MerchantSettings>;
+  /** Email (SMTP_URL) and SMS (SMS_WEBHOOK_URL) transports; without them messages stay in the outbox. */
+  notify?: NotifyConfig;
+  /** Pause between rounds of the recurring-billing scheduler (billings, scheduled transactions, callbacks). Default 5 s. */
+  schedulerIntervalMs?: number;
   warn?: (msg: string) => void;
 }
 
@@ -39,6 +46,10 @@ export interface RunningTessera {
   privateKey: string | null;
   app: FastifyInstance;
   db: Db;
+  /** Delivers queued email and SMS every few seconds; `outbox.drain()` delivers what is due now. */
+  outbox: OutboxWorker;
+  /** Runs due billings and scheduled transactions and delivers billing callbacks; `scheduler.tick()` runs a round now. */
+  scheduler: Scheduler;
   close(): Promise<void>;
 }
 
@@ -50,6 +61,8 @@ export function clockFrom(start: Date | string): Clock {
 }
 
 const HOUR = 3600_000;
+/** How long a node may keep using a key lookup: a revoked key stops working within this. */
+const KEY_CACHE_MS = 1000;
 
 /**
  * Opens storage, creates the demo merchant with test keys on an empty database, and listens.
@@ -77,11 +90,20 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     }
     // Embedded PGlite is one process (its lock sees to that): count in memory. PostgreSQL may have many nodes.
     const limiter = new TokenLimiter(db.kind === 'pg' ? new DbCounters(db) : new MemoryCounters(), opts.rateLimits ?? DEFAULT_LIMITS);
-    const app = await buildApp({ db, vault, clock, limiter }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy });
+    const outbox = new OutboxWorker({
+      db, clock, transports: createTransports(opts.notify), tasks: [(now) => sweepDueReceipts(db, now)],
+    });
+    const keys = new KeyCache(KEY_CACHE_MS);
+    const scheduler = new Scheduler({ db, vault, clock, notify: outbox }, { intervalMs: opts.schedulerIntervalMs });
+    const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy });
     const address = await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
     const url = address;
     const purge = setInterval(() => void purgeIdempotencyKeys(db, clock.now()).catch(() => {}), HOUR);
     purge.unref();
+    outbox.log = app.log;
+    outbox.start(opts.notify?.intervalMs);
+    scheduler.deps.log = app.log;
+    scheduler.start();
     let closed: Promise<void> | null = null;
     return {
       url,
@@ -91,11 +113,15 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       privateKey: demo?.set.private_key ?? null,
       app,
       db,
+      outbox,
+      scheduler,
       close() {
         // Stop accepting, let in-flight requests finish, then release the database and its lock.
         closed ??= (async () => {
           clearInterval(purge);
           await app.close();
+          await scheduler.stop();
+          await outbox.stop();
           await db.close();
         })();
         return closed;

@@ -1,6 +1,7 @@
 import { Db, Queryable } from '../db/index.js';
 import { ErrorCode, GatewayError } from '../errors.js';
 import { Vault } from '../vault.js';
+import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import { isEmail, parseBool, text } from './validate.js';
 import {
@@ -132,7 +133,9 @@ export async function createCustomer(db: Db, vault: Vault, scope: Scope, input: 
       await insertMethod(q, scope, head, placeholder('bank_account'), now);
     }
     await setDefaultMethod(q, scope, head.id, defaultId, now);
-    return loadCustomer(q, scope, head.id);
+    const customer = await loadCustomer(q, scope, head.id);
+    await emitEvent(q, scope, 'customer.created', customer, now);
+    return customer;
   });
 }
 
@@ -162,7 +165,9 @@ export async function updateCustomer(db: Db, vault: Vault, scope: Scope, id: str
       await setDefaultMethod(q, scope, id, methodId, now);
     }
     if (defaultId) await setDefaultMethod(q, scope, id, defaultId, now);
-    return loadCustomer(q, scope, id);
+    const customer = await loadCustomer(q, scope, id);
+    await emitEvent(q, scope, 'customer.updated', customer, now);
+    return customer;
   });
 }
 
@@ -173,11 +178,13 @@ export async function updateCustomer(db: Db, vault: Vault, scope: Scope, id: str
 export async function deleteCustomer(db: Db, scope: Scope, id: string, now: Date) {
   await db.tx(async (q) => {
     await lockCustomer(q, scope, id);
+    const customer = await loadCustomer(q, scope, id);
     await q.query(
       'UPDATE customers SET deleted_at = $4, updated_at = $4 WHERE merchant_id = $1 AND env = $2 AND id = $3',
       [scope.merchantId, scope.env, id, now],
     );
     await retireCustomerMethods(q, scope, id, now);
+    await emitEvent(q, scope, 'customer.deleted', { ...customer, deleted: true }, now);
   });
 }
 

@@ -91,16 +91,48 @@ export async function createKeySet(
   return set;
 }
 
-/** The identity behind a key, or null when it is malformed, unknown or expired. */
-export async function authenticate(q: Queryable, key: string, now: Date): Promise<KeyIdentity | null> {
+async function lookupKey(q: Queryable, key: string, now: Date) {
   if (!KEY_PATTERN.test(key)) return null;
   const [row] = await q.query(
-    `SELECT k.merchant_id, k.env, k.kind, COALESCE(c.offset_ms, 0) AS offset_ms
+    `SELECT k.merchant_id, k.env, k.kind, k.expires_at, COALESCE(c.offset_ms, 0) AS offset_ms
        FROM api_keys k LEFT JOIN test_clocks c ON c.merchant_id = k.merchant_id AND k.env = 'test'
       WHERE k.key_hash = $1 AND (k.expires_at IS NULL OR k.expires_at > $2)`,
     [hashKey(key), now],
   );
-  return row ? { merchantId: row.merchant_id, env: row.env, kind: row.kind, clockOffsetMs: row.offset_ms } : null;
+  if (!row) return null;
+  const id: KeyIdentity = { merchantId: row.merchant_id, env: row.env, kind: row.kind, clockOffsetMs: row.offset_ms };
+  return { id, expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : Infinity };
+}
+
+/** The identity behind a key, or null when it is malformed, unknown or expired. */
+export async function authenticate(q: Queryable, key: string, now: Date): Promise<KeyIdentity | null> {
+  return (await lookupKey(q, key, now))?.id ?? null;
+}
+
+/**
+ * Remembers key lookups for a short time: a busy checkout authenticates the same key hundreds of
+ * times a second, and the lookup is a third of a token request. A key never outlives its own
+ * expiry here; `forget()` drops everything when this process changes keys or a test clock, and
+ * other nodes see such changes within `ttlMs`. ttlMs 0 turns the cache off.
+ */
+export class KeyCache {
+  private entries = new Map<string, { id: KeyIdentity | null; until: number }>();
+  constructor(private readonly ttlMs = 0) {}
+
+  async authenticate(q: Queryable, key: string, now: Date): Promise<KeyIdentity | null> {
+    if (this.ttlMs <= 0) return authenticate(q, key, now);
+    const t = now.getTime();
+    const hit = this.entries.get(key);
+    if (hit && t < hit.until) return hit.id;
+    const found = await lookupKey(q, key, now);
+    if (this.entries.size >= 10_000) this.entries.clear(); // bounded: unknown keys are cached too
+    this.entries.set(key, { id: found?.id ?? null, until: Math.min(t + this.ttlMs, found?.expiresAt ?? Infinity) });
+    return found?.id ?? null;
+  }
+
+  forget(): void {
+    this.entries.clear();
+  }
 }
 
 export interface KeyListing {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { KeyIdentity, authenticate } from '../domain/keys.js';
+import { KeyIdentity } from '../domain/keys.js';
 import { GatewayError } from '../errors.js';
 
 /** Who may call a route: `private` (default), `public` (either key kind), `none` (the route decides). */
@@ -34,7 +34,7 @@ export function registerAuth(app: FastifyInstance): void {
     const access = req.routeOptions.config.access ?? 'private';
     if (access === 'none') return;
     const key = basicUser(req.headers.authorization);
-    const id = key ? await authenticate(app.services.db, key, real) : null; // keys expire in real time
+    const id = key ? await app.services.keys!.authenticate(app.services.db, key, real) : null; // keys expire in real time
     if (!id) throw new GatewayError('AUTH01');
     if (access === 'private' && id.kind !== 'sk') throw new GatewayError('AUTH02');
     req.identity = id;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { KeyIdentity, authenticate } from '../domain/keys.js';
+import { KeyIdentity } from '../domain/keys.js';
 import { createToken, getToken, presentToken } from '../domain/tokens.js';
 import { GatewayError } from '../errors.js';
 import { nowFor } from '../http/auth.js';
@@ -57,7 +57,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
     try {
       await limiter?.checkIp(req.ip, now);
       const key = typeof query.public_api_key === 'string' ? query.public_api_key : '';
-      id = key ? await authenticate(db, key, now) : null;
+      id = key ? await app.services.keys!.authenticate(db, key, now) : null;
       if (!id) throw new GatewayError('AUTH01');
       if (id.kind !== 'pk') throw new GatewayError('AUTH03');
       await limiter?.checkKey(id, now);

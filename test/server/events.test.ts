@@ -27,3 +27,19 @@ test('a charge emits transaction.created or .failed, a refund .refunded, in the 
   expect(JSON.stringify(rows)).not.toContain('4111111111111111');
   expect(await events(gw.other.id)).toEqual([]);
 });
+
+test('customers emit created, updated and deleted events with the presented customer', async () => {
+  const m = await gw.newMerchant();
+  const sk = basic(m.test.private_key);
+  const created = await gw.app.inject({ method: 'POST', url: '/api/v1/customers', headers: sk, payload: { first_name: 'Ada', token: await tokenFor(gw, visa, m.test.public_key) } });
+  expect(created.statusCode).toBe(200);
+  const id = created.json().id;
+  await gw.app.inject({ method: 'POST', url: `/api/v1/customers/${id}`, headers: sk, payload: { company: 'Engines Ltd' } });
+  await gw.app.inject({ method: 'DELETE', url: `/api/v1/customers/${id}`, headers: sk });
+  const rows = await events(m.id);
+  expect(rows.map((e) => e.type)).toEqual(['customer.created', 'customer.updated', 'customer.deleted']);
+  expect(rows[0].data).toMatchObject({ class: 'customer', id, first_name: 'Ada', last_4: '1111' });
+  expect(rows[1].data).toMatchObject({ company: 'Engines Ltd' });
+  expect(rows[2].data).toMatchObject({ id, deleted: true });
+  expect(JSON.stringify(rows)).not.toContain('4111111111111111');
+});

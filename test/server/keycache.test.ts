@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ManualClock } from '../../server/clock.js';
+import { KeyCache, createKeySet, createMerchant } from '../../server/domain/keys.js';
+import { testDb } from '../helpers/gateway.js';
+
+let db: Awaited<ReturnType<typeof testDb>>;
+beforeAll(async () => {
+  db = await testDb();
+});
+afterAll(() => db.drop());
+
+test('a cached key serves within the TTL, never past its own expiry, and forget() drops it', async () => {
+  const clock = new ManualClock();
+  const merchantId = await createMerchant(db, 'M', clock.now());
+  const first = await createKeySet(db, { merchantId, env: 'test' }, clock.now());
+  const cache = new KeyCache(1000);
+  expect((await cache.authenticate(db, first.private_key, clock.now()))?.merchantId).toBe(merchantId);
+
+  // Rotation "now": the cache keeps serving the old key only until its TTL ends.
+  await createKeySet(db, { merchantId, env: 'test' }, clock.now(), 'now');
+  expect(await cache.authenticate(db, first.private_key, clock.now())).not.toBeNull(); // cached (≤ 1 s)
+  clock.advance(1000);
+  expect(await cache.authenticate(db, first.private_key, clock.now())).toBeNull();
+
+  // A key expiring in 200 ms is not served from the cache after that, TTL or not.
+  const soon = await createKeySet(db, { merchantId, env: 'live' }, clock.now(), 'never');
+  await db.query('UPDATE api_keys SET expires_at = $1 WHERE key_set_id = $2', [new Date(clock.now().getTime() + 200), soon.key_set_id]);
+  expect(await cache.authenticate(db, soon.public_key, clock.now())).not.toBeNull();
+  clock.advance(200);
+  expect(await cache.authenticate(db, soon.public_key, clock.now())).toBeNull();
+
+  // Unknown keys are remembered too (a flood of bad keys costs one lookup a second); forget() clears.
+  const latest = await createKeySet(db, { merchantId, env: 'test' }, clock.now(), 'never');
+  await db.query('DELETE FROM api_keys WHERE key_set_id = $1', [latest.key_set_id]);
+  expect(await cache.authenticate(db, latest.private_key, clock.now())).toBeNull();
+  await db.query(
+    `INSERT INTO api_keys (key_hash, merchant_id, env, kind, key_set_id, redacted, created_at)
+     SELECT encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, 'test', 'sk', 'ks_back', 'x', $3`,
+    [latest.private_key, merchantId, clock.now()],
+  );
+  expect(await cache.authenticate(db, latest.private_key, clock.now())).toBeNull();
+  cache.forget();
+  expect((await cache.authenticate(db, latest.private_key, clock.now()))?.kind).toBe('sk');
+});
+
+test('ttl 0 is no cache at all', async () => {
+  const clock = new ManualClock();
+  const merchantId = await createMerchant(db, 'M2', clock.now());
+  const set = await createKeySet(db, { merchantId, env: 'test' }, clock.now());
+  const cache = new KeyCache(0);
+  expect(await cache.authenticate(db, set.private_key, clock.now())).not.toBeNull();
+  await createKeySet(db, { merchantId, env: 'test' }, clock.now(), 'now');
+  expect(await cache.authenticate(db, set.private_key, clock.now())).toBeNull();
+});
