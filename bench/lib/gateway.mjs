@@ -22,7 +22,7 @@ async function benchLimiter(db) {
  */
 export async function startGateway(ctx, { nodes = 1 } = {}) {
   const { buildApp } = await dist('app.js');
-  const { createMerchant, createKeySet } = await dist('domain/keys.js');
+  const { createMerchant, createKeySet, KeyCache } = await dist('domain/keys.js');
   const { db, vault, clock } = ctx.backend;
   const now = clock.now();
   const { merchantId, keys } = await db.tx(async (q) => {
@@ -33,7 +33,8 @@ export async function startGateway(ctx, { nodes = 1 } = {}) {
   const apps = [];
   try {
     for (let i = 0; i < nodes; i++) {
-      const app = await buildApp({ db, vault, clock, limiter }, { logLevel: 'silent' });
+      // As served (start.ts): key lookups cached for one second per node.
+      const app = await buildApp({ db, vault, clock, limiter, keys: new KeyCache(1000) }, { logLevel: 'silent' });
       await app.listen({ host: '127.0.0.1', port: 0 });
       apps.push(app);
     }
