@@ -3,7 +3,7 @@ import { Clock } from './clock.js';
 import { Db } from './db/index.js';
 import { registerAuth } from './http/auth.js';
 import { registerBodyParsers } from './http/body.js';
-import { registerErrorHandler } from './http/errors.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { TokenLimiter } from './http/ratelimit.js';
 import { Metrics } from './metrics.js';
@@ -82,6 +82,8 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     bodyLimit: opts.bodyLimit ?? 256 * 1024,
     trustProxy: opts.trustProxy ?? false,
     requestTimeout: 30_000,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allowUnionTypes: true } },
   });
   app.decorate('services', { ...services, keys: services.keys ?? new KeyCache(0) });

@@ -53,6 +53,7 @@ async function serve(config: Config): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   console.log(`Tessera listening on ${gw.url}
   demo checkout   ${gw.url}/
+  dashboard       ${gw.url}/dashboard
   tokenizer       ${gw.tokenizerUrl}
   API             ${gw.url}/api/v1
   database        ${gw.db.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}

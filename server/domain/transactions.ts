@@ -78,15 +78,36 @@ export async function getTransaction(q: Queryable, scope: Scope, id: string): Pr
   return (await withRefunds(q, rows))[0];
 }
 
-export async function listTransactions(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
+/** Optional narrowing of a transaction list; every bound is inclusive except `createdBefore`. */
+export interface TransactionFilter {
+  status?: string;
+  /** On the amount asked for: what was authorized, or what failed for a decline. */
+  amountMin?: number;
+  amountMax?: number;
+  createdFrom?: Date;
+  createdBefore?: Date;
+}
+
+export async function listTransactions(
+  q: Queryable,
+  scope: Scope,
+  page: { limit: number; offset: number },
+  filter: TransactionFilter = {},
+) {
+  const params: unknown[] = [scope.merchantId, scope.env];
+  const where = ['merchant_id = $1', 'env = $2'];
+  const add = (sql: string, value: unknown) => where.push(sql.replace('?', `$${params.push(value)}`));
+  if (filter.status !== undefined) add('status = ?', filter.status);
+  if (filter.amountMin !== undefined) add('GREATEST(amount_authorized, amount_failed) >= ?', filter.amountMin);
+  if (filter.amountMax !== undefined) add('GREATEST(amount_authorized, amount_failed) <= ?', filter.amountMax);
+  if (filter.createdFrom !== undefined) add('created_at >= ?', filter.createdFrom);
+  if (filter.createdBefore !== undefined) add('created_at < ?', filter.createdBefore);
+  const cond = where.join(' AND ');
   const rows = await q.query<TransactionRow>(
-    `SELECT * FROM transactions WHERE merchant_id = $1 AND env = $2 ORDER BY seq DESC LIMIT $3 OFFSET $4`,
-    [scope.merchantId, scope.env, page.limit, page.offset],
+    `SELECT * FROM transactions WHERE ${cond} ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, page.limit, page.offset],
   );
-  const [{ n }] = await q.query('SELECT count(*)::int AS n FROM transactions WHERE merchant_id = $1 AND env = $2', [
-    scope.merchantId,
-    scope.env,
-  ]);
+  const [{ n }] = await q.query(`SELECT count(*)::int AS n FROM transactions WHERE ${cond}`, params);
   return { list: await withRefunds(q, rows), total: n as number };
 }
 

@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import {
+  generateKeySet, merchantKeys, merchantOverview, parseTransactionFilter, testCards,
+} from '../domain/dashboard.js';
+import { listTransactions, presentTransaction } from '../domain/transactions.js';
+import { GatewayError } from '../errors.js';
+import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { PUBLIC_DIR } from '../paths.js';
+import { transactionSchema } from './charges.js';
+
+const str = { type: 'string' };
+const nullableStr = { type: ['string', 'null'] };
+const time = { type: 'string', format: 'date-time' };
+const nullableTime = { type: ['string', 'null'], format: 'date-time' };
+
+/** A listed key set: the two keys redacted to prefix and last four characters. */
+const keySetView = {
+  type: 'object',
+  properties: {
+    key_set_id: str, env: str, public_key: nullableStr, private_key: nullableStr,
+    created_at: time, expires_at: nullableTime, status: { type: 'string', enum: ['active', 'expiring', 'expired'] },
+  },
+};
+const keysSchema = {
+  type: 'object',
+  properties: { class: str, live_enabled: { type: 'boolean' }, test: { type: 'array', items: keySetView }, live: { type: 'array', items: keySetView } },
+};
+/** The one answer that carries a whole private key: never stored, never cached, never replayed. */
+const newKeySetSchema = {
+  type: 'object',
+  properties: {
+    class: str, key_set_id: str, env: str, public_key: str, private_key: str, created_at: time, old_keys_expire_at: time,
+  },
+};
+const newKeySetBody = {
+  type: 'object',
+  properties: { env: { type: 'string', enum: ['test', 'live'] }, expire_old: { type: 'string', enum: ['now', '1h'] } },
+};
+const overviewSchema = {
+  type: 'object',
+  properties: {
+    class: str, merchant_id: str, name: str, env: str, live_enabled: { type: 'boolean' },
+    test_public_key: nullableStr, now: time, clock_offset_ms: { type: 'integer' },
+  },
+};
+const testCardsSchema = {
+  type: 'object',
+  properties: {
+    list: {
+      type: 'array',
+      items: { type: 'object', properties: { number: str, brand: str, bin_type: str, bin_level: str, outcome: str, note: str } },
+    },
+    bank_account: { type: 'object', properties: { routing_number: str, account_number: str } },
+  },
+};
+
+// The page and its two assets: a fixed list, so nothing else under public/ is served by accident.
+const ASSETS = [['dashboard.js', 'application/javascript; charset=utf-8'], ['dashboard.css', 'text/css; charset=utf-8']] as const;
+
+/**
+ * The page holds a private key (in sessionStorage), so it loads nothing but its own files, runs no
+ * inline script, and cannot be framed.
+ */
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+  + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * The merchant dashboard (spec 5.5): a static page at /dashboard that calls the JSON API with the
+ * private key the merchant signs in with, plus the few endpoints the API lacks, under
+ * /api/v1/dashboard (private key; a public key is 403 like everywhere else).
+ */
+export default async function dashboardRoutes(app: FastifyInstance) {
+  const { db, clock } = app.services;
+  const page = { config: { access: 'none' as const } };
+  const secure = (reply: { header(k: string, v: string): unknown }) => {
+    reply.header('content-security-policy', CSP);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('cache-control', 'no-cache');
+  };
+
+  const html = readFileSync(join(PUBLIC_DIR, 'dashboard', 'index.html'));
+  for (const url of ['/dashboard', '/dashboard/']) {
+    app.get(url, page, async (_req, reply) => {
+      secure(reply);
+      reply.type('text/html; charset=utf-8');
+      return html;
+    });
+  }
+  for (const [file, type] of ASSETS) {
+    const body = readFileSync(join(PUBLIC_DIR, 'dashboard', file));
+    app.get(`/dashboard/${file}`, page, async (_req, reply) => {
+      secure(reply);
+      reply.type(type);
+      return body;
+    });
+  }
+
+  app.get('/api/v1/dashboard/overview', { schema: { response: { 200: overviewSchema } } }, async (req) => ({
+    class: 'dashboard_overview',
+    ...(await merchantOverview(db, req.identity, clock.now(), req.now)),
+  }));
+
+  app.get('/api/v1/dashboard/keys', { schema: { response: { 200: keysSchema } } }, async (req) => ({
+    class: 'key_sets',
+    ...(await merchantKeys(db, req.identity.merchantId, clock.now())),
+  }));
+
+  app.post<{ Body: { env?: 'test' | 'live'; expire_old?: 'now' | '1h' } }>(
+    '/api/v1/dashboard/keys',
+    {
+      schema: { body: newKeySetBody, response: { 200: newKeySetSchema } },
+      // Replaying this answer would mean storing the private key: refuse before the idempotency hook claims the key.
+      onRequest: async (req) => {
+        if (req.headers['idempotency-key'] !== undefined) {
+          throw new GatewayError('REQ01', 'Idempotency-Key is not accepted here: a new private key is shown once and never stored');
+        }
+      },
+    },
+    async (req, reply) => {
+      const body = req.body ?? {};
+      const set = await db.tx((q) =>
+        generateKeySet(q, req.identity, body.env ?? req.identity.env, body.expire_old ?? 'now', clock.now()),
+      );
+      // Keys changed: this process's key-lookup cache must not keep an expired key alive.
+      app.services.keys?.forget();
+      reply.header('cache-control', 'no-store');
+      return { class: 'key_set', ...set };
+    },
+  );
+
+  app.get('/api/v1/dashboard/test-cards', { schema: { response: { 200: testCardsSchema } } }, async () => testCards());
+
+  // GET /transactions with filters; the filtering itself is listTransactions' (domain/transactions.ts).
+  app.get('/api/v1/dashboard/transactions', { schema: { response: { 200: listSchema(transactionSchema) } } }, async (req) => {
+    const page = parsePage(req.query);
+    const { list, total } = await listTransactions(db, req.identity, page, parseTransactionFilter(req.query));
+    return listEnvelope(list.map(presentTransaction), page, total);
+  });
+}
