@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { signCallback } from '../jobs/callbacks.js';
 import { SendError, SmsMessage, Transport } from './outbox.js';
 
 export interface SmsWebhookOptions {
@@ -9,10 +9,11 @@ export interface SmsWebhookOptions {
   timeoutMs?: number;
 }
 
-/** The signature header value for a body sent at unix time `t` (receivers recompute it to verify). */
-export function signBody(secret: string, t: number, body: string): string {
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
-}
+/**
+ * The signature header value for a body sent at unix time `t` (receivers recompute it to verify).
+ * The gateway's one signing function: billing callbacks and webhook deliveries use it too.
+ */
+export const signBody = signCallback;
 
 /**
  * SMS through an HTTP webhook: `POST url` with `{id, to, text, merchant_id, env}`; any 2xx means
