@@ -1,0 +1,445 @@
+import { Db, Queryable } from '../db/index.js';
+import { GatewayError } from '../errors.js';
+import { enqueue } from '../notify/outbox.js';
+import { MAX_LENGTH } from './customers.js';
+import { EventType, emitEvent } from './events.js';
+import { Scope, newId } from './keys.js';
+import { dollars, escapeHtml } from './render.js';
+import { MAX_AMOUNT, isEmail, parseAmount, text } from './validate.js';
+
+// Invoices (spec 4.11, state table of spec 3; docs/decisions-invoices.md). Totals are computed
+// here in integer cents; the email goes through the durable outbox in the transaction that
+// creates or delivers the invoice, and every change emits its event in the same transaction.
+
+export type InvoiceStatus = 'unpaid' | 'partially_paid' | 'paid' | 'deleted';
+export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['unpaid', 'partially_paid', 'paid', 'deleted'];
+
+/** The customer fields of spec 4.11, each with the maximum length of its customer-record twin. */
+const CUSTOMER_FIELDS = ['first_name', 'last_name', 'email', 'address_1', 'address_2', 'city', 'state', 'zip',
+  'company', 'phone', 'fax'] as const;
+type ContactField = (typeof CUSTOMER_FIELDS)[number];
+const invoiceField = (f: ContactField) => `customer_${f}` as const;
+/** The invoice columns of those fields: customer_first_name, … */
+export const CONTACT_COLUMNS = CUSTOMER_FIELDS.map(invoiceField);
+
+export const MAX_ITEMS = 100;
+export const MAX_QUANTITY = 1_000_000;
+export const MAX_DESCRIPTION = 500;
+export const MAX_MEMO = 2000;
+const MAX_METADATA_JSON = 8192;
+
+export interface Item {
+  description: string;
+  quantity: number;
+  unit_amount: number;
+  amount: number;
+}
+
+export interface Payment {
+  id: string;
+  amount: number;
+  created_at: string;
+}
+
+export interface InvoiceRow {
+  id: string;
+  status: InvoiceStatus;
+  customer_id: string | null;
+  customer_first_name: string | null; customer_last_name: string | null; customer_email: string | null;
+  customer_address_1: string | null; customer_address_2: string | null; customer_city: string | null;
+  customer_state: string | null; customer_zip: string | null; customer_company: string | null;
+  customer_phone: string | null; customer_fax: string | null;
+  items: Item[];
+  amount: number;
+  amount_paid: number;
+  payments: Payment[];
+  due_date: string | null;
+  memo: string | null;
+  metadata: Record<string, unknown>;
+  delivered_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  paid_at: Date | null;
+  deleted_at: Date | null;
+  // the latest email, from the outbox
+  outbox_id: number | null;
+  delivery_to: string | null;
+  delivery_status: string | null;
+  delivery_attempts: number | null;
+  delivery_sent_at: Date | null;
+  delivery_last_error: string | null;
+}
+
+export interface InvoiceInput {
+  [field: string]: unknown;
+  /** Already parsed by the route (object or JSON string); null clears it, undefined leaves it. */
+  metadata?: Record<string, unknown> | null;
+}
+
+const SELECT = `SELECT i.id, i.status, i.customer_id, ${CONTACT_COLUMNS.map((c) => `i.${c}`).join(', ')},
+    i.items, i.amount, i.amount_paid, i.payments, i.due_date::text AS due_date, i.memo, i.metadata,
+    i.outbox_id, i.delivered_at, i.created_at, i.updated_at, i.paid_at, i.deleted_at,
+    o.payload->>'to' AS delivery_to, o.status AS delivery_status, o.attempts AS delivery_attempts,
+    o.sent_at AS delivery_sent_at, o.last_error AS delivery_last_error
+  FROM invoices i
+  LEFT JOIN outbox o ON o.id = i.outbox_id AND o.merchant_id = i.merchant_id AND o.env = i.env`;
+
+// --- reading the body ------------------------------------------------------------------------
+
+const bad = (message: string) => new GatewayError('REQ01', message);
+
+/** A non-negative integer given as a number or a digit string; NaN otherwise. */
+function wholeNumber(v: unknown): number {
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? v : NaN;
+  if (typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v)) return Number(v);
+  return NaN;
+}
+
+/**
+ * Line items: a JSON array, an object keyed "0", "1", … (form encoding `items[0][description]=…`),
+ * or either of them JSON-encoded. 1 to 100 items; quantity defaults to 1.
+ */
+export function readItems(raw: unknown): Item[] {
+  let v = raw;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      throw bad('items must be a list of line items (or a JSON-encoded list)');
+    }
+  }
+  let list: unknown[];
+  if (Array.isArray(v)) {
+    list = v;
+  } else if (v && typeof v === 'object') {
+    const keys = Object.keys(v);
+    if (!keys.every((k) => /^(0|[1-9]\d{0,5})$/.test(k))) throw bad('items must be a list, or an object keyed "0", "1", …');
+    list = keys.sort((a, b) => Number(a) - Number(b)).map((k) => (v as Record<string, unknown>)[k]);
+  } else {
+    throw bad('items must be a list of line items with description, quantity and unit_amount');
+  }
+  if (list.length < 1 || list.length > MAX_ITEMS) throw bad(`items must hold 1 to ${MAX_ITEMS} line items`);
+  let total = 0n;
+  const items = list.map((entry, i): Item => {
+    const at = `items[${i}]`;
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw bad(`${at} must be an object with description, quantity and unit_amount`);
+    const e = entry as Record<string, unknown>;
+    const description = text(e.description);
+    if (description === null) throw bad(`${at}.description required`);
+    if (description.length > MAX_DESCRIPTION) throw bad(`${at}.description must be at most ${MAX_DESCRIPTION} characters`);
+    const quantity = e.quantity === undefined || e.quantity === null || e.quantity === '' ? 1 : wholeNumber(e.quantity);
+    if (!(quantity >= 1 && quantity <= MAX_QUANTITY)) throw bad(`${at}.quantity must be an integer from 1 to ${MAX_QUANTITY}`);
+    const unit = wholeNumber(e.unit_amount);
+    if (e.unit_amount === undefined || e.unit_amount === null || e.unit_amount === '') throw bad(`${at}.unit_amount required (cents)`);
+    if (!(unit >= 0 && unit <= MAX_AMOUNT)) throw bad(`${at}.unit_amount must be an integer number of cents from 0 to ${MAX_AMOUNT}`);
+    // BigInt: quantity × unit_amount can pass 2^53 before the cap below refuses it.
+    const line = BigInt(quantity) * BigInt(unit);
+    total += line;
+    if (line > BigInt(MAX_AMOUNT) || total > BigInt(MAX_AMOUNT)) throw bad(`the invoice total must be at most ${MAX_AMOUNT} cents`);
+    return { description, quantity, unit_amount: unit, amount: Number(line) };
+  });
+  if (total === 0n) throw bad('the invoice total must be above zero');
+  return items;
+}
+
+export const itemsTotal = (items: Item[]) => items.reduce((sum, i) => sum + i.amount, 0);
+
+/** YYYY-MM-DD, a real calendar date. */
+function readDueDate(v: unknown): string | null {
+  const s = text(v);
+  if (s === null) return null;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  const d = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : null;
+  if (!d || d.toISOString().slice(0, 10) !== s) throw bad('due_date must be a date as YYYY-MM-DD');
+  return s;
+}
+
+function readContact(f: ContactField, v: unknown): string | null {
+  const name = invoiceField(f);
+  let s = text(v);
+  if (s === null) return null;
+  if (f === 'state') {
+    if (!/^[A-Za-z]{2}$/.test(s)) throw bad(`${name} must be the two-character state abbreviation`);
+    s = s.toUpperCase();
+  }
+  if (f === 'email' && !isEmail(s)) throw bad(`${name} must be an email address`);
+  if (s.length > MAX_LENGTH[f]) throw bad(`${name} must be at most ${MAX_LENGTH[f]} characters`);
+  return s;
+}
+
+/**
+ * The columns a create or update body sets. On update an absent field is left alone and an
+ * empty one cleared; on create absent means empty. `customer_id` is resolved by the caller.
+ */
+function readFields(input: InvoiceInput, update: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const given = (f: string) => !update || input[f] !== undefined;
+  for (const f of CUSTOMER_FIELDS) {
+    const column = invoiceField(f);
+    if (given(column)) out[column] = readContact(f, input[column]);
+  }
+  if (!update || input.items !== undefined) {
+    if (input.items === undefined || input.items === null || input.items === '') throw bad('items required: at least one line item');
+    const items = readItems(input.items);
+    out.items = items;
+    out.amount = itemsTotal(items);
+  }
+  if (given('due_date')) out.due_date = readDueDate(input.due_date);
+  if (given('memo')) {
+    const memo = text(input.memo);
+    if (memo !== null && memo.length > MAX_MEMO) throw bad(`memo must be at most ${MAX_MEMO} characters`);
+    out.memo = memo;
+  }
+  if (given('metadata')) {
+    const metadata = input.metadata ?? {};
+    if (JSON.stringify(metadata).length > MAX_METADATA_JSON) throw bad(`metadata must be at most ${MAX_METADATA_JSON} characters as JSON`);
+    out.metadata = metadata;
+  }
+  return out;
+}
+
+/**
+ * `customer_id` links a stored customer (34798 when it is not one of this environment's live
+ * customers) and fills every customer_* field the body leaves out or empty from that customer.
+ * On update an empty customer_id unlinks; an absent one leaves the link as it is.
+ */
+async function applyCustomer(q: Queryable, scope: Scope, input: InvoiceInput, fields: Record<string, unknown>, update: boolean) {
+  if (update && input.customer_id === undefined) return;
+  const id = text(input.customer_id);
+  fields.customer_id = id;
+  if (id === null) return;
+  const [c] = await q.query<Record<ContactField, string | null>>(
+    `SELECT ${CUSTOMER_FIELDS.join(', ')} FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL`,
+    [scope.merchantId, scope.env, id],
+  );
+  if (!c) throw new GatewayError('34798', 'customer_id does not name a customer of this environment');
+  for (const f of CUSTOMER_FIELDS) {
+    fields[invoiceField(f)] ??= c[f];
+  }
+}
+
+// --- the email ------------------------------------------------------------------------------
+
+function contactLines(inv: InvoiceRow): string[] {
+  const name = [inv.customer_first_name, inv.customer_last_name].filter(Boolean).join(' ');
+  const cityLine = [inv.customer_city, [inv.customer_state, inv.customer_zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return [name, inv.customer_company, inv.customer_address_1, inv.customer_address_2, cityLine].filter((l): l is string => !!l);
+}
+
+/** Subject, text and HTML of the invoice email; every value is escaped in the HTML part. */
+export function renderInvoiceEmail(inv: InvoiceRow, merchantName: string | null) {
+  const from = merchantName || 'your supplier';
+  const balance = inv.amount - inv.amount_paid;
+  const owed = balance > 0 ? `${dollars(balance)} due${inv.due_date ? ` by ${inv.due_date}` : ''}` : 'paid in full';
+  const subject = `Invoice ${inv.id} from ${from}: ${owed}`
+    .replace(/[\s\u0000-\u001f\u007f]+/g, ' ').slice(0, 255);
+  const totals: [string, string][] = [['Total', dollars(inv.amount)]];
+  if (inv.amount_paid > 0) totals.push(['Paid', dollars(inv.amount_paid)]);
+  totals.push(['Balance due', dollars(balance)]);
+  if (inv.due_date) totals.push(['Due date', inv.due_date]);
+  const billTo = contactLines(inv);
+
+  const text = [
+    `Invoice ${inv.id} from ${from}`,
+    ...(billTo.length ? ['', 'Bill to:', ...billTo] : []),
+    '',
+    ...inv.items.map((i) => `${i.description}: ${i.quantity} × ${dollars(i.unit_amount)} = ${dollars(i.amount)}`),
+    '',
+    ...totals.map(([k, v]) => `${k}: ${v}`),
+    ...(inv.memo ? ['', inv.memo] : []),
+  ].join('\n');
+
+  const e = escapeHtml;
+  const cell = 'style="padding:4px 8px;border-bottom:1px solid #ddd"';
+  const num = 'style="padding:4px 8px;border-bottom:1px solid #ddd;text-align:right"';
+  const html = `<!doctype html>
+<html><head><meta charset="utf-8"><title>${e(subject)}</title></head>
+<body style="font-family:Helvetica,Arial,sans-serif;line-height:1.5;color:#222">
+<h1 style="font-size:20px">Invoice ${e(inv.id)} from ${e(from)}</h1>
+${billTo.length ? `<p>Bill to:<br>\n${billTo.map(e).join('<br>\n')}</p>\n` : ''}<table style="border-collapse:collapse">
+<tr><th ${cell}>Description</th><th ${num}>Quantity</th><th ${num}>Unit price</th><th ${num}>Amount</th></tr>
+${inv.items.map((i) => `<tr><td ${cell}>${e(i.description)}</td><td ${num}>${i.quantity}</td><td ${num}>${e(dollars(i.unit_amount))}</td><td ${num}>${e(dollars(i.amount))}</td></tr>`).join('\n')}
+</table>
+<p>${totals.map(([k, v]) => `${e(k)}: <strong>${e(v)}</strong>`).join('<br>\n')}</p>
+${inv.memo ? `<p>${inv.memo.split(/\r\n|\n|\r/).map(e).join('<br>\n')}</p>\n` : ''}</body></html>
+`;
+  return { subject, text, html };
+}
+
+// --- the operations -------------------------------------------------------------------------
+
+async function load(q: Queryable, scope: Scope, id: string, lock = false): Promise<InvoiceRow> {
+  const [row] = await q.query<InvoiceRow>(
+    `${SELECT} WHERE i.merchant_id = $1 AND i.env = $2 AND i.id = $3${lock ? ' FOR UPDATE OF i' : ''}`,
+    [scope.merchantId, scope.env, id],
+  );
+  if (!row) throw new GatewayError('92000');
+  return row;
+}
+
+/** Emits the event with the invoice as it now reads, and returns that row. */
+async function emit(q: Queryable, scope: Scope, type: EventType, id: string, now: Date): Promise<InvoiceRow> {
+  const row = await load(q, scope, id);
+  await emitEvent(q, scope, type, presentInvoice(row), now);
+  return row;
+}
+
+/** Queues the invoice email to customer_email (92002 without one, or for a deleted invoice). */
+async function deliver(q: Queryable, scope: Scope, inv: InvoiceRow, now: Date): Promise<InvoiceRow> {
+  if (inv.status === 'deleted') throw new GatewayError('92002', 'a deleted invoice cannot be delivered');
+  if (!inv.customer_email) throw new GatewayError('92002', 'the invoice has no customer_email to deliver to');
+  const [m] = await q.query<{ name: string }>('SELECT name FROM merchants WHERE id = $1', [scope.merchantId]);
+  const merchantName = m?.name ?? null;
+  const r = renderInvoiceEmail(inv, merchantName);
+  const outboxId = await enqueue(q, scope, {
+    kind: 'email', to: inv.customer_email, subject: r.subject, text: r.text, html: r.html,
+    ...(merchantName ? { from_name: merchantName } : {}),
+  }, now, `invoice:${inv.id}`);
+  await q.query('UPDATE invoices SET outbox_id = $4, delivered_at = $5 WHERE merchant_id = $1 AND env = $2 AND id = $3',
+    [scope.merchantId, scope.env, inv.id, outboxId, now]);
+  return emit(q, scope, 'invoice.delivered', inv.id, now);
+}
+
+type OnRecord = (q: Queryable, id: string) => Promise<void>;
+
+/**
+ * POST /invoices: the invoice is created `unpaid` and, when it has a customer_email, its email is
+ * queued in the same transaction (an invoice without one is created and not sent).
+ */
+export async function createInvoice(db: Db, scope: Scope, input: InvoiceInput, now: Date, onRecord?: OnRecord) {
+  const fields = readFields(input, false);
+  return db.tx(async (q) => {
+    await applyCustomer(q, scope, input, fields, false);
+    const id = newId(8);
+    const row = { ...fields, merchant_id: scope.merchantId, env: scope.env, status: 'unpaid', created_at: now, updated_at: now };
+    const cols = Object.keys(row);
+    await q.query(
+      `INSERT INTO invoices (id, ${cols.join(', ')}) VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})`,
+      [id, ...Object.values(row)],
+    );
+    await onRecord?.(q, id);
+    const inv = await emit(q, scope, 'invoice.created', id, now);
+    return inv.customer_email ? deliver(q, scope, inv, now) : inv;
+  });
+}
+
+export async function getInvoice(q: Queryable, scope: Scope, id: string) {
+  return load(q, scope, id);
+}
+
+/** GET /invoices: newest first; deleted invoices only when `status=deleted` asks for them. */
+export async function listInvoices(q: Queryable, scope: Scope, page: { limit: number; offset: number }, status?: string) {
+  const params: unknown[] = [scope.merchantId, scope.env];
+  let where = 'i.merchant_id = $1 AND i.env = $2';
+  if (status !== undefined) {
+    if (!INVOICE_STATUSES.includes(status as InvoiceStatus)) throw bad(`status must be one of ${INVOICE_STATUSES.join(', ')}`);
+    params.push(status);
+    where += ' AND i.status = $3';
+  } else {
+    where += " AND i.status <> 'deleted'";
+  }
+  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i WHERE ${where}`, params);
+  const list = await q.query<InvoiceRow>(
+    `${SELECT} WHERE ${where} ORDER BY i.seq DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`, params);
+  return { list, total };
+}
+
+/** POST /invoices/:id: only while `unpaid` (INV01 otherwise); the email is not sent again (deliver does that). */
+export async function updateInvoice(db: Db, scope: Scope, id: string, input: InvoiceInput, now: Date) {
+  const fields = readFields(input, true);
+  return db.tx(async (q) => {
+    const inv = await load(q, scope, id, true);
+    if (inv.status !== 'unpaid') throw new GatewayError('INV01', `only an unpaid invoice can be updated; this one is ${inv.status}`);
+    await applyCustomer(q, scope, input, fields, true);
+    const cols = [...Object.keys(fields), 'updated_at'];
+    await q.query(
+      `UPDATE invoices SET ${cols.map((c, i) => `${c} = $${i + 4}`).join(', ')} WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+      [scope.merchantId, scope.env, id, ...Object.values(fields), now],
+    );
+    return emit(q, scope, 'invoice.updated', id, now);
+  });
+}
+
+/** POST /invoices/:id/deliver: queues the email again (92002 when it cannot be delivered). */
+export async function deliverInvoice(db: Db, scope: Scope, id: string, now: Date, onRecord?: OnRecord) {
+  return db.tx(async (q) => {
+    const inv = await deliver(q, scope, await load(q, scope, id, true), now);
+    await onRecord?.(q, id);
+    return inv;
+  });
+}
+
+/**
+ * POST /invoices/:id/mark_as_paid: `amount` cents paid outside the service, the balance when
+ * absent. Paying the balance makes the invoice `paid`, less makes it `partially_paid`; more is
+ * INV03. Only an invoice with a balance due (unpaid, partially_paid) can be marked (INV02).
+ */
+export async function markInvoicePaid(db: Db, scope: Scope, id: string, rawAmount: unknown, now: Date, onRecord?: OnRecord) {
+  return db.tx(async (q) => {
+    const inv = await load(q, scope, id, true);
+    if (inv.status !== 'unpaid' && inv.status !== 'partially_paid') {
+      throw new GatewayError('INV02', `only an unpaid or partially paid invoice can be marked as paid; this one is ${inv.status}`);
+    }
+    const balance = inv.amount - inv.amount_paid;
+    const parsed = parseAmount(rawAmount);
+    const amount = parsed === 'missing' ? balance : parsed;
+    if (typeof amount !== 'number') throw bad('amount must be a positive integer number of cents');
+    if (amount > balance) throw new GatewayError('INV03', `amount ${amount} exceeds the balance of the invoice (${balance})`);
+    const paid = amount === balance;
+    const payment: Payment = { id: newId(8), amount, created_at: now.toISOString() };
+    await q.query(
+      `UPDATE invoices SET amount_paid = amount_paid + $4, status = $5, payments = payments || $6::jsonb,
+              paid_at = $7, updated_at = $8
+        WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+      [scope.merchantId, scope.env, id, amount, paid ? 'paid' : 'partially_paid', [payment], paid ? now : null, now],
+    );
+    await onRecord?.(q, payment.id);
+    return emit(q, scope, paid ? 'invoice.paid' : 'invoice.partially_paid', id, now);
+  });
+}
+
+/** DELETE /invoices/:id: only an unpaid invoice; 92007 when paid, 92008 when partially paid or deleted already. */
+export async function deleteInvoice(db: Db, scope: Scope, id: string, now: Date) {
+  await db.tx(async (q) => {
+    const inv = await load(q, scope, id, true);
+    if (inv.status === 'paid') throw new GatewayError('92007');
+    if (inv.status === 'partially_paid') throw new GatewayError('92008', 'a partially paid invoice cannot be deleted');
+    if (inv.status === 'deleted') throw new GatewayError('92008', 'the invoice is deleted already');
+    await q.query(
+      `UPDATE invoices SET status = 'deleted', deleted_at = $4, updated_at = $4 WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+      [scope.merchantId, scope.env, id, now],
+    );
+    await emit(q, scope, 'invoice.deleted', id, now);
+  });
+}
+
+/** The invoice as the API shows it (docs/decisions-invoices.md): amounts in cents, balance derived. */
+export function presentInvoice(r: InvoiceRow) {
+  return {
+    class: 'invoice',
+    id: r.id,
+    status: r.status,
+    customer_id: r.customer_id,
+    ...Object.fromEntries(CONTACT_COLUMNS.map((c) => [c, r[c]])),
+    items: r.items,
+    amount: r.amount,
+    amount_paid: r.amount_paid,
+    balance: r.amount - r.amount_paid,
+    payments: r.payments,
+    due_date: r.due_date,
+    memo: r.memo,
+    metadata: r.metadata ?? {},
+    delivery: r.outbox_id === null ? null : {
+      email_address: r.delivery_to,
+      status: r.delivery_status ?? 'pending',
+      attempts: r.delivery_attempts ?? 0,
+      queued_at: r.delivered_at,
+      sent_at: r.delivery_sent_at,
+      last_error: r.delivery_last_error,
+    },
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    paid_at: r.paid_at,
+    deleted_at: r.deleted_at,
+  };
+}

@@ -1,0 +1,492 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TestGateway, basic, startGateway } from '../helpers/gateway.js';
+import { Res, calls, expectError } from './receipts-fixtures.js';
+
+// Invoices (spec 4.11, state table of spec 3; docs/decisions-invoices.md).
+
+let gw: TestGateway;
+let api: ReturnType<typeof calls>;
+beforeAll(async () => {
+  gw = await startGateway();
+  api = calls(gw);
+});
+afterAll(() => gw.close());
+
+const ID = /^[0-9a-f]{16}$/;
+const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+const body = (extra: Record<string, unknown> = {}) => ({
+  customer_first_name: 'Ada', customer_last_name: 'Lovelace', customer_email: 'ada@example.com',
+  customer_address_1: '12 St James Square', customer_city: 'London', customer_state: 'ny', customer_zip: '10001',
+  customer_company: 'Analytical Engines', customer_phone: '+44 20 7946 0000', customer_fax: '+44 20 7946 0001',
+  items: [{ description: 'Consulting', quantity: 3, unit_amount: 12_500 }, { description: 'Travel', unit_amount: 4_999 }],
+  due_date: '2026-02-15', memo: 'Thank you for your business.', metadata: { order: 'A-17' },
+  ...extra,
+});
+
+async function create(extra: Record<string, unknown> = {}, key = gw.merchant.test.private_key): Promise<any> {
+  const res = await api.post('/invoices', body(extra), key);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+const outboxFor = (id: string) =>
+  gw.db.query("SELECT * FROM outbox WHERE source = $1 ORDER BY id", [`invoice:${id}`]);
+const eventsFor = async (id: string) =>
+  (await gw.db.query("SELECT type, data, env, merchant_id FROM events WHERE resource = 'invoice' AND data->>'id' = $1 ORDER BY seq", [id]));
+
+describe('POST /invoices', () => {
+  test('creates an unpaid invoice with totals in cents, emails it through the outbox, emits created and delivered', async () => {
+    const inv = await create();
+    expect(Object.keys(inv).sort()).toEqual([
+      'amount', 'amount_paid', 'balance', 'class', 'created_at', 'customer_address_1', 'customer_address_2', 'customer_city',
+      'customer_company', 'customer_email', 'customer_fax', 'customer_first_name', 'customer_id', 'customer_last_name',
+      'customer_phone', 'customer_state', 'customer_zip', 'deleted_at', 'delivery', 'due_date', 'id', 'items', 'memo',
+      'metadata', 'paid_at', 'payments', 'status', 'updated_at',
+    ]);
+    expect(inv).toMatchObject({
+      class: 'invoice', status: 'unpaid', customer_id: null, customer_first_name: 'Ada', customer_state: 'NY',
+      customer_address_2: null,
+      items: [
+        { description: 'Consulting', quantity: 3, unit_amount: 12_500, amount: 37_500 },
+        { description: 'Travel', quantity: 1, unit_amount: 4_999, amount: 4_999 },
+      ],
+      amount: 42_499, amount_paid: 0, balance: 42_499, payments: [],
+      due_date: '2026-02-15', memo: 'Thank you for your business.', metadata: { order: 'A-17' },
+      delivery: { email_address: 'ada@example.com', status: 'pending', attempts: 0, sent_at: null, last_error: null },
+      paid_at: null, deleted_at: null,
+    });
+    expect(inv.id).toMatch(ID);
+    expect(inv.created_at).toBe(gw.clock.now().toISOString());
+    expect(inv.delivery.queued_at).toMatch(TIME);
+
+    const [mail, ...more] = await outboxFor(inv.id);
+    expect(more).toEqual([]);
+    expect(mail).toMatchObject({ kind: 'email', status: 'pending', merchant_id: gw.merchant.id, env: 'test' });
+    expect(mail.payload).toMatchObject({ to: 'ada@example.com', from_name: 'Test merchant' });
+    expect(mail.payload.subject).toBe(`Invoice ${inv.id} from Test merchant: $424.99 due by 2026-02-15`);
+    expect(mail.payload.text).toContain('Consulting: 3 × $125.00 = $375.00');
+    expect(mail.payload.text).toContain('Travel: 1 × $49.99 = $49.99');
+    expect(mail.payload.text).toContain('Balance due: $424.99');
+    expect(mail.payload.text).toContain('Bill to:\nAda Lovelace\nAnalytical Engines\n12 St James Square\nLondon, NY 10001');
+    expect(mail.payload.html).toContain('<td style="padding:4px 8px;border-bottom:1px solid #ddd">Consulting</td>');
+
+    // The outbox route shows the same message to the merchant.
+    const listed = (await api.get(`/outbox?source=invoice:${inv.id}`)).json();
+    expect(listed.list).toHaveLength(1);
+
+    const events = await eventsFor(inv.id);
+    expect(events.map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered']);
+    expect(events[0].data).toMatchObject({ class: 'invoice', id: inv.id, status: 'unpaid', delivery: null });
+    expect(events[1].data).toMatchObject({ delivery: { email_address: 'ada@example.com' } });
+    expect(events.every((e) => e.env === 'test' && e.merchant_id === gw.merchant.id)).toBe(true);
+  });
+
+  test('totals: quantity × unit_amount per line, summed in integer cents; a free line is allowed', async () => {
+    const inv = await create({
+      items: [
+        { description: 'a', quantity: 3, unit_amount: 333 },
+        { description: 'b', quantity: '7', unit_amount: '1' },
+        { description: 'free sample', quantity: 2, unit_amount: 0 },
+        { description: 'big', quantity: 1_000_000, unit_amount: 99_999 },
+      ],
+    });
+    expect(inv.items.map((i: any) => i.amount)).toEqual([999, 7, 0, 99_999_000_000]);
+    expect(inv.amount).toBe(99_999_001_006);
+    expect(inv.balance).toBe(99_999_001_006);
+  });
+
+  test('an invoice without customer_email is created, not sent; deliver then answers 92002', async () => {
+    const inv = await create({ customer_email: undefined });
+    expect(inv).toMatchObject({ status: 'unpaid', customer_email: null, delivery: null });
+    expect(await outboxFor(inv.id)).toEqual([]);
+    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created']);
+    expectError(await api.post(`/invoices/${inv.id}/deliver`), 422, '92002');
+  });
+
+  test('form-encoded: items[0][description]=…, metadata[color]=red, numbers as strings', async () => {
+    const form = 'customer_first_name=Grace&customer_email=grace%40example.com&items%5B0%5D%5Bdescription%5D=Widget'
+      + '&items%5B0%5D%5Bquantity%5D=2&items%5B0%5D%5Bunit_amount%5D=1050&items%5B1%5D%5Bdescription%5D=Box'
+      + '&items%5B1%5D%5Bunit_amount%5D=99&metadata%5Bcolor%5D=red&due_date=2026-03-01';
+    const res = await gw.app.inject({
+      method: 'POST', url: '/api/v1/invoices', payload: form,
+      headers: { ...basic(gw.merchant.test.private_key), 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      customer_first_name: 'Grace', amount: 2199, metadata: { color: 'red' }, due_date: '2026-03-01',
+      items: [{ description: 'Widget', quantity: 2, unit_amount: 1050, amount: 2100 }, { description: 'Box', quantity: 1, amount: 99 }],
+    });
+  });
+
+  test('items and metadata may arrive JSON-encoded', async () => {
+    const inv = await create({ items: JSON.stringify([{ description: 'x', quantity: 2, unit_amount: 50 }]), metadata: '{"a":1}' });
+    expect(inv).toMatchObject({ amount: 100, metadata: { a: 1 } });
+  });
+
+  test.each<[string, Record<string, unknown>, RegExp]>([
+    ['items missing', { items: undefined }, /items required/],
+    ['items empty', { items: [] }, /1 to 100 line items/],
+    ['101 items', { items: Array.from({ length: 101 }, () => ({ description: 'x', unit_amount: 1 })) }, /1 to 100/],
+    ['items not a list', { items: 'nope' }, /items must be a list/],
+    ['items keyed by words', { items: { a: { description: 'x', unit_amount: 1 } } }, /keyed "0", "1"/],
+    ['item not an object', { items: ['x'] }, /items\[0\] must be an object/],
+    ['description missing', { items: [{ unit_amount: 1 }] }, /items\[0\]\.description required/],
+    ['description too long', { items: [{ description: 'x'.repeat(501), unit_amount: 1 }] }, /at most 500/],
+    ['quantity 0', { items: [{ description: 'x', quantity: 0, unit_amount: 1 }] }, /quantity must be an integer from 1/],
+    ['quantity 1.5', { items: [{ description: 'x', quantity: 1.5, unit_amount: 1 }] }, /quantity/],
+    ['quantity too big', { items: [{ description: 'x', quantity: 1_000_001, unit_amount: 1 }] }, /quantity/],
+    ['unit_amount missing', { items: [{ description: 'x' }] }, /unit_amount required/],
+    ['unit_amount negative', { items: [{ description: 'x', unit_amount: -1 }] }, /unit_amount must be an integer number of cents/],
+    ['unit_amount in dollars', { items: [{ description: 'x', unit_amount: '12.50' }] }, /unit_amount/],
+    ['total zero', { items: [{ description: 'x', unit_amount: 0 }] }, /above zero/],
+    ['line over the cap', { items: [{ description: 'x', quantity: 1_000_000, unit_amount: 99_999_999_999 }] }, /at most 99999999999/],
+    ['total over the cap', { items: [{ description: 'x', unit_amount: 99_999_999_999 }, { description: 'y', unit_amount: 1 }] }, /at most/],
+    ['bad email', { customer_email: 'ada@' }, /customer_email must be an email/],
+    ['bad state', { customer_state: 'New York' }, /customer_state must be the two-character/],
+    ['long first name', { customer_first_name: 'x'.repeat(101) }, /customer_first_name must be at most 100/],
+    ['long fax', { customer_fax: '1'.repeat(33) }, /customer_fax must be at most 32/],
+    ['due_date not a date', { due_date: '2026-02-30' }, /due_date must be a date as YYYY-MM-DD/],
+    ['due_date other format', { due_date: '15/02/2026' }, /due_date/],
+    ['memo too long', { memo: 'x'.repeat(2001) }, /memo must be at most 2000/],
+    ['metadata not an object', { metadata: '[1]' }, /metadata must be an object/],
+    ['metadata too big', { metadata: { big: 'x'.repeat(9000) } }, /metadata must be at most 8192/],
+  ])('400 REQ01 with a message naming the field: %s', async (_name, extra, message) => {
+    const res = await api.post('/invoices', body(extra));
+    expectError(res, 400, 'REQ01');
+    expect(res.json().errors[0].message).toMatch(message);
+  });
+
+  test('nothing is kept or sent when the body is refused', async () => {
+    const before = (await gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n;
+    await api.post('/invoices', body({ items: [] }));
+    expect((await gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n).toBe(before);
+  });
+
+  test('customer_id links a stored customer and fills the customer fields the body leaves out', async () => {
+    const c = (await api.post('/customers', {
+      first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', company: 'Navy', city: 'Arlington', state: 'VA',
+      phone: '555-0100',
+    })).json();
+    const inv = (await api.post('/invoices', { customer_id: c.id, customer_last_name: 'H.', items: [{ description: 'x', unit_amount: 5 }] })).json();
+    expect(inv).toMatchObject({
+      customer_id: c.id, customer_first_name: 'Grace', customer_last_name: 'H.', customer_email: 'grace@example.com',
+      customer_company: 'Navy', customer_city: 'Arlington', customer_state: 'VA', customer_phone: '555-0100', customer_fax: null,
+      delivery: { email_address: 'grace@example.com' },
+    });
+  });
+
+  test('34798 for a customer_id that is unknown, deleted, another merchant\'s or the other environment\'s', async () => {
+    const other = (await api.post('/customers', { first_name: 'O' }, gw.other.test.private_key)).json();
+    const live = (await api.post('/customers', { first_name: 'L' }, gw.merchant.live.private_key)).json();
+    const gone = (await api.post('/customers', { first_name: 'G' })).json();
+    await api.del(`/customers/${gone.id}`);
+    for (const id of ['nosuchcustomer', other.id, live.id, gone.id]) {
+      expectError(await api.post('/invoices', body({ customer_id: id })), 400, '34798');
+    }
+  });
+
+  test('Idempotency-Key: a retried create answers the same invoice and sends one email', async () => {
+    const headers = { 'idempotency-key': 'inv-create-1' };
+    const a = await api.post('/invoices', body(), gw.merchant.test.private_key, headers);
+    const b = await api.post('/invoices', body(), gw.merchant.test.private_key, headers);
+    expect(b.headers['idempotent-replayed']).toBe('true');
+    expect(b.json().id).toBe(a.json().id);
+    expect(await outboxFor(a.json().id)).toHaveLength(1);
+  });
+
+  test('the email escapes every value in its HTML part', async () => {
+    const inv = await create({
+      customer_first_name: '<b>Eve</b>', memo: 'line 1\n<script>alert(1)</script>',
+      items: [{ description: '<img src=x onerror=alert(1)>', unit_amount: 100 }],
+    });
+    const [mail] = await outboxFor(inv.id);
+    expect(mail.payload.html).not.toMatch(/<script>|<img|<b>Eve/);
+    expect(mail.payload.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(mail.payload.html).toContain('line 1<br>\n&lt;script&gt;');
+    expect(mail.payload.text).toContain('<img src=x onerror=alert(1)>: 1 × $1.00 = $1.00');
+  });
+
+  test('a public key cannot create invoices', async () => {
+    expectError(await api.post('/invoices', body(), gw.merchant.test.public_key), 403, 'AUTH02');
+  });
+});
+
+describe('GET /invoices and /invoices/:id', () => {
+  test('92000 for an unknown invoice, another merchant\'s, or the other environment\'s', async () => {
+    const inv = await create();
+    expect((await api.get(`/invoices/${inv.id}`)).json()).toEqual(inv);
+    expectError(await api.get('/invoices/0123456789abcdef'), 404, '92000');
+    expectError(await api.get(`/invoices/${inv.id}`, gw.other.test.private_key), 404, '92000');
+    expectError(await api.get(`/invoices/${inv.id}`, gw.merchant.live.private_key), 404, '92000');
+    for (const path of ['', '/deliver', '/mark_as_paid']) {
+      expectError(await api.post(`/invoices/${inv.id}${path}`, {}, gw.other.test.private_key), 404, '92000');
+    }
+    expectError(await api.del(`/invoices/${inv.id}`, gw.merchant.live.private_key), 404, '92000');
+  });
+
+  test('list: newest first, limit/offset, total_results, per merchant and environment; deleted only on request', async () => {
+    const m = await gw.newMerchant();
+    const key = m.test.private_key;
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push((await create({ memo: `n${i}` }, key)).id);
+    await create({}, m.live.private_key);
+    await api.del(`/invoices/${made[1]}`, key);
+
+    const page1 = (await api.get('/invoices?limit=2', key)).json();
+    expect(page1.meta).toEqual({ limit: 2, offset: 0, total_results: 4 });
+    expect(page1.list.map((i: any) => i.id)).toEqual([made[4], made[3]]);
+    const page2 = (await api.get('/invoices?limit=2&offset=2', key)).json();
+    expect(page2.list.map((i: any) => i.id)).toEqual([made[2], made[0]]);
+    expect((await api.get('/invoices?limit=2&offset=4', key)).json().list).toEqual([]);
+    expect((await api.get('/invoices', key)).json().meta).toEqual({ limit: 10, offset: 0, total_results: 4 });
+
+    const deleted = (await api.get('/invoices?status=deleted', key)).json();
+    expect(deleted.list.map((i: any) => [i.id, i.status])).toEqual([[made[1], 'deleted']]);
+    await api.post(`/invoices/${made[0]}/mark_as_paid`, {}, key);
+    expect((await api.get('/invoices?status=paid', key)).json().list.map((i: any) => i.id)).toEqual([made[0]]);
+    expect((await api.get('/invoices?status=unpaid', key)).json().meta.total_results).toBe(3);
+    expect((await api.get('/invoices', m.live.private_key)).json().meta.total_results).toBe(1);
+
+    for (const q of ['limit=0', 'limit=101', 'offset=-1', 'limit=x']) expectError(await api.get(`/invoices?${q}`, key), 400, 'PAGE01');
+    expectError(await api.get('/invoices?status=overdue', key), 400, 'REQ01');
+  });
+});
+
+describe('POST /invoices/:id (update)', () => {
+  test('an unpaid invoice: absent fields stay, empty ones clear, items recompute the total; unpaid → unpaid, no email', async () => {
+    const inv = await create();
+    gw.clock.advance(1000);
+    const now = gw.clock.now().toISOString();
+    const res = await api.post(`/invoices/${inv.id}`, {
+      customer_last_name: 'Byron', customer_fax: '', memo: '', due_date: '2026-03-31',
+      items: [{ description: 'Revised', quantity: 2, unit_amount: 250 }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: inv.id, status: 'unpaid', customer_first_name: 'Ada', customer_last_name: 'Byron', customer_fax: null,
+      memo: null, due_date: '2026-03-31', amount: 500, balance: 500, metadata: { order: 'A-17' },
+      items: [{ description: 'Revised', quantity: 2, unit_amount: 250, amount: 500 }],
+      created_at: inv.created_at, updated_at: now,
+    });
+    expect(await outboxFor(inv.id)).toHaveLength(1); // the creation's email only
+    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.updated']);
+  });
+
+  test('customer_id on update copies the customer\'s details into the fields the body does not give; empty unlinks', async () => {
+    const c = (await api.post('/customers', { first_name: 'Grace', email: 'grace@example.com' })).json();
+    const inv = await create({ customer_first_name: undefined, customer_email: undefined });
+    const linked = (await api.post(`/invoices/${inv.id}`, { customer_id: c.id, customer_company: 'Navy' })).json();
+    expect(linked).toMatchObject({
+      customer_id: c.id, customer_first_name: 'Grace', customer_email: 'grace@example.com', customer_last_name: null,
+      customer_company: 'Navy', customer_city: null,
+    });
+    const unlinked = (await api.post(`/invoices/${inv.id}`, { customer_id: '' })).json();
+    expect(unlinked).toMatchObject({ customer_id: null, customer_first_name: 'Grace' });
+    expectError(await api.post(`/invoices/${inv.id}`, { customer_id: 'nosuchcustomer' }), 400, '34798');
+  });
+
+  test('validation on update names the field; nothing changes', async () => {
+    const inv = await create();
+    expectError(await api.post(`/invoices/${inv.id}`, { items: [] }), 400, 'REQ01');
+    expectError(await api.post(`/invoices/${inv.id}`, { customer_state: 'xyz' }), 400, 'REQ01');
+    expect((await api.get(`/invoices/${inv.id}`)).json()).toEqual(inv);
+  });
+
+  test('INV01 (409) for a partially paid, paid or deleted invoice; 92000 for an unknown one', async () => {
+    const partial = await create();
+    await api.post(`/invoices/${partial.id}/mark_as_paid`, { amount: 100 });
+    const paid = await create();
+    await api.post(`/invoices/${paid.id}/mark_as_paid`);
+    const deleted = await create();
+    await api.del(`/invoices/${deleted.id}`);
+    for (const [inv, status] of [[partial, 'partially_paid'], [paid, 'paid'], [deleted, 'deleted']]) {
+      const res = await api.post(`/invoices/${inv.id}`, { memo: 'changed' });
+      expectError(res, 409, 'INV01');
+      expect(res.json().errors[0].message).toContain(status);
+    }
+    expectError(await api.post('/invoices/0123456789abcdef', { memo: 'x' }), 404, '92000');
+  });
+});
+
+describe('POST /invoices/:id/deliver', () => {
+  test('queues the email again and emits invoice.delivered; a paid invoice can be resent', async () => {
+    const inv = await create();
+    gw.clock.advance(1000);
+    const now = gw.clock.now().toISOString();
+    const res = await api.post(`/invoices/${inv.id}/deliver`);
+    expect(res.statusCode, res.body).toBe(200);
+    const mails = await outboxFor(inv.id);
+    expect(mails).toHaveLength(2);
+    expect(res.json().delivery).toMatchObject({ email_address: 'ada@example.com', status: 'pending', queued_at: now });
+    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.delivered']);
+
+    await api.post(`/invoices/${inv.id}/mark_as_paid`);
+    expect((await api.post(`/invoices/${inv.id}/deliver`)).statusCode).toBe(200);
+    const last = (await outboxFor(inv.id)).at(-1)!;
+    expect(last.payload.subject).toBe(`Invoice ${inv.id} from Test merchant: paid in full`);
+    expect(last.payload.text).toContain('Paid: $424.99');
+  });
+
+  test('the delivery state follows the outbox (sent, attempts)', async () => {
+    const inv = await create();
+    await gw.db.query("UPDATE outbox SET status = 'sent', attempts = 1, sent_at = $2 WHERE id = (SELECT outbox_id FROM invoices WHERE id = $1)",
+      [inv.id, gw.clock.now()]);
+    expect((await api.get(`/invoices/${inv.id}`)).json().delivery)
+      .toMatchObject({ status: 'sent', attempts: 1, sent_at: gw.clock.now().toISOString() });
+  });
+
+  test('92002 for a deleted invoice or one without customer_email; 92000 for an unknown one', async () => {
+    const deleted = await create();
+    await api.del(`/invoices/${deleted.id}`);
+    const res = await api.post(`/invoices/${deleted.id}/deliver`);
+    expectError(res, 422, '92002');
+    expect(res.json().errors[0].message).toContain('deleted');
+    const noEmail = await create();
+    await api.post(`/invoices/${noEmail.id}`, { customer_email: '' });
+    const res2 = await api.post(`/invoices/${noEmail.id}/deliver`);
+    expectError(res2, 422, '92002');
+    expect(res2.json().errors[0].message).toContain('customer_email');
+    expect(await outboxFor(noEmail.id)).toHaveLength(1);
+    expectError(await api.post('/invoices/0123456789abcdef/deliver'), 404, '92000');
+  });
+});
+
+describe('POST /invoices/:id/mark_as_paid', () => {
+  test('without amount the balance is paid: unpaid → paid, with paid_at and the payment recorded', async () => {
+    const inv = await create();
+    gw.clock.advance(5000);
+    const now = gw.clock.now().toISOString();
+    const res = await api.post(`/invoices/${inv.id}/mark_as_paid`);
+    expect(res.statusCode, res.body).toBe(200);
+    const paid = res.json();
+    expect(paid).toMatchObject({
+      status: 'paid', amount: 42_499, amount_paid: 42_499, balance: 0, paid_at: now,
+      payments: [{ amount: 42_499, created_at: now }],
+    });
+    expect(paid.payments[0].id).toMatch(ID);
+    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.paid']);
+  });
+
+  test('partial payments: unpaid → partially_paid → partially_paid → paid; balance in cents; events', async () => {
+    const inv = await create({ items: [{ description: 'x', unit_amount: 1000 }] });
+    const a = (await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 250 })).json();
+    expect(a).toMatchObject({ status: 'partially_paid', amount_paid: 250, balance: 750, paid_at: null });
+    const b = (await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: '700' })).json();
+    expect(b).toMatchObject({ status: 'partially_paid', amount_paid: 950, balance: 50 });
+    const c = (await api.post(`/invoices/${inv.id}/mark_as_paid`, {})).json();
+    expect(c).toMatchObject({ status: 'paid', amount_paid: 1000, balance: 0 });
+    expect(c.payments.map((p: any) => p.amount)).toEqual([250, 700, 50]);
+    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual([
+      'invoice.created', 'invoice.delivered', 'invoice.partially_paid', 'invoice.partially_paid', 'invoice.paid',
+    ]);
+  });
+
+  test('an amount equal to the balance pays in full; more is INV03 and changes nothing', async () => {
+    const inv = await create({ items: [{ description: 'x', unit_amount: 1000 }] });
+    await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 400 });
+    const over = await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 601 });
+    expectError(over, 400, 'INV03');
+    expect(over.json().errors[0].message).toContain('(600)');
+    expect((await api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ amount_paid: 400, status: 'partially_paid' });
+    expect((await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 600 })).json()).toMatchObject({ status: 'paid', balance: 0 });
+  });
+
+  test.each([0, -5, 'abc', 1.5, '12.50'])('REQ01 for amount %s', async (amount) => {
+    const inv = await create();
+    const res = await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount });
+    expectError(res, 400, 'REQ01');
+    expect(res.json().errors[0].message).toContain('amount');
+  });
+
+  test('INV02 (409) for a paid or deleted invoice; 92000 for an unknown one', async () => {
+    const paid = await create();
+    await api.post(`/invoices/${paid.id}/mark_as_paid`);
+    expectError(await api.post(`/invoices/${paid.id}/mark_as_paid`, { amount: 1 }), 409, 'INV02');
+    const deleted = await create();
+    await api.del(`/invoices/${deleted.id}`);
+    expectError(await api.post(`/invoices/${deleted.id}/mark_as_paid`), 409, 'INV02');
+    expectError(await api.post('/invoices/0123456789abcdef/mark_as_paid'), 404, '92000');
+  });
+
+  test('concurrent payments never exceed the total', async () => {
+    const inv = await create({ items: [{ description: 'x', unit_amount: 1000 }] });
+    const results = await Promise.all([600, 600, 600].map((amount) => api.post(`/invoices/${inv.id}/mark_as_paid`, { amount })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400]);
+    expect((await api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ amount_paid: 600, balance: 400 });
+  });
+
+  test('Idempotency-Key: a retried payment is recorded once', async () => {
+    const inv = await create({ items: [{ description: 'x', unit_amount: 1000 }] });
+    const headers = { 'idempotency-key': `pay-${inv.id}` };
+    await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 300 }, gw.merchant.test.private_key, headers);
+    const again = await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 300 }, gw.merchant.test.private_key, headers);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect((await api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ amount_paid: 300 });
+  });
+});
+
+describe('DELETE /invoices/:id', () => {
+  test('unpaid → deleted: {success: true}, still readable with status deleted, event invoice.deleted', async () => {
+    const inv = await create();
+    gw.clock.advance(1000);
+    const now = gw.clock.now().toISOString();
+    const res = await api.del(`/invoices/${inv.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true });
+    expect((await api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ status: 'deleted', deleted_at: now });
+    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.deleted']);
+  });
+
+  test('92007 when paid, 92008 when partially paid or deleted already; nothing changes', async () => {
+    const paid = await create();
+    await api.post(`/invoices/${paid.id}/mark_as_paid`);
+    expectError(await api.del(`/invoices/${paid.id}`), 409, '92007');
+    const partial = await create();
+    await api.post(`/invoices/${partial.id}/mark_as_paid`, { amount: 1 });
+    const p = await api.del(`/invoices/${partial.id}`);
+    expectError(p, 409, '92008');
+    expect(p.json().errors[0].message).toContain('partially paid');
+    const deleted = await create();
+    await api.del(`/invoices/${deleted.id}`);
+    const d = await api.del(`/invoices/${deleted.id}`);
+    expectError(d, 409, '92008');
+    expect(d.json().errors[0].message).toContain('deleted already');
+    expect((await api.get(`/invoices/${paid.id}`)).json().status).toBe('paid');
+    expect((await api.get(`/invoices/${partial.id}`)).json().status).toBe('partially_paid');
+    expectError(await api.del('/invoices/0123456789abcdef'), 404, '92000');
+  });
+});
+
+test('the state table: every (state, action) pair answers as documented', async () => {
+  // state → how to reach it
+  const reach: Record<string, () => Promise<string>> = {
+    unpaid: async () => (await create()).id,
+    partially_paid: async () => { const id = (await create()).id; await api.post(`/invoices/${id}/mark_as_paid`, { amount: 1 }); return id; },
+    paid: async () => { const id = (await create()).id; await api.post(`/invoices/${id}/mark_as_paid`); return id; },
+    deleted: async () => { const id = (await create()).id; await api.del(`/invoices/${id}`); return id; },
+  };
+  const actions: Record<string, (id: string) => Promise<Res>> = {
+    update: (id) => api.post(`/invoices/${id}`, { memo: 'm' }),
+    pay_part: (id) => api.post(`/invoices/${id}/mark_as_paid`, { amount: 1 }),
+    pay_rest: (id) => api.post(`/invoices/${id}/mark_as_paid`),
+    deliver: (id) => api.post(`/invoices/${id}/deliver`),
+    delete: (id) => api.del(`/invoices/${id}`),
+  };
+  const expected: Record<string, Record<string, string>> = {
+    unpaid: { update: 'unpaid', pay_part: 'partially_paid', pay_rest: 'paid', deliver: 'unpaid', delete: 'deleted' },
+    partially_paid: { update: 'INV01', pay_part: 'partially_paid', pay_rest: 'paid', deliver: 'partially_paid', delete: '92008' },
+    paid: { update: 'INV01', pay_part: 'INV02', pay_rest: 'INV02', deliver: 'paid', delete: '92007' },
+    deleted: { update: 'INV01', pay_part: 'INV02', pay_rest: 'INV02', deliver: '92002', delete: '92008' },
+  };
+  const seen: Record<string, Record<string, string>> = {};
+  for (const state of Object.keys(reach)) {
+    seen[state] = {};
+    for (const [name, act] of Object.entries(actions)) {
+      const id = await reach[state]();
+      const res = await act(id);
+      seen[state][name] = res.statusCode === 200 ? (await api.get(`/invoices/${id}`)).json().status : res.json().errors[0].code;
+    }
+  }
+  expect(seen).toEqual(expected);
+});
