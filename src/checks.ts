@@ -48,6 +48,15 @@ export function abaValid(routing: string): boolean {
 }
 
 // Existing clients send `csc`; some send `cvv`. `csc` wins when both are given.
+/**
+ * Whether month/year lies before this month in UTC-12, the last time zone to leave a month: a
+ * card stays valid until its expiry month has ended everywhere, on client and server alike.
+ */
+export function expired(month: number, year: number, now: Date): boolean {
+  const t = new Date(now.getTime() - 432e5);
+  return year * 12 + month < t.getUTCFullYear() * 12 + t.getUTCMonth() + 1;
+}
+
 export function securityCode(data: Record<string, unknown>): unknown {
   return str(data.csc) ? data.csc : data.cvv;
 }
@@ -100,12 +109,7 @@ function cardError(d: Record<string, unknown>, now: Date): CheckError | null {
   if (!b[2].test(num)) return err(b[3], 'invalid ' + b[0] + ' number');
   if (!luhn(num)) return err(FORMAT, 'invalid card_number');
 
-  // Compare with the month in UTC-12, the last time zone to leave a month: a card
-  // stays valid until its expiry month has ended everywhere, on client and server alike.
-  const t = new Date(now.getTime() - 432e5);
-  if (+str(d.card_exp_year) * 12 + +str(d.card_exp_month) < t.getUTCFullYear() * 12 + t.getUTCMonth() + 1) {
-    return err(FORMAT, 'card expired');
-  }
+  if (expired(+str(d.card_exp_month), +str(d.card_exp_year), now)) return err(FORMAT, 'card expired');
   const csc = str(securityCode(d));
   return csc && !(b[0] == 'amex' ? /^\d{4}$/ : /^\d{3}$/).test(csc) ? err('234722', 'invalid csc') : null;
 }

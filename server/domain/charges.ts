@@ -148,6 +148,8 @@ export async function createCharge(
   body: Body,
   now: Date,
   onRecord?: (q: Queryable, id: string) => Promise<void>,
+  /** Charges made by the gateway itself: a subscription's billing (recurring) or a scheduled transaction. */
+  opts: { source?: 'subscription' | 'scheduled'; recurring?: boolean } = {},
 ): Promise<ChargeResult> {
   const shape = chargeShape(body);
   if (shape === 'token' && text(body.token) === null) throw new GatewayError('69002');
@@ -172,7 +174,8 @@ export async function createCharge(
     });
     const ok = result.status === 'SETTLED';
     const row: Record<string, unknown> = {
-      id: newId(16), merchant_id: scope.merchantId, env: scope.env, source: shape,
+      id: newId(16), merchant_id: scope.merchantId, env: scope.env, source: opts.source ?? shape,
+      recurring: opts.recurring ?? false,
       payment_method: inst.paymentMethod, status: result.status, successful: ok,
       reference_number: String(randomInt(1e9, 1e10)), system_trace: result.systemTrace,
       amount_authorized: result.status === 'DECLINED' ? 0 : amount,

@@ -1,3 +1,4 @@
+import { expired } from '../../src/checks.js';
 import { Db, Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { emitEvent } from './events.js';
@@ -102,16 +103,12 @@ function echo(v: unknown): number | string | null {
 }
 
 /**
- * Month 1–12, year of four digits, and not in the past, judged like the tokenizer judges a card:
- * in UTC-12, so a card is good until its expiry month has ended everywhere.
+ * Month 1–12, year of four digits, and not in the past, judged exactly as the tokenizer judges a card.
  */
 function expiryError(month: number | string | null, year: number | string | null, now: Date): EntryError | null {
   if (typeof month !== 'number' || month < 1 || month > 12) return { code: '122002', message: 'card_exp_month must be 1 to 12' };
   if (typeof year !== 'number' || year < 1000 || year > 9999) return { code: '122002', message: 'card_exp_year must be a four-digit year' };
-  const t = new Date(now.getTime() - 12 * 3600_000);
-  if (year * 12 + month < t.getUTCFullYear() * 12 + t.getUTCMonth() + 1) {
-    return { code: '122002', message: 'the expiry date is in the past' };
-  }
+  if (expired(month, year, now)) return { code: '122002', message: 'the expiry date is in the past' };
   return null;
 }
 

@@ -1,0 +1,320 @@
+import type { Clock } from '../clock.js';
+import { Db, Queryable, Row } from '../db/index.js';
+import { GatewayError } from '../errors.js';
+import type { Processor } from '../processor/processor.js';
+import type { Vault } from '../vault.js';
+import { createCharge } from './charges.js';
+import { emitEvent } from './events.js';
+import type { Scope } from './keys.js';
+import { newId } from './keys.js';
+import { readIntId } from './plans.js';
+import { getSettings } from './settings.js';
+import { SUB, SubscriptionRow, dueAtRun, presentSubscription } from './subscriptions.js';
+import type { Transaction } from './transactions.js';
+import { isEmail, text } from './validate.js';
+
+/** What a run of recurring work needs: storage, the vault for stored numbers, the live processor. */
+export interface RecurringDeps {
+  db: Db;
+  vault: Vault;
+  clock: Clock;
+  /** The live-mode processor; absent means live charges are refused (PROC01, recorded as failed). */
+  live?: Processor;
+}
+
+export type BillingStatus = 'success' | 'failed' | 'retried';
+
+export interface BillingRow {
+  id: number;
+  merchant_id: string;
+  env: 'test' | 'live';
+  plan_id: number;
+  subscription_id: number;
+  sequence: number;
+  customer_id: string;
+  transaction_id: string;
+  transaction_status: string;
+  amount: number;
+  customer_display_name: string;
+  metadata: Record<string, unknown>;
+  status: BillingStatus;
+  parent_id: number | null;
+  scheduled_for: Date;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * A Db whose transactions are the caller's open transaction: lets createCharge (which opens its
+ * own) run inside the transaction that claimed the work, so claim, charge and record commit together.
+ */
+export function within(q: Queryable, kind: Db['kind']): Db {
+  return {
+    kind,
+    query: <T extends Row>(sql: string, params?: unknown[]) => q.query<T>(sql, params),
+    exec: (sql: string) => q.exec(sql),
+    tx: (fn) => fn(q),
+    close: async () => {},
+  };
+}
+
+/** The charge of a run, or why none could be made (the request-level error createCharge threw). */
+export interface ChargeOutcome {
+  txn: Transaction | null;
+  error: GatewayError | null;
+}
+
+/**
+ * Charges inside the caller's transaction, behind a savepoint: a request error (no chargeable
+ * method, live mode without a processor, …) rolls back only the charge's own work and is returned,
+ * so the run can still be recorded as failed. Anything else propagates and rolls everything back.
+ */
+export async function chargeInTx(
+  q: Queryable, deps: RecurringDeps, scope: Scope, body: Record<string, unknown>, now: Date,
+  source: 'subscription' | 'scheduled',
+): Promise<ChargeOutcome> {
+  await q.query('SAVEPOINT recurring_charge');
+  try {
+    const { txn } = await createCharge({ db: within(q, deps.db.kind), vault: deps.vault, live: deps.live }, scope, body, now,
+      undefined, { source, recurring: source === 'subscription' });
+    await q.query('RELEASE SAVEPOINT recurring_charge');
+    return { txn, error: null };
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    await q.query('ROLLBACK TO SAVEPOINT recurring_charge');
+    return { txn: null, error: err };
+  }
+}
+
+/**
+ * Receipts never block a charge the gateway makes on its own: one is asked for when the merchant's
+ * or the customer's default says so and the customer has a valid email address.
+ */
+export async function receiptWanted(q: Queryable, scope: Scope, customerId: string): Promise<boolean> {
+  const [c] = await q.query<{ email: string | null; default_receipts: boolean }>(
+    'SELECT email, default_receipts FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3',
+    [scope.merchantId, scope.env, customerId],
+  );
+  if (!c || !isEmail(c.email)) return false;
+  return c.default_receipts || (await getSettings(q, scope)).default_receipts;
+}
+
+/** [CustomerName] rules: company, else first and last name, else the name on the card or account, else the id. */
+async function displayName(q: Queryable, scope: Scope, customerId: string, txn: Transaction | null): Promise<string> {
+  const [c] = await q.query<{ company: string | null; first_name: string | null; last_name: string | null }>(
+    'SELECT company, first_name, last_name FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3',
+    [scope.merchantId, scope.env, customerId],
+  );
+  const full = [c?.first_name, c?.last_name].filter(Boolean).join(' ');
+  return text(c?.company) ?? text(full) ?? text(txn?.card_owner_name) ?? text(txn?.account_holder_name) ?? customerId;
+}
+
+/** Transaction status → billing transaction_status (spec 2.8 shows `submitted`). */
+function transactionStatus(txn: Transaction | null): string {
+  if (!txn) return 'error';
+  return ({ SETTLED: 'submitted', DECLINED: 'declined', RETURNED: 'returned' } as Record<string, string>)[txn.status] ?? txn.status.toLowerCase();
+}
+
+interface NewBilling {
+  sub: SubscriptionRow;
+  sequence: number;
+  parentId: number | null;
+  scheduledFor: Date;
+  amount: number;
+  outcome: ChargeOutcome;
+  now: Date;
+}
+
+async function insertBilling(q: Queryable, b: NewBilling): Promise<BillingRow> {
+  const scope: Scope = { merchantId: b.sub.merchant_id, env: b.sub.env };
+  const { txn, error } = b.outcome;
+  const [row] = await q.query<BillingRow>(
+    `INSERT INTO billings (merchant_id, env, plan_id, subscription_id, sequence, customer_id, transaction_id,
+       transaction_status, amount, customer_display_name, metadata, status, parent_id, scheduled_for,
+       error_code, error_message, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17) RETURNING *`,
+    [
+      scope.merchantId, scope.env, b.sub.plan_id, b.sub.number, b.sequence, b.sub.customer_id,
+      // No charge could be made: the billing still gets a transaction id (reserved, naming no
+      // charge) so that GET /billings/:id and POST /billings/retry can find it.
+      txn?.id ?? newId(16),
+      transactionStatus(txn), b.amount, await displayName(q, scope, b.sub.customer_id, txn), b.sub.metadata ?? {},
+      txn?.successful ? 'success' : 'failed', b.parentId, b.scheduledFor,
+      txn ? txn.error_code : error!.code, txn ? txn.error_message : error!.message, b.now,
+    ],
+  );
+  return row;
+}
+
+function chargeBody(sub: SubscriptionRow, planName: string, sendReceipt: boolean) {
+  return {
+    customer_id: sub.customer_id, method_id: sub.method_id ?? undefined, amount: sub.amount,
+    description: planName, metadata: sub.metadata ?? {}, send_receipt: sendReceipt,
+  };
+}
+
+/** Queues the POST of a billing to its plan's callback_url, in the billing's transaction. */
+async function enqueueCallback(q: Queryable, url: string | null, billing: BillingRow, realNow: Date): Promise<void> {
+  if (!url) return;
+  await q.query(
+    `INSERT INTO callbacks (merchant_id, env, billing_id, url, body, next_attempt_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+    [billing.merchant_id, billing.env, billing.id, url, JSON.stringify(presentBilling(billing)), realNow],
+  );
+}
+
+export interface RunResult {
+  billing: BillingRow;
+  txn: Transaction | null;
+  /** A callback was queued: the deliverer may be kicked. */
+  callback: boolean;
+}
+
+/**
+ * One run of a subscription, inside the caller's transaction, which holds the subscription row
+ * (FOR UPDATE): charge its method, record the billing, move next_billing on (or end it after
+ * ends_after runs), queue the callback. All of it commits together or not at all, so a crash
+ * between the charge and the record leaves nothing behind, and the next run charges once.
+ */
+export async function billSubscription(q: Queryable, deps: RecurringDeps, sub: SubscriptionRow, now: Date): Promise<RunResult> {
+  const scope: Scope = { merchantId: sub.merchant_id, env: sub.env };
+  const sequence = sub.billed_count + 1;
+  const [plan] = await q.query<{ name: string; callback_url: string | null }>('SELECT name, callback_url FROM plans WHERE id = $1', [sub.plan_id]);
+  const outcome = await chargeInTx(q, deps, scope, chargeBody(sub, plan.name, await receiptWanted(q, scope, sub.customer_id)), now, 'subscription');
+  const billing = await insertBilling(q, {
+    sub, sequence, parentId: null, scheduledFor: sub.next_billing ?? now, amount: sub.amount, outcome, now,
+  });
+  const ended = sub.ends_after !== null && sequence >= sub.ends_after;
+  const [moved] = await q.query<SubscriptionRow>(
+    `UPDATE subscriptions SET billed_count = $4, next_billing = $5, status = $6, updated_at = $7
+      WHERE number = $1 AND merchant_id = $2 AND env = $3 AND billed_count = $8 AND status = 'active'
+      RETURNING ${SUB}`,
+    [sub.number, scope.merchantId, scope.env, sequence, ended ? null : dueAtRun(sub, sequence + 1),
+      ended ? 'ended' : 'active', now, sub.billed_count],
+  );
+  // Compare-and-set: the row lock already makes this hold; if it ever did not, roll the charge back.
+  if (!moved) throw new Error(`subscription ${sub.number} changed during its billing run; rolled back`);
+  await enqueueCallback(q, plan.callback_url, billing, deps.clock.now());
+  await emitBilling(q, billing, now);
+  await emitEvent(q, scope, billing.status === 'success' ? 'subscription.billed' : 'subscription.failed',
+    presentSubscription({ ...moved, last_billing: billing }), now);
+  return { billing, txn: outcome.txn, callback: !!plan.callback_url };
+}
+
+async function emitBilling(q: Queryable, billing: BillingRow, now: Date): Promise<void> {
+  await emitEvent(q, { merchantId: billing.merchant_id, env: billing.env },
+    billing.status === 'success' ? 'billing.succeeded' : 'billing.failed', presentBilling(billing), now);
+}
+
+/**
+ * POST /billings/retry: charges a `failed` billing again — with what its subscription charges
+ * now (amount and method, so fixing either makes the retry succeed) — and records the outcome as
+ * a new billing whose parent_id is the failed one; the failed one becomes `retried`. 10210 when
+ * no billing has this transaction id, 10212 when it is not `failed` (a billing is retried once;
+ * retry the new one if it failed too). A request error (e.g. the method was deleted after the
+ * subscription ended: 34792) records nothing. The billing row is locked, so two concurrent
+ * retries make one charge.
+ */
+export async function retryBilling(
+  deps: RecurringDeps, scope: Scope, rawTransactionId: unknown, now: Date,
+  onRecord?: (q: Queryable, id: string) => Promise<void>,
+): Promise<RunResult> {
+  const transactionId = text(rawTransactionId);
+  if (transactionId === null) throw new GatewayError('10210', 'id (the billing\'s transaction_id) is required');
+  return deps.db.tx(async (q) => {
+    const [failed] = await q.query<BillingRow>(
+      'SELECT * FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 FOR UPDATE',
+      [scope.merchantId, scope.env, transactionId],
+    );
+    if (!failed) throw new GatewayError('10210');
+    if (failed.status !== 'failed') throw new GatewayError('10212', `billing is ${failed.status}, not failed`);
+    const [sub] = await q.query<SubscriptionRow>(`SELECT ${SUB} FROM subscriptions WHERE number = $1 FOR UPDATE`, [failed.subscription_id]);
+    const [plan] = await q.query<{ name: string; callback_url: string | null }>('SELECT name, callback_url FROM plans WHERE id = $1', [sub.plan_id]);
+    const { txn } = await createCharge({ db: within(q, deps.db.kind), vault: deps.vault, live: deps.live }, scope,
+      chargeBody(sub, plan.name, await receiptWanted(q, scope, sub.customer_id)), now, undefined,
+      { source: 'subscription', recurring: true });
+    const billing = await insertBilling(q, {
+      sub, sequence: failed.sequence, parentId: failed.id, scheduledFor: failed.scheduled_for, amount: sub.amount,
+      outcome: { txn, error: null }, now,
+    });
+    const [retried] = await q.query<BillingRow>("UPDATE billings SET status = 'retried', updated_at = $2 WHERE id = $1 RETURNING *", [failed.id, now]);
+    await enqueueCallback(q, plan.callback_url, billing, deps.clock.now());
+    await emitEvent(q, scope, 'billing.retried', presentBilling(retried), now);
+    await emitBilling(q, billing, now);
+    await onRecord?.(q, String(billing.id));
+    return { billing, txn, callback: !!plan.callback_url };
+  });
+}
+
+/** GET /billings/:id — the id is the billing's transaction_id (11000 when this merchant environment has none). */
+export async function getBillingByTransaction(q: Queryable, scope: Scope, transactionId: string): Promise<BillingRow> {
+  const [row] = await q.query<BillingRow>(
+    'SELECT * FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3',
+    [scope.merchantId, scope.env, transactionId],
+  );
+  if (!row) throw new GatewayError('11000');
+  return row;
+}
+
+export interface BillingFilter {
+  subscription_id?: unknown;
+  plan_id?: unknown;
+  customer_id?: unknown;
+  status?: unknown;
+}
+
+/** GET /billings (our addition): newest first, optionally by subscription, plan, customer or status. */
+export async function listBillings(q: Queryable, scope: Scope, filter: BillingFilter, page: { limit: number; offset: number }) {
+  const params: unknown[] = [scope.merchantId, scope.env];
+  let where = 'merchant_id = $1 AND env = $2';
+  const add = (col: string, v: unknown) => {
+    params.push(v);
+    where += ` AND ${col} = $${params.length}`;
+  };
+  for (const col of ['subscription_id', 'plan_id'] as const) {
+    if (filter[col] === undefined) continue;
+    const id = readIntId(filter[col]);
+    if (id === null) throw new GatewayError('REQ01', `${col} must be an integer`);
+    add(col, id);
+  }
+  if (text(filter.customer_id) !== null) add('customer_id', text(filter.customer_id));
+  if (text(filter.status) !== null) add('status', text(filter.status));
+  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM billings WHERE ${where}`, params);
+  const list = await q.query<BillingRow>(
+    `SELECT * FROM billings WHERE ${where} ORDER BY id DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`,
+    params,
+  );
+  return { list, total };
+}
+
+/** Spec 2.1: billing timestamps are space-separated, `YYYY-MM-DD HH:MM:SS` (UTC). */
+export function billingTime(d: Date): string {
+  return new Date(d).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** Spec 2.8, plus class, sequence, scheduled_for and the error of a failed run. */
+export function presentBilling(b: BillingRow) {
+  return {
+    class: 'billing',
+    id: b.id,
+    plan_id: b.plan_id,
+    subscription_id: b.subscription_id,
+    merchant_id: b.merchant_id,
+    customer_id: b.customer_id,
+    transaction_id: b.transaction_id,
+    transaction_status: b.transaction_status,
+    amount: b.amount,
+    customer_display_name: b.customer_display_name,
+    metadata: JSON.stringify(b.metadata ?? {}),
+    created_at: billingTime(b.created_at),
+    updated_at: billingTime(b.updated_at),
+    status: b.status,
+    parent_id: b.parent_id,
+    sequence: b.sequence,
+    scheduled_for: billingTime(b.scheduled_for),
+    error_code: b.error_code,
+    error_message: b.error_message,
+  };
+}

@@ -1,0 +1,268 @@
+import { Queryable } from '../db/index.js';
+import { GatewayError } from '../errors.js';
+import { parseObjectParam } from '../http/body.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/paging.js';
+import type { Vault } from '../vault.js';
+import { RecurringDeps, chargeInTx, receiptWanted, within } from './billings.js';
+import { isCalendarDate, startOfDay, utcDate } from './calendar.js';
+import { createCustomer, findChargeableMethod } from './customers.js';
+import { emitEvent } from './events.js';
+import { Scope, newId } from './keys.js';
+import type { Transaction } from './transactions.js';
+import { isEmail, parseAmount, parseBool, text } from './validate.js';
+
+export type ScheduledStatus = 'scheduled' | 'billed' | 'failed' | 'cancelled';
+
+export interface ScheduledRow {
+  id: string;
+  seq: number;
+  merchant_id: string;
+  env: 'test' | 'live';
+  customer_id: string;
+  method_id: string | null;
+  status: ScheduledStatus;
+  /** bill_on as 'YYYY-MM-DD' (selected as text: pg and PGlite parse `date` into different Dates). */
+  bill_on_text: string;
+  amount: number;
+  transaction_id: string | null;
+  token: string | null;
+  new_record: boolean;
+  send_receipt: boolean | null;
+  receipt_template_id: string | null;
+  email_address: string | null;
+  charge_bank_account: boolean | null;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  ip_address: string | null;
+  company: string | null; website: string | null; address_1: string | null; address_2: string | null;
+  city: string | null; state: string | null; zip: string | null; phone_number: string | null; fax_number: string | null;
+  card_owner_name: string | null;
+  bank_account_holder_first_name: string | null;
+  bank_account_holder_last_name: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  updated_at: Date | null;
+  billed_at: Date | null;
+}
+
+export const ST = '*, bill_on::text AS bill_on_text';
+const MAX_DAYS_AHEAD = 366 * 10;
+const MAX_METADATA_JSON = 8192;
+/** Payer fields of 2.7 and the charge field each one fills. */
+const PAYER: Record<string, { charge: string; aliases: string[]; max: number }> = {
+  company: { charge: 'company', aliases: [], max: 255 },
+  website: { charge: 'website', aliases: [], max: 255 },
+  address_1: { charge: 'address_1', aliases: [], max: 255 },
+  address_2: { charge: 'address_2', aliases: [], max: 255 },
+  city: { charge: 'city', aliases: [], max: 100 },
+  state: { charge: 'state', aliases: [], max: 2 },
+  zip: { charge: 'zip', aliases: [], max: 16 },
+  phone_number: { charge: 'phone', aliases: ['phone'], max: 32 },
+  fax_number: { charge: 'fax', aliases: ['fax'], max: 32 },
+};
+
+/**
+ * GET /scheduled_transactions paging (spec 4.3): limit a positive integer (1800), at most 100
+ * (1802); offset a whole number (1801). Offset 0 is the first page: the spec says "positive", but
+ * clients send offset=0 for the first page, so 0 is accepted.
+ */
+export function parseScheduledPage(query: unknown): { limit: number; offset: number } {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const read = (v: unknown) => (Array.isArray(v) ? NaN : /^\s*\d+\s*$/.test(String(v)) ? Number(String(v).trim()) : NaN);
+  let limit = DEFAULT_LIMIT;
+  if (q.limit !== undefined && q.limit !== '') {
+    limit = read(q.limit);
+    if (!(limit >= 1) || !Number.isSafeInteger(limit)) throw new GatewayError('1800');
+    if (limit > MAX_LIMIT) throw new GatewayError('1802');
+  }
+  let offset = 0;
+  if (q.offset !== undefined && q.offset !== '') {
+    offset = read(q.offset);
+    if (!(offset >= 0) || !Number.isSafeInteger(offset)) throw new GatewayError('1801');
+  }
+  return { limit, offset };
+}
+
+/** bill_on: a calendar date 'YYYY-MM-DD' (or an ISO date-time: its UTC date), today or later, at most ten years ahead. */
+function readBillOn(raw: unknown, now: Date): string {
+  let s = text(raw);
+  if (s !== null && /^\d{4}-\d{2}-\d{2}T/.test(s)) {
+    const d = new Date(s);
+    s = Number.isNaN(d.getTime()) ? s : utcDate(d);
+  }
+  if (s === null || !isCalendarDate(s)) throw new GatewayError('REQ01', 'bill_on must be a date, YYYY-MM-DD');
+  const today = utcDate(now);
+  if (s < today) throw new GatewayError('REQ01', `bill_on must be today (${today}, UTC) or later`);
+  if (startOfDay(s).getTime() - startOfDay(today).getTime() > MAX_DAYS_AHEAD * 86_400_000) {
+    throw new GatewayError('REQ01', 'bill_on must be at most ten years ahead');
+  }
+  return s;
+}
+
+/**
+ * POST /scheduled_transactions (our endpoint; spec 2.7 gives the record, not how to make one).
+ * Bills a stored customer (`customer_id`, with `method_id` or `charge_bank_account` as in a charge
+ * by customer) or a `token`. A token lasts 15 minutes, so it is stored now as a new customer
+ * (`new_record: true`) whose method the schedule bills. The method is resolved now and kept, so
+ * method deletion refuses it until the schedule has billed (17104).
+ */
+export async function createScheduled(
+  deps: { db: RecurringDeps['db']; vault: Vault }, scope: Scope, body: Record<string, unknown>, now: Date, ip: string | null,
+  onRecord?: (q: Queryable, id: string) => Promise<void>,
+): Promise<ScheduledRow> {
+  const customerId = text(body.customer_id);
+  const token = customerId === null ? text(body.token) : null;
+  const a = parseAmount(body.amount);
+  if (customerId !== null || token === null) {
+    if (customerId === null || a === 'missing') throw new GatewayError('48291');
+    if (a === 'not_positive') throw new GatewayError('99819');
+  } else if (a === 'missing') throw new GatewayError('69002');
+  if (typeof a !== 'number') throw new GatewayError('59112');
+  const billOn = readBillOn(body.bill_on, now);
+  const description = text(body.description);
+  if (description && description.length > 1000) throw new GatewayError('REQ01', 'description must be at most 1000 characters');
+  const metadata = parseObjectParam(body.metadata, 'metadata') ?? {};
+  if (JSON.stringify(metadata).length > MAX_METADATA_JSON) throw new GatewayError('REQ01', `metadata must be at most ${MAX_METADATA_JSON} characters as JSON`);
+  const sendReceipt = parseBool(body.send_receipt);
+  if (sendReceipt === null) throw new GatewayError('REQ01', 'send_receipt must be true or false');
+  const chargeBank = parseBool(body.charge_bank_account);
+  if (chargeBank === null) throw new GatewayError('REQ01', 'charge_bank_account must be true or false');
+  const email = text(body.email_address);
+  if (email !== null && !isEmail(email)) throw new GatewayError('69006');
+  const payer: Record<string, string | null> = {};
+  for (const [field, spec] of Object.entries(PAYER)) {
+    const v = text(body[field] ?? spec.aliases.map((k) => body[k]).find((x) => x !== undefined));
+    if (v !== null && v.length > spec.max) throw new GatewayError('REQ01', `${field} must be at most ${spec.max} characters`);
+    payer[field] = v;
+  }
+
+  return deps.db.tx(async (q) => {
+    let customer = customerId;
+    if (token !== null) {
+      const created = await createCustomer(within(q, deps.db.kind), deps.vault, scope, {
+        token, cvv: body.cvv, csc: body.csc, email: email ?? undefined, company: payer.company, website: payer.website,
+        address_1: payer.address_1, address_2: payer.address_2, city: payer.city, state: payer.state, zip: payer.zip,
+        phone: payer.phone_number, fax: payer.fax_number,
+      }, now);
+      customer = created.id;
+    }
+    const m = await findChargeableMethod(q, scope, customer!, text(body.method_id), chargeBank ?? null);
+    if (sendReceipt === true && email === null && !isEmail(m.customer.email)) throw new GatewayError('69005');
+    const holder = m.method_type === 'bank_account';
+    const row: Record<string, unknown> = {
+      merchant_id: scope.merchantId, env: scope.env, id: newId(16), customer_id: customer, method_id: m.method_id,
+      status: 'scheduled', bill_on: billOn, amount: a, token, new_record: token !== null,
+      send_receipt: sendReceipt ?? null, receipt_template_id: text(body.receipt_template_id), email_address: email,
+      charge_bank_account: chargeBank ?? null, description, metadata, ip_address: ip, ...payer,
+      card_owner_name: holder ? null : m.card_owner_name,
+      bank_account_holder_first_name: holder ? m.bank_account_holder_first_name : null,
+      bank_account_holder_last_name: holder ? m.bank_account_holder_last_name : null,
+      created_at: now, updated_at: now,
+    };
+    const cols = Object.keys(row);
+    const [saved] = await q.query<ScheduledRow>(
+      `INSERT INTO scheduled_transactions (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${ST}`,
+      Object.values(row),
+    );
+    await onRecord?.(q, saved.id);
+    return saved;
+  });
+}
+
+export async function getScheduled(q: Queryable, scope: Scope, id: string, opts: { lock?: boolean } = {}): Promise<ScheduledRow> {
+  const [row] = await q.query<ScheduledRow>(
+    `SELECT ${ST} FROM scheduled_transactions WHERE merchant_id = $1 AND env = $2 AND id = $3 AND amount IS NOT NULL
+      ${opts.lock ? 'FOR UPDATE' : ''}`,
+    [scope.merchantId, scope.env, id],
+  );
+  if (!row) throw new GatewayError('SCHED01');
+  return row;
+}
+
+/** GET /scheduled_transactions: most recently created first. */
+export async function listScheduled(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
+  const where = 'merchant_id = $1 AND env = $2 AND amount IS NOT NULL';
+  const params = [scope.merchantId, scope.env];
+  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM scheduled_transactions WHERE ${where}`, params);
+  const list = await q.query<ScheduledRow>(
+    `SELECT ${ST} FROM scheduled_transactions WHERE ${where} ORDER BY seq DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`,
+    params,
+  );
+  return { list, total };
+}
+
+/**
+ * POST /scheduled_transactions/:id/cancel: only before it bills. Cancelling a cancelled one
+ * answers it unchanged; one that billed or failed is SCHED02. A run in progress holds the row
+ * lock, so a cancel racing it waits and then sees `billed`.
+ */
+export async function cancelScheduled(q: Queryable, scope: Scope, id: string, now: Date): Promise<ScheduledRow> {
+  const row = await getScheduled(q, scope, id, { lock: true });
+  if (row.status === 'cancelled') return row;
+  if (row.status !== 'scheduled') throw new GatewayError('SCHED02', `scheduled transaction is ${row.status}; only one that has not billed can be cancelled`);
+  const [updated] = await q.query<ScheduledRow>(
+    `UPDATE scheduled_transactions SET status = 'cancelled', updated_at = $4
+      WHERE merchant_id = $1 AND env = $2 AND id = $3 RETURNING ${ST}`,
+    [scope.merchantId, scope.env, id, now],
+  );
+  await emitEvent(q, scope, 'scheduled_transaction.cancelled', presentScheduled(updated), now);
+  return updated;
+}
+
+/**
+ * Runs a due scheduled transaction inside the caller's transaction, which holds its row: charge,
+ * then `billed` (with transaction_id) or `failed` (declined or returned: with the transaction;
+ * no charge possible: error_code and message, transaction_id empty). No automatic retry.
+ */
+export async function billScheduled(q: Queryable, deps: RecurringDeps, row: ScheduledRow, now: Date): Promise<{ row: ScheduledRow; txn: Transaction | null }> {
+  const scope: Scope = { merchantId: row.merchant_id, env: row.env };
+  const body: Record<string, unknown> = {
+    customer_id: row.customer_id, method_id: row.method_id ?? undefined, amount: row.amount,
+    description: row.description, metadata: row.metadata ?? {},
+    send_receipt: row.send_receipt ?? (await receiptWanted(q, scope, row.customer_id)),
+    receipt_template_id: row.receipt_template_id, email_address: row.email_address,
+  };
+  for (const [field, spec] of Object.entries(PAYER)) body[spec.charge] = (row as unknown as Record<string, unknown>)[field];
+  const { txn, error } = await chargeInTx(q, deps, scope, body, now, 'scheduled');
+  const ok = !!txn?.successful;
+  const [updated] = await q.query<ScheduledRow>(
+    `UPDATE scheduled_transactions SET status = $4, transaction_id = $5, error_code = $6, error_message = $7,
+            billed_at = $8, updated_at = $8
+      WHERE merchant_id = $1 AND env = $2 AND id = $3 AND status = 'scheduled' RETURNING ${ST}`,
+    [scope.merchantId, scope.env, row.id, ok ? 'billed' : 'failed', txn?.id ?? null,
+      txn ? txn.error_code : error!.code, txn ? txn.error_message : error!.message, now],
+  );
+  if (!updated) throw new Error(`scheduled transaction ${row.id} changed during its run; rolled back`);
+  await emitEvent(q, scope, ok ? 'scheduled_transaction.billed' : 'scheduled_transaction.failed', presentScheduled(updated), now);
+  return { row: updated, txn };
+}
+
+/** Spec 2.7 with its types: amount, send_receipt and metadata are strings; transaction_id is '' before billing. */
+export function presentScheduled(r: ScheduledRow) {
+  return {
+    class: 'scheduledtransaction',
+    id: r.id,
+    status: r.status,
+    bill_on: r.bill_on_text,
+    created_at: r.created_at,
+    updated_at: r.updated_at ?? r.created_at,
+    transaction_id: r.transaction_id ?? '',
+    token: r.token ?? '',
+    amount: String(r.amount),
+    send_receipt: r.send_receipt === null ? '' : String(r.send_receipt),
+    metadata: JSON.stringify(r.metadata ?? {}),
+    ip_address: r.ip_address ?? '',
+    new_record: r.new_record,
+    zip: r.zip, city: r.city, state: r.state, company: r.company, website: r.website,
+    address_1: r.address_1, address_2: r.address_2, fax_number: r.fax_number, description: r.description,
+    phone_number: r.phone_number, email_address: r.email_address, card_owner_name: r.card_owner_name,
+    charge_bank_account: r.charge_bank_account, receipt_template_id: r.receipt_template_id,
+    bank_account_holder_first_name: r.bank_account_holder_first_name,
+    bank_account_holder_last_name: r.bank_account_holder_last_name,
+    customer_id: r.customer_id,
+    method_id: r.method_id,
+    error_code: r.error_code,
+    error_message: r.error_message,
+  };
+}

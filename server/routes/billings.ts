@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { getBillingByTransaction, listBillings, presentBilling, retryBilling } from '../domain/billings.js';
+import { sendChargeReceipt } from '../domain/receipts.js';
+import { rememberResource } from '../http/idempotency.js';
+import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+
+const str = { type: 'string' };
+const nullableString = { type: ['string', 'null'] };
+const int = { type: 'integer' };
+
+/** Spec 2.8: timestamps are `YYYY-MM-DD HH:MM:SS` strings and metadata a JSON-encoded string. */
+export const billingSchema = {
+  type: 'object',
+  properties: {
+    class: str, id: int, plan_id: int, subscription_id: int, merchant_id: str, customer_id: str,
+    transaction_id: str, transaction_status: str, amount: int, customer_display_name: str, metadata: str,
+    created_at: str, updated_at: str, status: str, parent_id: { type: ['integer', 'null'] },
+    sequence: int, scheduled_for: str, error_code: nullableString, error_message: nullableString,
+  },
+};
+
+const anyBody = { type: 'object', additionalProperties: true };
+
+/** Spec 4.7 (billings), plus GET /billings. Callbacks are signed with the secret of GET /webhooks/secret (routes/webhooks.ts). */
+export default async function billingRoutes(app: FastifyInstance) {
+  const { db, vault, clock } = app.services;
+
+  app.get('/billings', { schema: { response: { 200: listSchema(billingSchema) } } }, async (req) => {
+    const page = parsePage(req.query);
+    const { list, total } = await listBillings(db, req.identity, (req.query ?? {}) as Record<string, unknown>, page);
+    return listEnvelope(list.map(presentBilling), page, total);
+  });
+
+  app.get<{ Params: { id: string } }>('/billings/:id', { schema: { response: { 200: billingSchema } } }, async (req) =>
+    presentBilling(await getBillingByTransaction(db, req.identity, req.params.id)),
+  );
+
+  /** Answers 200 with the new billing whatever its outcome: `status` says whether the retry paid. */
+  app.post<{ Body: Record<string, unknown> }>('/billings/retry', { schema: { body: anyBody, response: { 200: billingSchema } } }, async (req) => {
+    const run = await retryBilling({ db, vault, clock }, req.identity, req.body?.id, req.now, (q, id) => rememberResource(q, req, id));
+    if (run.txn?.receipt_due && run.txn.successful) {
+      await sendChargeReceipt(db, req.identity, run.txn, req.now)
+        .then((t) => t !== run.txn && app.services.notify?.kick())
+        .catch((err) => req.log.error({ err }, 'receipt not made; the outbox sweep will retry'));
+    }
+    if (run.callback) app.services.scheduler?.kick();
+    return presentBilling(run.billing);
+  });
+}

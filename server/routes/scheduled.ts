@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  cancelScheduled, createScheduled, getScheduled, listScheduled, parseScheduledPage, presentScheduled,
+} from '../domain/scheduled.js';
+import { rememberResource } from '../http/idempotency.js';
+import { listEnvelope, listSchema } from '../http/paging.js';
+
+const str = { type: 'string' };
+const nullableString = { type: ['string', 'null'] };
+const timestamp = { type: 'string', format: 'date-time' };
+
+/** Spec 2.7, with its types: amount, send_receipt and metadata are strings, new_record a boolean. */
+export const scheduledSchema = {
+  type: 'object',
+  properties: {
+    class: str, id: str, status: str, bill_on: str, created_at: timestamp, updated_at: timestamp,
+    transaction_id: str, token: str, amount: str, send_receipt: str, metadata: str, ip_address: str,
+    new_record: { type: 'boolean' },
+    ...Object.fromEntries([
+      'zip', 'city', 'state', 'company', 'website', 'address_1', 'address_2', 'fax_number', 'description',
+      'phone_number', 'email_address', 'card_owner_name', 'receipt_template_id', 'bank_account_holder_first_name',
+      'bank_account_holder_last_name', 'customer_id', 'method_id', 'error_code', 'error_message',
+    ].map((k) => [k, nullableString])),
+    charge_bank_account: { type: ['boolean', 'null'] },
+  },
+};
+
+const anyBody = { type: 'object', additionalProperties: true };
+type IdParams = { Params: { id: string } };
+
+/** Spec 4.3, plus POST /scheduled_transactions (how one is made) and GET /scheduled_transactions/:id. */
+export default async function scheduledRoutes(app: FastifyInstance) {
+  const { db, vault } = app.services;
+
+  app.post<{ Body: Record<string, unknown> }>(
+    '/scheduled_transactions',
+    { schema: { body: anyBody, response: { 200: scheduledSchema } } },
+    async (req) => presentScheduled(await createScheduled({ db, vault }, req.identity, req.body ?? {}, req.now, req.ip,
+      (q, id) => rememberResource(q, req, id))),
+  );
+
+  app.get('/scheduled_transactions', { schema: { response: { 200: listSchema(scheduledSchema) } } }, async (req) => {
+    const page = parseScheduledPage(req.query);
+    const { list, total } = await listScheduled(db, req.identity, page);
+    return listEnvelope(list.map(presentScheduled), page, total);
+  });
+
+  app.get<IdParams>('/scheduled_transactions/:id', { schema: { response: { 200: scheduledSchema } } }, async (req) =>
+    presentScheduled(await getScheduled(db, req.identity, req.params.id)),
+  );
+
+  app.post<IdParams>('/scheduled_transactions/:id/cancel', { schema: { response: { 200: scheduledSchema } } }, async (req) =>
+    presentScheduled(await db.tx((q) => cancelScheduled(q, req.identity, req.params.id, req.now))),
+  );
+}
