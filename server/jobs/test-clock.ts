@@ -1,5 +1,6 @@
 import { Queryable } from '../db/index.js';
 import { addMonths } from '../domain/calendar.js';
+import { completeDueReviews } from '../domain/updater.js';
 import { GatewayError } from '../errors.js';
 import { JobDeps, RunSummary, runDueBetween, serial } from './scheduler.js';
 
@@ -84,5 +85,7 @@ export async function advanceTestClock(deps: JobDeps, merchantId: string, body: 
     return { from, to, offset, realNow };
   });
   const ran = await serial(deps.db, () => runDueBetween(deps, { merchantId, env: 'test' }, from, to));
+  // Account-updater reviews due on the moved clock complete now too, not at the next loop round.
+  await completeDueReviews(deps.db, realNow);
   return { previous: from, now: to, offset_ms: offset, real_now: realNow, ran };
 }

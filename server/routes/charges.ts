@@ -37,15 +37,15 @@ export const transactionSchema = {
 const anyBody = { type: 'object', additionalProperties: true };
 
 export default async function chargeRoutes(app: FastifyInstance) {
-  const { db, vault, clock } = app.services;
+  const { db, vault } = app.services;
 
   /**
    * The charge has committed: make its due receipt now, in a transaction of its own. A failure
    * here never fails the charge; the outbox worker's sweep makes the receipt later.
    */
-  const afterCharge = async (scope: Scope, txn: Transaction): Promise<Transaction> => {
+  const afterCharge = async (scope: Scope, txn: Transaction, now: Date): Promise<Transaction> => {
     try {
-      const out = await sendChargeReceipt(db, scope, txn, clock.now());
+      const out = await sendChargeReceipt(db, scope, txn, now);
       if (out !== txn) app.services.notify?.kick();
       return out;
     } catch (err) {
@@ -57,10 +57,10 @@ export default async function chargeRoutes(app: FastifyInstance) {
   app.post('/charge', { schema: { body: anyBody, response: { 200: transactionSchema } } }, async (req) => {
     const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>);
     const { txn, failure } = await createCharge({ db, vault }, req.identity, body,
-      clock.now(), (q, id) => rememberResource(q, req, id));
+      req.now, (q, id) => rememberResource(q, req, id));
     app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
     if (failure) throw failure;
-    return presentTransaction(await afterCharge(req.identity, txn));
+    return presentTransaction(await afterCharge(req.identity, txn, req.now));
   });
 
   app.get<{ Params: { id: string } }>('/charge/:id', { schema: { response: { 200: transactionSchema } } }, async (req) =>
@@ -73,7 +73,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
     async (req) => {
       const amount = (req.body as Record<string, unknown> | undefined)?.amount;
       const txn = await db.tx(async (q) => {
-        const t = await refundCharge(q, req.identity, req.params.id, amount, clock.now());
+        const t = await refundCharge(q, req.identity, req.params.id, amount, req.now);
         await rememberResource(q, req, t.id);
         return t;
       });

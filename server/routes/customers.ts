@@ -71,11 +71,11 @@ function input(body: Body | undefined): CustomerInput {
 
 /** Spec 4.5. */
 export default async function customerRoutes(app: FastifyInstance) {
-  const { db, vault, clock } = app.services;
+  const { db, vault } = app.services;
   const reply200 = { response: { 200: customerSchema } };
 
   app.post<{ Body: Body }>('/customers', { schema: { body: customerBody, ...reply200 } }, async (req) =>
-    createCustomer(db, vault, req.identity, input(req.body), clock.now()),
+    createCustomer(db, vault, req.identity, input(req.body), req.now),
   );
 
   app.get('/customers', { schema: { response: { 200: customerList } } }, async (req) =>
@@ -95,11 +95,11 @@ export default async function customerRoutes(app: FastifyInstance) {
   app.get<IdParams>('/customers/:id', { schema: reply200 }, async (req) => loadCustomer(db, req.identity, req.params.id));
 
   app.post<IdParams & { Body: Body }>('/customers/:id', { schema: { body: customerBody, ...reply200 } }, async (req) =>
-    updateCustomer(db, vault, req.identity, req.params.id, input(req.body), clock.now()),
+    updateCustomer(db, vault, req.identity, req.params.id, input(req.body), req.now),
   );
 
   app.delete<IdParams>('/customers/:id', { schema: { response: { 200: done } } }, async (req) => {
-    await deleteCustomer(db, req.identity, req.params.id, clock.now());
+    await deleteCustomer(db, req.identity, req.params.id, req.now);
     return { success: true };
   });
 
@@ -110,7 +110,7 @@ export default async function customerRoutes(app: FastifyInstance) {
     async (req) => {
       const id = req.query.id ?? (req.body && typeof req.body === 'object' ? req.body.id : undefined);
       if (id === undefined || id === null || id === '') throw new GatewayError('REQ01', 'id required');
-      await deleteCustomer(db, req.identity, String(id), clock.now());
+      await deleteCustomer(db, req.identity, String(id), req.now);
       return { success: true };
     },
   );

@@ -57,7 +57,7 @@ const tokenInput = (b: TokenBody) => ({ token: str(b.token), csc: str(b.cvv ?? b
 
 /** Spec 4.6: a customer's stored payment methods, wrapped in {success, ...}. */
 export default async function methodRoutes(app: FastifyInstance) {
-  const { db, vault, clock } = app.services;
+  const { db, vault } = app.services;
 
   app.post<CustomerParams & { Body: TokenBody }>(
     '/customers/:customer_id/methods',
@@ -65,7 +65,7 @@ export default async function methodRoutes(app: FastifyInstance) {
     async (req) => {
       const body = req.body ?? {};
       const input = { ...tokenInput(body), method_type: str(body.method_type) };
-      const method = await createMethod(db, vault, req.identity, req.params.customer_id, input, clock.now());
+      const method = await createMethod(db, vault, req.identity, req.params.customer_id, input, req.now);
       return { success: true, method: presentMethod(method, 'method') };
     },
   );
@@ -85,7 +85,7 @@ export default async function methodRoutes(app: FastifyInstance) {
     { schema: { body: tokenBody, response: { 200: one } } },
     async (req) => {
       const { customer_id, method_id } = req.params;
-      const method = await updateMethod(db, vault, req.identity, customer_id, method_id, tokenInput(req.body ?? {}), clock.now());
+      const method = await updateMethod(db, vault, req.identity, customer_id, method_id, tokenInput(req.body ?? {}), req.now);
       return { success: true, method: presentMethod(method, 'method') };
     },
   );
@@ -93,7 +93,7 @@ export default async function methodRoutes(app: FastifyInstance) {
   app.delete<MethodParams>('/customers/:customer_id/methods/:method_id', { schema: { response: { 200: done } } }, async (req) => {
     const { customer_id, method_id } = req.params;
     try {
-      await deleteMethod(db, req.identity, customer_id, method_id, clock.now());
+      await deleteMethod(db, req.identity, customer_id, method_id, req.now);
     } catch (err) {
       // Spec 4.6: an unexpected failure of this endpoint is 18010, not a bare 500.
       if (err instanceof GatewayError) throw err;

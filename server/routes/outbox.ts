@@ -25,7 +25,7 @@ type WithId = { Params: { id: string } };
  * its delivery state. Without a configured transport messages stay here, so tests read them here.
  */
 export default async function outboxRoutes(app: FastifyInstance) {
-  const { db, clock } = app.services;
+  const { db } = app.services;
 
   app.get('/outbox', { schema: { response: { 200: listSchema(outboxSchema) } } }, async (req) => {
     const page = parsePage(req.query);
@@ -46,7 +46,7 @@ export default async function outboxRoutes(app: FastifyInstance) {
   );
 
   app.post<WithId>('/outbox/:id/retry', { schema: { response: { 200: outboxSchema } } }, async (req) => {
-    const row = await retryOutboxMessage(db, req.identity, req.params.id, clock.now());
+    const row = await retryOutboxMessage(db, req.identity, req.params.id, req.now);
     app.services.notify?.kick();
     return presentOutbox(row);
   });

@@ -26,11 +26,11 @@ type WithId = { Params: { id: string } };
 
 /** Receipts (spec 4.4): send one for a charge; read one back with its delivery state. */
 export default async function receiptRoutes(app: FastifyInstance) {
-  const { db, clock } = app.services;
+  const { db } = app.services;
 
   app.post<WithId>('/charge/:id/receipt', { schema: { body: anyBody, response: { 200: receiptSchema } } }, async (req) => {
     const receipt = await sendReceipt(db, req.identity, req.params.id, (req.body ?? {}) as Record<string, unknown>,
-      clock.now(), (q, id) => rememberResource(q, req, id));
+      req.now, (q, id) => rememberResource(q, req, id));
     app.services.notify?.kick();
     return presentReceipt(receipt);
   });

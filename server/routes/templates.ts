@@ -23,7 +23,7 @@ type WithId = { Params: { id: string } };
 
 /** Receipt templates (spec 4.4), plus a list, newest first. */
 export default async function templateRoutes(app: FastifyInstance) {
-  const { db, clock } = app.services;
+  const { db } = app.services;
   const body = (req: { body: unknown }) => (req.body ?? {}) as Record<string, unknown>;
 
   app.get('/receipts/templates', { schema: { response: { 200: listSchema(templateSchema) } } }, async (req) => {
@@ -33,7 +33,7 @@ export default async function templateRoutes(app: FastifyInstance) {
   });
 
   app.post('/receipts/templates', { schema: { body: anyBody, response: { 200: templateSchema } } }, async (req) =>
-    presentTemplate(await createTemplate(db, req.identity, body(req), clock.now(), (q, id) => rememberResource(q, req, id))),
+    presentTemplate(await createTemplate(db, req.identity, body(req), req.now, (q, id) => rememberResource(q, req, id))),
   );
 
   app.get<WithId>('/receipts/templates/:id', { schema: { response: { 200: templateSchema } } }, async (req) =>
@@ -41,7 +41,7 @@ export default async function templateRoutes(app: FastifyInstance) {
   );
 
   app.post<WithId>('/receipts/templates/:id', { schema: { body: anyBody, response: { 200: templateSchema } } }, async (req) =>
-    presentTemplate(await updateTemplate(db, req.identity, req.params.id, body(req), clock.now())),
+    presentTemplate(await updateTemplate(db, req.identity, req.params.id, body(req), req.now)),
   );
 
   app.delete<WithId>(

@@ -189,7 +189,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
 
   app.post<WithId>('/webhooks/deliveries/:id/retry', { schema: { response: { 200: deliverySchema } } }, async (req) => {
     // Network retries run on real time (the callback queue's rule), not on a test clock.
-    const row = await retryDelivery(db, req.identity, req.params.id, clock.now());
+    const row = await retryDelivery(db, req.identity, req.params.id, req.now);
     (row.outbox_id !== null ? app.services.notify : app.services.scheduler)?.kick();
     return presentDelivery(row);
   });
