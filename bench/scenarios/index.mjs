@@ -1,4 +1,6 @@
 import bare from './bare.mjs';
+import charges from './charges.mjs';
+import coldStart from './cold-start.mjs';
 import jsonpTokens from './jsonp-tokens.mjs';
 import rawInsert from './raw-insert.mjs';
 import tokenSteps from './token-steps.mjs';
@@ -11,13 +13,9 @@ import tokenSteps from './token-steps.mjs';
  * { name, unit, rps, p50, p99, max, mean (ms), ok, errors, non2xx?, ... }. HTTP scenarios use
  * httpLoad() (autocannon in a child process), in-process ones loopLoad() (lib/load.mjs).
  *
- * To add one, write scenarios/<name>.mjs and list it here. The charges-by-token scenario fits as:
- * setup phase = startGateway(ctx) and create N tokens (N > what the run can consume, e.g. through
- * createToken in dist/server/domain/tokens.js with ctx.backend.db); then
- * httpLoad({ urls, sequence: tokens.map((t) => ({ method: 'POST', path: '/api/v1/charges',
- * headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({...}) })) })
- * so every request spends its own token. Ratios against the baselines live in run.mjs (RATIOS).
+ * To add one, write scenarios/<name>.mjs and list it here (charges.mjs shows a scenario whose
+ * requests each spend a one-shot resource). Ratios against the baselines live in run.mjs (RATIOS).
  * BENCH_ONLY=name,name runs a subset. Scenarios marked `diagnostic` run only with BENCH_DIAG=1 or
  * when BENCH_ONLY names them.
  */
-export const scenarios = [bare, rawInsert, jsonpTokens, tokenSteps];
+export const scenarios = [bare, rawInsert, jsonpTokens, charges, tokenSteps, coldStart];

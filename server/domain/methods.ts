@@ -3,7 +3,8 @@ import { GatewayError } from '../errors.js';
 import { Vault } from '../vault.js';
 import { Scope, newId } from './keys.js';
 import { consumeToken } from './tokens.js';
-import { loadVerificationSettings, testOutcome, verifyCard } from './verification.js';
+import { getSettings } from './settings.js';
+import { testOutcome, verifyCard } from './verification.js';
 
 export type MethodType = 'credit_card' | 'bank_account';
 export const METHOD_TYPES: readonly MethodType[] = ['credit_card', 'bank_account'];
@@ -151,7 +152,7 @@ export async function detailsFromToken(
       bank_account_type: token.bank_account_type,
     };
   }
-  const checked = verifyCard(await loadVerificationSettings(q, scope), {
+  const checked = verifyCard(await getSettings(q, scope), {
     outcome: testOutcome(vault, token.secret_enc),
     csc: input.csc || token.csc,
     zip,

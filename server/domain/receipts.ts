@@ -3,7 +3,7 @@ import { GatewayError } from '../errors.js';
 import { OutboxMessage, enqueue } from '../notify/outbox.js';
 import type { Scope } from './keys.js';
 import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, receiptTime, renderTemplate } from './render.js';
-import { getSettings } from './settings.js';
+import { MerchantSettings, getSettings } from './settings.js';
 import { findTemplate, getTemplate } from './templates.js';
 import { Transaction, TransactionRow, getTransaction } from './transactions.js';
 import { isEmail, parseBool, text } from './validate.js';
@@ -148,10 +148,9 @@ export async function sendReceipt(db: Db, scope: Scope, txnId: string, body: Bod
  * `send_receipt: true` when the body does not say; the charge then applies its own rules
  * (69005 without an address). Returns the body the charge should see.
  */
-export async function applyReceiptDefaults(q: Queryable, scope: Scope, body: Body): Promise<Body> {
+export async function applyReceiptDefaults(q: Queryable, scope: Scope, body: Body, settings: MerchantSettings): Promise<Body> {
   if (text(body.receipt_template_id) !== null) await getTemplate(q, scope, text(body.receipt_template_id));
   if (parseBool(body.send_receipt) !== undefined) return body;
-  const settings = await getSettings(q, scope);
   return settings.default_receipts ? { ...body, send_receipt: true } : body;
 }
 

@@ -1,8 +1,6 @@
-import { Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { TestOutcome, findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
-import { Scope } from './keys.js';
 
 /** The merchant's verification switches for one environment (merchant_settings). */
 export interface VerificationSettings {
@@ -50,12 +48,4 @@ export function verifyCard(settings: VerificationSettings, card: CardCheck): Car
 /** The test-card outcome behind an encrypted card number (null for numbers outside the table). */
 export function testOutcome(vault: Vault, secretEnc: string): TestOutcome | null {
   return findTestCard(vault.decrypt(secretEnc))?.outcome ?? null;
-}
-
-export async function loadVerificationSettings(q: Queryable, scope: Scope): Promise<VerificationSettings> {
-  const [row] = await q.query<{ cvv_check: boolean; zip_check: boolean }>(
-    'SELECT cvv_check, zip_check FROM merchant_settings WHERE merchant_id = $1 AND env = $2',
-    [scope.merchantId, scope.env],
-  );
-  return { cvv_check: !!row?.cvv_check, zip_check: !!row?.zip_check };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createCharge } from '../domain/charges.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
+import { getSettings } from '../domain/settings.js';
 import type { Scope } from '../domain/keys.js';
 import { Transaction, getTransaction, listTransactions, presentTransaction, refundCharge } from '../domain/transactions.js';
 import { rememberResource } from '../http/idempotency.js';
@@ -55,9 +56,10 @@ export default async function chargeRoutes(app: FastifyInstance) {
   };
 
   app.post('/charge', { schema: { body: anyBody, response: { 200: transactionSchema } } }, async (req) => {
-    const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>);
+    const settings = await getSettings(db, req.identity);
+    const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>, settings);
     const { txn, failure } = await createCharge({ db, vault }, req.identity, body,
-      req.now, (q, id) => rememberResource(q, req, id));
+      req.now, (q, id) => rememberResource(q, req, id), { settings });
     app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
     if (failure) throw failure;
     return presentTransaction(await afterCharge(req.identity, txn, req.now));
