@@ -82,6 +82,9 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     bodyLimit: opts.bodyLimit ?? 256 * 1024,
     trustProxy: opts.trustProxy ?? false,
     requestTimeout: 30_000,
+    // Node checks requestTimeout only every connectionsCheckingInterval (30 s by default), which let a
+    // slow-loris connection live 60 to 90 s; checked each second, it is cut at 30 s.
+    http: { connectionsCheckingInterval: 1_000 },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allowUnionTypes: true } },

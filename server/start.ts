@@ -8,8 +8,10 @@ import { purgeIdempotencyKeys } from './http/idempotency.js';
 import { DEFAULT_LIMITS, DbCounters, MemoryCounters, RateLimits, TokenLimiter } from './http/ratelimit.js';
 import { loadVault } from './vault.js';
 import { sweepDueReceipts } from './domain/receipts.js';
+import { completeDueReviews } from './domain/updater.js';
 import { NotifyConfig, OutboxWorker, createTransports } from './notify/index.js';
 import { Scheduler } from './jobs/scheduler.js';
+import { WebhookDispatcher } from './jobs/dispatch.js';
 
 export interface StartOptions {
   /** 0 picks a free port. Default 8080. */
@@ -50,6 +52,8 @@ export interface RunningTessera {
   outbox: OutboxWorker;
   /** Runs due billings and scheduled transactions and delivers billing callbacks; `scheduler.tick()` runs a round now. */
   scheduler: Scheduler;
+  /** Turns events into webhook, email and SMS deliveries every 2 s; `webhooks.runOnce()` dispatches now. */
+  webhooks: WebhookDispatcher;
   close(): Promise<void>;
 }
 
@@ -91,10 +95,20 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     // Embedded PGlite is one process (its lock sees to that): count in memory. PostgreSQL may have many nodes.
     const limiter = new TokenLimiter(db.kind === 'pg' ? new DbCounters(db) : new MemoryCounters(), opts.rateLimits ?? DEFAULT_LIMITS);
     const outbox = new OutboxWorker({
-      db, clock, transports: createTransports(opts.notify), tasks: [(now) => sweepDueReceipts(db, now)],
+      db, clock, transports: createTransports(opts.notify),
+      // Each round also completes the account-updater reviews that fell due (server/domain/updater.ts).
+      tasks: [(now) => sweepDueReceipts(db, now), (now) => completeDueReviews(db, now)],
     });
     const keys = new KeyCache(KEY_CACHE_MS);
     const scheduler = new Scheduler({ db, vault, clock, notify: outbox }, { intervalMs: opts.schedulerIntervalMs });
+    // Webhook deliveries ride the scheduler's callback queue; email and SMS ones the outbox.
+    const webhooks = new WebhookDispatcher({
+      db, clock,
+      onQueued: (r) => {
+        if (r.webhooks) scheduler.kick();
+        if (r.messages) outbox.kick();
+      },
+    });
     const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy });
     const address = await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
     const url = address;
@@ -104,6 +118,8 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     outbox.start(opts.notify?.intervalMs);
     scheduler.deps.log = app.log;
     scheduler.start();
+    webhooks.log = app.log;
+    webhooks.start();
     let closed: Promise<void> | null = null;
     return {
       url,
@@ -115,11 +131,13 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       db,
       outbox,
       scheduler,
+      webhooks,
       close() {
         // Stop accepting, let in-flight requests finish, then release the database and its lock.
         closed ??= (async () => {
           clearInterval(purge);
           await app.close();
+          await webhooks.stop();
           await scheduler.stop();
           await outbox.stop();
           await db.close();

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { Db } from './db.js';
 import { lockDataDir } from './lock.js';
 import { migrate } from './migrate.js';
-import { openPg } from './pg.js';
 import { openPglite } from './pglite.js';
+import { migratedSnapshot, pgliteAssets } from './snapshot.js';
 
 export type { Db, Queryable, Row } from './db.js';
 
@@ -18,6 +18,8 @@ export interface OpenOptions {
 /** Opens the configured database, holds the data-dir lock for PGlite, and applies migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Db> {
   if (opts.databaseUrl) {
+    // Loaded only when used: an in-memory gateway starts without the pg driver.
+    const { openPg } = await import('./pg.js');
     const db = await openPg(opts.databaseUrl, { schema: opts.schema });
     if (opts.schema) await db.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
     await migrate(db);
@@ -29,7 +31,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
     unlock = lockDataDir(opts.dataDir);
   }
   try {
-    const db = await openPglite(opts.dataDir);
+    const db = opts.dataDir ? await openPglite(opts.dataDir) : await openMemory();
     await migrate(db);
     return {
       ...db,
@@ -42,4 +44,21 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
     unlock();
     throw err;
   }
+}
+
+/**
+ * In memory: start from the cached migrated snapshot (snapshot.ts) when there is one, so no
+ * initdb and no migrations run; migrate() afterwards is then a no-op. Without one, plain initdb.
+ */
+async function openMemory(): Promise<Db> {
+  const [snapshot, assets] = await Promise.all([migratedSnapshot(), pgliteAssets()]);
+  const extra = assets ? { pgliteWasmModule: assets.module, fsBundle: assets.fsBundle } : {};
+  if (snapshot) {
+    try {
+      return await openPglite(undefined, { ...extra, loadDataDir: snapshot });
+    } catch {
+      // A damaged cache file must never stop a test run: fall through to initdb.
+    }
+  }
+  return openPglite(undefined, extra);
 }

@@ -1,0 +1,15 @@
+// `tessera/playwright`: Playwright Test with a Tessera gateway per worker.
+//
+//   import { test, expect } from 'tessera/playwright';
+//   test('pays', async ({ page, gateway, cards, charge }) => { ... });
+//
+// Needs @playwright/test in the project (one copy: this module imports it). When two copies could
+// load (a linked checkout of Tessera), extend your own: `base.extend(tesseraFixtures)` from
+// 'tessera/playwright/fixtures', which does not import Playwright.
+import { test as base, expect } from '@playwright/test';
+import { TesseraTestFixtures, TesseraWorkerFixtures, tesseraFixtures } from './testing/fixtures.js';
+
+export const test = base.extend<TesseraTestFixtures, TesseraWorkerFixtures>(tesseraFixtures);
+export { expect, tesseraFixtures };
+export type { TesseraTestFixtures, TesseraWorkerFixtures };
+export * from './testing/index.js';

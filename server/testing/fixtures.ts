@@ -1,0 +1,86 @@
+import type { Fixtures, PlaywrightTestArgs, PlaywrightWorkerArgs } from '@playwright/test';
+import { cards } from './cards.js';
+import type { ChargeResult, EmailMatch, OutboxMessage, WaitOptions } from './client.js';
+import { TestGateway, TestGatewayOptions, startTestGateway } from './index.js';
+import { WebhookReceiver, startWebhookReceiver } from './webhooks.js';
+
+// The fixture definitions behind `tessera/playwright`, as a plain object with no runtime import
+// of @playwright/test: `base.extend(tesseraFixtures)` works with whichever copy the project has.
+
+export interface TesseraWorkerFixtures {
+  /**
+   * Worker option: startTessera options for this worker's gateway, e.g.
+   * `test.use({ tesseraOptions: { settings: { cvv_check: true }, clockStart: '2030-01-01T00:00:00Z' } })`.
+   */
+  tesseraOptions: TestGatewayOptions;
+  /** One real gateway per worker, in memory, on a free port; closed when the worker ends. */
+  gateway: TestGateway;
+  /** A local webhook endpoint per worker (cleared before each test). */
+  webhookReceiver: WebhookReceiver;
+}
+
+export interface TesseraTestFixtures {
+  /** Option: reset the worker's gateway before each test (default true); false shares state between tests. */
+  tesseraReset: boolean;
+  /**
+   * Option: merchant settings for this test, applied after the reset, e.g.
+   * `test.use({ tesseraSettings: { cvv_check: true } })` (works inside describe blocks too).
+   */
+  tesseraSettings: Record<string, unknown>;
+  /** Internal, automatic: runs the reset and applies the settings. */
+  tesseraIsolation: void;
+  /** The test-card table (`cards.visa`, `cards.declined`, `cards.cvvFailure`, ..., `cards.bank`). */
+  cards: typeof cards;
+  /** Charges a token server-side with the private key: what the merchant's server does. */
+  charge: (token: string, amount: number, extra?: Record<string, unknown>) => Promise<ChargeResult>;
+  /** Waits until an email in the gateway's outbox matches (receipts), or fails listing the outbox. */
+  waitForEmail: (match?: EmailMatch | ((m: OutboxMessage) => boolean), opts?: WaitOptions) => Promise<OutboxMessage>;
+  /** The webhook endpoint, emptied for this test. */
+  webhooks: WebhookReceiver;
+}
+
+export const tesseraFixtures: Fixtures<TesseraTestFixtures, TesseraWorkerFixtures, PlaywrightTestArgs, PlaywrightWorkerArgs> = {
+  tesseraOptions: [{}, { scope: 'worker', option: true }],
+  gateway: [
+    async ({ tesseraOptions }, use) => {
+      const gw = await startTestGateway(tesseraOptions);
+      try {
+        await use(gw);
+      } finally {
+        await gw.close();
+      }
+    },
+    // The first start on a machine builds the database snapshot (a few seconds).
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  webhookReceiver: [
+    async ({}, use) => {
+      const receiver = await startWebhookReceiver();
+      try {
+        await use(receiver);
+      } finally {
+        await receiver.close();
+      }
+    },
+    { scope: 'worker' },
+  ],
+
+  tesseraReset: [true, { option: true }],
+  // Auto: every test starts from an empty test environment (a reset takes a few milliseconds).
+  tesseraSettings: [{}, { option: true }],
+  tesseraIsolation: [
+    async ({ gateway, tesseraReset, tesseraSettings }, use) => {
+      if (tesseraReset) await gateway.reset();
+      if (Object.keys(tesseraSettings).length) await gateway.settings(tesseraSettings);
+      await use();
+    },
+    { auto: true },
+  ],
+  cards: async ({}, use) => use(cards),
+  charge: async ({ gateway }, use) => use((token, amount, extra) => gateway.charge(token, amount, extra)),
+  waitForEmail: async ({ gateway }, use) => use((match, opts) => gateway.waitForEmail(match, opts)),
+  webhooks: async ({ webhookReceiver }, use) => {
+    webhookReceiver.clear();
+    await use(webhookReceiver);
+  },
+};
