@@ -36,13 +36,15 @@ const RATIOS = [
   ['tokens/s / raw-insert/s', 'jsonp-tokens', 'raw-insert', 0.5],
   ['tokens/s / bare/s', 'jsonp-tokens', 'bare', null],
   ['charges/s / raw-insert/s', 'charges', 'raw-insert', 0.35],
+  ['charges/s two nodes / one node', 'charges-2-nodes', 'charges-1-node', 1.6],
+  ['charges/s one node / raw-insert/s', 'charges-1-node', 'raw-insert', null],
 ];
 const P99_TARGETS = { 'jsonp-tokens': 10, charges: 20, 'start-warm': 1000 };
 
 async function main() {
   const selected = cfg.only.length
     ? scenarios.filter((s) => cfg.only.includes(s.name))
-    : scenarios.filter((s) => cfg.diag || !s.diagnostic);
+    : scenarios.filter((s) => (cfg.diag || !s.diagnostic) && (!s.pgOnly || cfg.databaseUrl));
   if (selected.length === 0) throw new Error(`BENCH_ONLY matched no scenario (have: ${scenarios.map((s) => s.name)})`);
 
   const backend = await openBackend(cfg);

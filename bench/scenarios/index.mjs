@@ -4,6 +4,7 @@ import coldStart from './cold-start.mjs';
 import jsonpTokens from './jsonp-tokens.mjs';
 import rawInsert from './raw-insert.mjs';
 import tokenSteps from './token-steps.mjs';
+import twoNode from './two-node.mjs';
 
 /**
  * The scenarios, run in this order on one shared database (see lib/backend.mjs).
@@ -18,4 +19,4 @@ import tokenSteps from './token-steps.mjs';
  * BENCH_ONLY=name,name runs a subset. Scenarios marked `diagnostic` run only with BENCH_DIAG=1 or
  * when BENCH_ONLY names them.
  */
-export const scenarios = [bare, rawInsert, jsonpTokens, charges, tokenSteps, coldStart];
+export const scenarios = [bare, rawInsert, jsonpTokens, charges, twoNode, tokenSteps, coldStart];

@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { dist } from '../lib/dist.mjs';
+import { httpLoad } from '../lib/load.mjs';
+
+const MAIN = fileURLToPath(new URL('../../dist/server/main.js', import.meta.url));
+const TOKENS = Number(process.env.BENCH_CHARGE_TOKENS ?? 6000);
+const card = { card_owner_name: 'Bench Owner', card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2030, csc: '123' };
+
+/** A real `tessera serve` process; resolves with its URL and whatever it printed (keys on first start). */
+function serve(env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, 'serve'], {
+      env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', TESSERA_RATE_LIMITS: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`node did not start:\n${out}`)), 60_000);
+    const read = (b) => {
+      out += b;
+      const m = out.match(/Tessera listening on (\S+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1], out, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => reject(new Error(`node exited with ${code}:\n${out}`)));
+  });
+}
+
+/**
+ * Scale-out: the same charges-by-token load on one node, then spread over two nodes, both real
+ * processes on one fresh PostgreSQL database (created and dropped here). PostgreSQL only.
+ */
+export default {
+  name: 'two-node',
+  describe: `charges/s by token on one node and on two node processes sharing PostgreSQL (${TOKENS} tokens each)`,
+  pgOnly: true,
+  async run(ctx) {
+    const pg = (await import('pg')).default;
+    const admin = new pg.Client({ connectionString: ctx.cfg.databaseUrl });
+    await admin.connect();
+    const name = `bench_nodes_${randomBytes(4).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(ctx.cfg.databaseUrl);
+    url.pathname = `/${name}`;
+    const dataKey = randomBytes(32).toString('base64');
+    const env = { DATABASE_URL: url.href, TESSERA_DATA_KEY: dataKey };
+    const nodes = [];
+    let db;
+    try {
+      nodes.push(await serve(env)); // first start: creates the demo merchant and prints its keys
+      nodes.push(await serve(env));
+      const merchantId = nodes[0].out.match(/merchant\s+(mer_[0-9a-f]+)/)[1];
+      const privateKey = nodes[0].out.match(/private key\s+(test_sk_[0-9a-f]+)/)[1];
+      const { openDatabase } = await dist('db/index.js');
+      const { Vault } = await dist('vault.js');
+      const { createToken } = await dist('domain/tokens.js');
+      db = await openDatabase({ databaseUrl: url.href });
+      const vault = new Vault(Buffer.from(dataKey, 'base64'));
+      const authorization = 'Basic ' + Buffer.from(`${privateKey}:`).toString('base64');
+      const run = async (label, urls) => {
+        const tokens = [];
+        for (let i = 0; i < TOKENS; i++) tokens.push((await createToken(db, vault, { merchantId, env: 'test' }, card, new Date())).id);
+        const sequence = tokens.map((token) => ({
+          method: 'POST', path: '/api/v1/charge',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ token, amount: 1999 }),
+        }));
+        const r = await httpLoad({ urls, connections: ctx.cfg.connections, amount: tokens.length, seconds: 600, sequence, bodyIncludes: '"status":"SETTLED"', name: label });
+        return { name: label, unit: 'req/s', ...r };
+      };
+      const one = await run('charges-1-node', [nodes[0].url]);
+      const two = await run('charges-2-nodes', nodes.map((n) => n.url));
+      return [one, two];
+    } finally {
+      await db?.close();
+      await Promise.all(nodes.map((n) => n.stop()));
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await admin.end();
+    }
+  },
+};
