@@ -46,6 +46,8 @@ export function registerBodyParsers(app: FastifyInstance): void {
   // A POST without a body (a full refund, a cancel) reads as an empty object.
   app.addHook('preValidation', async (req) => {
     if (req.body === undefined || req.body === null) req.body = {};
+    // The JSONP route checks its query itself, so the error reaches the callback.
+    if (req.routeOptions.url !== '/api/v1/tokens/jsonp') assertNoNul({ query: req.query, params: req.params, body: req.body });
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', 'text/json'], { parseAs: 'string' }, (_req, body, done) => {
@@ -67,6 +69,30 @@ export function registerBodyParsers(app: FastifyInstance): void {
       done(err as Error, undefined);
     }
   });
+}
+
+/** Deeper than this is no payment request; recursive code further on (idempotency hashing) must not meet it. */
+const MAX_DEPTH = 32;
+
+/**
+ * PostgreSQL text cannot hold U+0000: such a value would fail inside the database (a 500).
+ * Refuse it up front as a malformed request, naming the field; likewise absurdly deep nesting.
+ * Iterative, so a hostile body cannot exhaust the stack.
+ */
+export function assertNoNul(value: unknown, path = ''): void {
+  const stack: [unknown, string, number][] = [[value, path, 0]];
+  while (stack.length) {
+    const [v, at, depth] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) throw new GatewayError('REQ01', `${at || 'request'} must not contain the NUL character`);
+    } else if (v && typeof v === 'object') {
+      if (depth >= MAX_DEPTH) throw new GatewayError('REQ01', `${at || 'request'} is nested more than ${MAX_DEPTH} levels deep`);
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\u0000')) throw new GatewayError('REQ01', `${at || 'request'} has a field name with the NUL character`);
+        stack.push([x, at ? `${at}.${k}` : k, depth + 1]);
+      }
+    }
+  }
 }
 
 /** Objects such as metadata may arrive as a JSON-encoded string; accept both forms. */

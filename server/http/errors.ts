@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { GatewayError } from '../errors.js';
 
 /** Maps anything thrown to the catalogue: the client never sees a Fastify error or a stack. */
@@ -36,4 +38,33 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const ge = new GatewayError('NOTFOUND', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`);
     reply.code(ge.status).send(ge.toJSON());
   });
+}
+
+/**
+ * Fastify's own refusals before routing (`frameworkErrors`: an undecodable URL, a path parameter
+ * over 100 characters) in the catalogue's shape, not Fastify's.
+ */
+export function frameworkErrorHandler(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const ge = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? new GatewayError('REQ01', 'a path parameter is longer than 100 characters')
+    : new GatewayError('REQ01', 'the URL is not valid (bad percent-encoding)');
+  reply.code(ge.status).header('cache-control', 'no-store').send(ge.toJSON());
+}
+
+/**
+ * Node's refusals of malformed HTTP (`clientError`: a bad request line, headers over 16 KiB, a
+ * request not received within requestTimeout, as a slow-loris is) in the catalogue's shape.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const ge = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new GatewayError('REQ04')
+    : err.code === 'HPE_HEADER_OVERFLOW' ? new GatewayError('REQ05')
+      : new GatewayError('REQ01', 'malformed HTTP request');
+  this.log.trace({ err }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify(ge.toJSON());
+    socket.write(`HTTP/1.1 ${ge.status} ${STATUS_CODES[ge.status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }

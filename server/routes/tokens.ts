@@ -3,6 +3,7 @@ import { KeyIdentity } from '../domain/keys.js';
 import { createToken, getToken, presentToken } from '../domain/tokens.js';
 import { GatewayError } from '../errors.js';
 import { nowFor } from '../http/auth.js';
+import { assertNoNul } from '../http/body.js';
 import { toGatewayError } from '../http/errors.js';
 import { checkCallback, jsonpBody } from '../http/jsonp.js';
 
@@ -55,6 +56,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
     const now = clock.now();
     let id: KeyIdentity | null = null;
     try {
+      assertNoNul(query, 'query');
       await limiter?.checkIp(req.ip, now);
       const key = typeof query.public_api_key === 'string' ? query.public_api_key : '';
       id = key ? await app.services.keys!.authenticate(db, key, now) : null;
