@@ -28,11 +28,12 @@ export function basicUser(header: string | undefined): string | null {
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('identity', null as unknown as KeyIdentity);
   app.decorateRequest('now', null as unknown as Date);
-  app.addHook('preHandler', async (req: FastifyRequest) => {
+  // onRequest: a request without a valid key is refused before its body is read or validated.
+  app.addHook('onRequest', async (req: FastifyRequest) => {
     const real = app.services.clock.now();
     req.now = real;
-    const access = req.routeOptions.config.access ?? 'private';
-    if (access === 'none') return;
+    const access = req.routeOptions.config?.access ?? 'private';
+    if (access === 'none' || req.is404) return;
     const key = basicUser(req.headers.authorization);
     const id = key ? await app.services.keys!.authenticate(app.services.db, key, real) : null; // keys expire in real time
     if (!id) throw new GatewayError('AUTH01');

@@ -168,3 +168,21 @@ describe('keys at rest', () => {
     }
   });
 });
+
+describe('authentication comes before the body', () => {
+  test('no key and an invalid body: 401 AUTH01, not a validation error', async () => {
+    const gw2 = await startGateway();
+    try {
+      const res = await gw2.app.inject({ method: 'POST', url: '/api/v1/charge', headers: { 'content-type': 'application/json' }, payload: '{not json' });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().errors[0].code).toBe('AUTH01');
+      const pub = await gw2.app.inject({
+        method: 'POST', url: '/api/v1/webhooks/rules', headers: { ...basic(gw2.merchant.test.public_key), 'content-type': 'application/json' }, payload: '{"event_resource": 5',
+      });
+      expect(pub.statusCode).toBe(403);
+      expect(pub.json().errors[0].code).toBe('AUTH02');
+    } finally {
+      await gw2.close();
+    }
+  });
+});

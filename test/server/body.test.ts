@@ -157,9 +157,10 @@ describe('the gateway', () => {
     expectError(await post('{"card_number": ', {}), 400, 'REQ01');
   });
 
-  test('malformed JSON is refused before the key is even looked at', async () => {
+  test('the key is looked at before the body: malformed JSON without a key is 401, with one 400', async () => {
     const res = await gw.app.inject({ method: 'POST', url: '/api/v1/tokens', payload: '{', headers: { 'content-type': 'application/json' } });
-    expectError(res, 400, 'REQ01');
+    expectError(res, 401, 'AUTH01');
+    expectError(await post('{', { 'content-type': 'application/json' }), 400, 'REQ01');
   });
 
   test('a body over the 256 KiB default -> 413 REQ02', async () => {
