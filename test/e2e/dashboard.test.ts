@@ -166,6 +166,10 @@ describe('merchant dashboard', () => {
     await shot('keys');
   });
 
+  /** Waits until the page on screen is the one for the current location (renders are async). */
+  const rendered = () =>
+    page.waitForFunction(() => document.getElementById('view')?.dataset.shows === location.hash);
+
   it('runs the sample checkout and the new charge appears in Activity, with its detail', async () => {
     await signIn();
     await page.getByRole('link', { name: 'Test tools' }).click();
@@ -196,6 +200,7 @@ describe('merchant dashboard', () => {
     await page.getByLabel('Maximum amount').fill('43');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/amount_min=4200/);
+    await rendered();
     await expect(table.locator(`a[href$="${id}"]`).count()).resolves.toBe(1);
     await shot('activity-filtered');
     await page.getByLabel('Status').selectOption('DECLINED');

@@ -386,6 +386,9 @@ async function route({ focus = true } = {}) {
     view.append(errorBox(e));
   }
   if (!alive() || !state.key) return;
+  // Which location the page on screen shows: lets tests (and assistive tech via aria-busy) know a
+  // navigation has finished rendering.
+  $('view').dataset.shows = location.hash;
   $('view').replaceChildren(view);
   if (focus) view.querySelector('h1')?.focus();
 }
