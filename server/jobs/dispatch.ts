@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { Db } from '../db/index.js';
 import { DispatchResult, dispatchEvents } from '../domain/webhooks.js';
+import { Loop } from './loop.js';
 
 // The webhook dispatcher: turns undispatched events into deliveries (domain/webhooks.ts,
 // dispatchEvents: claim with FOR UPDATE SKIP LOCKED, match, queue, mark dispatched, one
@@ -18,12 +19,11 @@ export interface DispatcherOptions {
 }
 
 export class WebhookDispatcher {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private again = false;
-  private started = false;
-  private intervalMs = 2000;
   log: DispatcherOptions['log'];
+  private readonly loop = new Loop(
+    () => this.runOnce(),
+    (err) => this.log?.error({ err }, 'webhook dispatch round failed; retrying next round'),
+  );
 
   constructor(private readonly opts: DispatcherOptions) {
     this.log = opts.log;
@@ -44,42 +44,16 @@ export class WebhookDispatcher {
 
   /** A round every intervalMs, and one soon after kick(); rounds never overlap. */
   start(intervalMs = 2000): void {
-    if (this.started) return;
-    this.started = true;
-    this.intervalMs = intervalMs;
-    this.schedule(0);
+    this.loop.start(intervalMs);
   }
 
   /** A request just wrote an event: dispatch it without waiting for the next round. */
   kick(): void {
-    if (!this.started) return;
-    if (this.running) this.again = true;
-    else this.schedule(0);
-  }
-
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.round(), ms);
-    this.timer.unref();
-  }
-
-  private round(): void {
-    this.timer = null;
-    this.running = this.runOnce()
-      .catch((err) => this.log?.error({ err }, 'webhook dispatch round failed; retrying next round'))
-      .finally(() => {
-        this.running = null;
-        if (!this.started) return;
-        this.schedule(this.again ? 0 : this.intervalMs);
-        this.again = false;
-      });
+    this.loop.kick();
   }
 
   /** Stops the loop and waits for a round in progress. */
-  async stop(): Promise<void> {
-    this.started = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -7,6 +7,7 @@ import { SUB, SubscriptionRow } from '../domain/subscriptions.js';
 import type { Transaction } from '../domain/transactions.js';
 import type { Notifier } from '../notify/outbox.js';
 import { CallbackDeps, DeliveryOptions, deliverCallbacks } from './callbacks.js';
+import { Loop } from './loop.js';
 
 // The scheduler: one loop per server process. Each piece of due work (a subscription's run, a
 // scheduled transaction) is claimed with SELECT … FOR UPDATE SKIP LOCKED in a transaction of its
@@ -235,9 +236,10 @@ export interface SchedulerOptions {
  * never overlap; start() and stop() are for startTessera; tests call tick() or runDue().
  */
 export class Scheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private current: Promise<unknown> | null = null;
-  private stopped = true;
+  private readonly loop = new Loop(
+    () => this.tick(),
+    (err) => this.deps.log?.error({ err }, 'scheduler round failed; retrying next round'),
+  );
 
   constructor(readonly deps: JobDeps, private readonly opts: SchedulerOptions = {}) {}
 
@@ -251,36 +253,15 @@ export class Scheduler {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start(this.opts.intervalMs ?? 5000);
   }
 
   /** Asks for a round soon (e.g. a request queued a callback). */
   kick(): void {
-    if (!this.stopped && this.timer) {
-      clearTimeout(this.timer);
-      this.schedule(0);
-    }
+    this.loop.kick();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.current?.catch(() => {});
-  }
-
-  private schedule(delay: number): void {
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.current = this.tick()
-        .catch((err) => this.deps.log?.error({ err }, 'scheduler round failed; retrying next round'))
-        .finally(() => {
-          this.current = null;
-          if (!this.stopped) this.schedule(this.opts.intervalMs ?? 5000);
-        });
-    }, delay);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { Db, Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
+import { Loop } from '../jobs/loop.js';
 import type { Scope } from '../domain/keys.js';
 
 // The durable outbox: whatever sends email or SMS (receipts now, webhook strategies and invoices
@@ -201,11 +202,7 @@ export const exponentialBackoff = (failed: number) => Math.min(MAX_DELAY, BASE_D
 export class OutboxWorker implements Notifier {
   log: Logger;
   private readonly opts: Required<Omit<WorkerOptions, 'log'>>;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private started = false;
-  private intervalMs = 5000;
+  private readonly loop = new Loop(() => this.drain(), (err) => this.log.error({ err }, 'outbox round failed'));
 
   constructor(opts: WorkerOptions) {
     this.opts = {
@@ -292,43 +289,17 @@ export class OutboxWorker implements Notifier {
 
   /** Production loop: a round every intervalMs (and at once after kick()), never two at a time. */
   start(intervalMs = 5000): void {
-    if (this.started) return;
-    this.started = true;
-    this.intervalMs = intervalMs;
-    this.schedule(0);
+    this.loop.start(intervalMs);
   }
 
   /** Asks for a round now (a request just queued a message); a round in progress is followed by another. */
   kick(): void {
-    if (!this.started) return;
-    if (this.running) this.again = true;
-    else this.schedule(0);
-  }
-
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.round(), ms);
-    this.timer.unref();
-  }
-
-  private round(): void {
-    this.timer = null;
-    this.running = this.drain()
-      .then(() => undefined, (err) => this.log.error({ err }, 'outbox round failed'))
-      .finally(() => {
-        this.running = null;
-        if (!this.started) return;
-        this.schedule(this.again ? 0 : this.intervalMs);
-        this.again = false;
-      });
+    this.loop.kick();
   }
 
   /** Stops the loop and waits for a round in progress; closes the transports. */
   async stop(): Promise<void> {
-    this.started = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
     for (const t of Object.values(this.opts.transports)) await t?.close?.();
   }
 }
