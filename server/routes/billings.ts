@@ -3,10 +3,8 @@ import { getBillingByTransaction, listBillings, presentBilling, retryBilling } f
 import { sendChargeReceipt } from '../domain/receipts.js';
 import { rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { anyBody, int, nullableString, string as str } from '../http/schemas.js';
 
-const str = { type: 'string' };
-const nullableString = { type: ['string', 'null'] };
-const int = { type: 'integer' };
 
 /** Spec 2.8: timestamps are `YYYY-MM-DD HH:MM:SS` strings and metadata a JSON-encoded string. */
 export const billingSchema = {
@@ -19,7 +17,6 @@ export const billingSchema = {
   },
 };
 
-const anyBody = { type: 'object', additionalProperties: true };
 
 /** Spec 4.7 (billings), plus GET /billings. Callbacks are signed with the secret of GET /webhooks/secret (routes/webhooks.ts). */
 export default async function billingRoutes(app: FastifyInstance) {

@@ -6,11 +6,8 @@ import type { Scope } from '../domain/keys.js';
 import { Transaction, getTransaction, listTransactions, presentTransaction, refundCharge } from '../domain/transactions.js';
 import { rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { anyBody, bool, int, nullableString as str, timestamp } from '../http/schemas.js';
 
-const str = { type: ['string', 'null'] };
-const int = { type: 'integer' };
-const bool = { type: 'boolean' };
-const timestamp = { type: 'string', format: 'date-time' };
 
 /** Spec 2.2. The allow-list: a masked card_number is the only trace of the card that may leave. */
 export const transactionSchema = {
@@ -35,7 +32,6 @@ export const transactionSchema = {
 };
 
 // Bodies stay loose on purpose: the domain checks them and answers with the spec's codes.
-const anyBody = { type: 'object', additionalProperties: true };
 
 export default async function chargeRoutes(app: FastifyInstance) {
   const { db, vault } = app.services;

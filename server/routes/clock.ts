@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
 import { advanceTestClock, readTestClock } from '../jobs/test-clock.js';
+import { anyBody as advanceBody, int, timestamp } from '../http/schemas.js';
 
-const timestamp = { type: 'string', format: 'date-time' };
-const int = { type: 'integer' };
 
 const clockSchema = {
   type: 'object',
@@ -16,7 +15,6 @@ const clockSchema = {
   },
 };
 
-const advanceBody = { type: 'object', additionalProperties: true };
 
 function testOnly(req: FastifyRequest): string {
   if (req.identity.env !== 'test') {

@@ -6,10 +6,8 @@ import { GatewayError } from '../errors.js';
 import { parseObjectParam } from '../http/body.js';
 import { listSchema, parsePage } from '../http/paging.js';
 import { methodSchema } from './methods.js';
+import { nullableInt, nullableString, timestamp } from '../http/schemas.js';
 
-const nullableString = { type: ['string', 'null'] };
-const nullableInt = { type: ['integer', 'null'] };
-const timestamp = { type: 'string', format: 'date-time' };
 const scalar = { type: ['string', 'number', 'null'] };
 const RECORD_FIELDS = Object.keys(MAX_LENGTH);
 

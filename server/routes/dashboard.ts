@@ -9,11 +9,8 @@ import { GatewayError } from '../errors.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { PUBLIC_DIR } from '../paths.js';
 import { transactionSchema } from './charges.js';
+import { nullableString as nullableStr, nullableTime, string as str, timestamp as time } from '../http/schemas.js';
 
-const str = { type: 'string' };
-const nullableStr = { type: ['string', 'null'] };
-const time = { type: 'string', format: 'date-time' };
-const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 
 /** A listed key set: the two keys redacted to prefix and last four characters. */
 const keySetView = {

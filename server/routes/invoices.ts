@@ -6,11 +6,8 @@ import {
 import { parseObjectParam } from '../http/body.js';
 import { rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { anyBody, int, nullableString as str, nullableTime, timestamp } from '../http/schemas.js';
 
-const str = { type: ['string', 'null'] };
-const int = { type: 'integer' };
-const timestamp = { type: 'string', format: 'date-time' };
-const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 
 /** An invoice (spec 2.10: fields not shown; ours are in docs/decisions-invoices.md). */
 export const invoiceSchema = {
@@ -38,7 +35,6 @@ export const invoiceSchema = {
 };
 
 // Bodies stay loose on purpose: the domain checks them and names the field in its message.
-const anyBody = { type: 'object', additionalProperties: true };
 const done = { type: 'object', properties: { success: { type: 'boolean' } } };
 type WithId = { Params: { id: string } };
 type Body = Record<string, unknown>;

@@ -3,10 +3,8 @@ import {
   createMethod, deleteMethod, getMethod, listMethods, presentMethod, updateMethod,
 } from '../domain/methods.js';
 import { GatewayError } from '../errors.js';
+import { nullableInt, nullableString, timestamp } from '../http/schemas.js';
 
-const nullableString = { type: ['string', 'null'] };
-const nullableInt = { type: ['integer', 'null'] };
-const timestamp = { type: 'string', format: 'date-time' };
 
 /** The allow-list of a payment method (spec 2.5): last four digits at most, never a number. */
 export const methodSchema = {

@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../errors.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { OutboxFilter, getOutboxMessage, listOutbox, presentOutbox, retryOutboxMessage } from '../notify/outbox.js';
+import { nullableString, nullableTime } from '../http/schemas.js';
 
-const nullableString = { type: ['string', 'null'] };
-const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 
 /** A queued email or SMS as the merchant (and QA) may read it: never more than the message itself. */
 export const outboxSchema = {

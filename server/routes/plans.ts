@@ -6,9 +6,8 @@ import { rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { runSubscriptionNow } from '../jobs/scheduler.js';
 import { subscriptionSchema } from './subscriptions.js';
+import { anyBody, string as str, timestamp } from '../http/schemas.js';
 
-const str = { type: 'string' };
-const timestamp = { type: 'string', format: 'date-time' };
 
 /** Spec 2.10 leaves the plan record open: docs/decisions-recurring.md §Plans. */
 export const planSchema = {
@@ -20,7 +19,6 @@ export const planSchema = {
   },
 };
 
-const anyBody = { type: 'object', additionalProperties: true };
 const done = { type: 'object', properties: { success: { type: 'boolean' } } };
 const unsubscribed = { type: 'object', properties: { success: { type: 'boolean' }, subscription: subscriptionSchema } };
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { getReceipt, presentReceipt, sendReceipt } from '../domain/receipts.js';
 import { rememberResource } from '../http/idempotency.js';
+import { anyBody, nullableString } from '../http/schemas.js';
 
-const nullableString = { type: ['string', 'null'] };
 
 /** Spec 2.6 (`+00:00` timestamps, integer id) and our `delivery` state from the outbox. */
 export const receiptSchema = {
@@ -21,7 +21,6 @@ export const receiptSchema = {
   },
 };
 
-const anyBody = { type: 'object', additionalProperties: true };
 type WithId = { Params: { id: string } };
 
 /** Receipts (spec 4.4): send one for a charge; read one back with its delivery state. */

@@ -4,10 +4,8 @@ import {
 } from '../domain/scheduled.js';
 import { rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
+import { anyBody, nullableString, string as str, timestamp } from '../http/schemas.js';
 
-const str = { type: 'string' };
-const nullableString = { type: ['string', 'null'] };
-const timestamp = { type: 'string', format: 'date-time' };
 
 /** Spec 2.7, with its types: amount, send_receipt and metadata are strings, new_record a boolean. */
 export const scheduledSchema = {
@@ -25,7 +23,6 @@ export const scheduledSchema = {
   },
 };
 
-const anyBody = { type: 'object', additionalProperties: true };
 type IdParams = { Params: { id: string } };
 
 /** Spec 4.3, plus POST /scheduled_transactions (how one is made) and GET /scheduled_transactions/:id. */

@@ -4,12 +4,8 @@ import {
 } from '../domain/subscriptions.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { billingSchema } from './billings.js';
+import { anyBody, nullableInt, nullableString, nullableTime as nullableTimestamp, string as str, timestamp } from '../http/schemas.js';
 
-const str = { type: 'string' };
-const nullableString = { type: ['string', 'null'] };
-const nullableInt = { type: ['integer', 'null'] };
-const timestamp = { type: 'string', format: 'date-time' };
-const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' };
 
 /** Spec 2.10 leaves the subscription record open: docs/decisions-recurring.md §Subscriptions. */
 export const subscriptionSchema = {
@@ -24,7 +20,6 @@ export const subscriptionSchema = {
   },
 };
 
-const anyBody = { type: 'object', additionalProperties: true };
 const list = { response: { 200: listSchema(subscriptionSchema) } };
 
 /** Spec 4.9, plus GET and POST /subscriptions/:id. */

@@ -4,8 +4,8 @@ import {
 } from '../domain/templates.js';
 import { rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { anyBody, nullableString } from '../http/schemas.js';
 
-const nullableString = { type: ['string', 'null'] };
 
 /** Spec 2.6: integer id and merchant_id, `+00:00` timestamps. */
 export const templateSchema = {
@@ -18,7 +18,6 @@ export const templateSchema = {
 };
 
 // Bodies stay loose: the domain answers with the spec's codes (10302 without receipt_text).
-const anyBody = { type: 'object', additionalProperties: true };
 type WithId = { Params: { id: string } };
 
 /** Receipt templates (spec 4.4), plus a list, newest first. */

@@ -6,10 +6,8 @@ import { nowFor } from '../http/auth.js';
 import { assertNoNul } from '../http/body.js';
 import { toGatewayError } from '../http/errors.js';
 import { checkCallback, jsonpBody } from '../http/jsonp.js';
+import { nullableInt, nullableString, timestamp } from '../http/schemas.js';
 
-const nullableString = { type: ['string', 'null'] };
-const nullableInt = { type: ['integer', 'null'] };
-const timestamp = { type: 'string', format: 'date-time' };
 
 /** The allow-list of what a token response may carry: never a number, a CVV or an account number. */
 const tokenProperties = {

@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { BATCH_BODY_LIMIT, getUpdate, presentUpdate, submitUpdate } from '../domain/updater.js';
 import { GatewayError } from '../errors.js';
 import { rememberResource } from '../http/idempotency.js';
+import { anyBody, nullableTime, timestamp } from '../http/schemas.js';
 
-const timestamp = { type: 'string', format: 'date-time' };
-const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const echoed = { type: ['integer', 'string', 'null'] };
 
 const entrySchema = {
@@ -42,7 +41,6 @@ export const accountUpdaterSchema = {
 };
 
 // The domain reads payment_methods itself (122004 for a wrong shape, not a schema error).
-const anyBody = { type: 'object', additionalProperties: true };
 
 /** Account updater (spec 4.7): submit a batch of stored cards; read the batch and its review back. */
 export default async function updaterRoutes(app: FastifyInstance) {

@@ -10,11 +10,8 @@ import {
 } from '../domain/webhooks.js';
 import { rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { anyBody, nullableInt, nullableString, nullableTime, timestamp } from '../http/schemas.js';
 
-const timestamp = { type: 'string', format: 'date-time' };
-const nullableString = { type: ['string', 'null'] };
-const nullableTime = { type: ['string', 'null'], format: 'date-time' };
-const nullableInt = { type: ['integer', 'null'] };
 const strings = { type: 'array', items: { type: 'string' } };
 const scalar = { type: ['string', 'number', 'boolean'] };
 
@@ -88,7 +85,6 @@ const catalogueSchema = {
 
 const success = { type: 'object', properties: { success: { type: 'boolean' } } };
 // Bodies stay loose: the domain reads JSON and form strings alike and answers with clear codes.
-const anyBody = { type: 'object', additionalProperties: true };
 
 type WithId = { Params: { id: string } };
 type Relation = { Params: { rule_id: string; strategy_id: string } };
