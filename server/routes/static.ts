@@ -57,8 +57,10 @@ export default async function staticRoutes(app: FastifyInstance) {
     return { url: '/tokenizer.js', versioned_url: `/tokenizer-${iife.version}.js`, integrity: iife.integrity, version: iife.version };
   });
 
-  // The demo page's own assets: a fixed list, so nothing else under public/ is served by accident.
-  for (const [file, type] of [['demo.css', 'text/css; charset=utf-8'], ['demo.js', js]] as const) {
+  // The pages' own assets: a fixed list, so nothing else under public/ is served by accident.
+  // palette.css holds the colours the demo page and the dashboard share.
+  const css = 'text/css; charset=utf-8';
+  for (const [file, type] of [['palette.css', css], ['demo.css', css], ['demo.js', js]] as const) {
     const body = readFileSync(join(PUBLIC_DIR, file));
     app.get(`/${file}`, options, async (_req, reply) => {
       reply.type(type).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
