@@ -11,7 +11,7 @@ export default defineConfig({
       ...(pg
         ? [{ test: { name: 'api:postgres', include: ['test/server/**/*.test.ts'], env: { TESSERA_TEST_DB: 'pg' }, testTimeout: 30_000, hookTimeout: 60_000 } }]
         : []),
-      // Proof under load, faults and attack (docs/decisions-proof.md); PROOF_FULL=1 runs the heavy variants.
+      // Proof under load, faults and attack (docs/decisions.md (Proof under load, faults and attack)); PROOF_FULL=1 runs the heavy variants.
       { test: { name: 'proof', include: ['test/proof/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false } },
       { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false } },
       // The QA toolkit (startTessera, reset, fixtures) and the Playwright example project, run as a user would.

@@ -7,7 +7,7 @@ import { Scope, newId } from './keys.js';
 import { dollars, escapeHtml } from './render.js';
 import { MAX_AMOUNT, isEmail, parseAmount, text } from './validate.js';
 
-// Invoices (spec 4.11, state table of spec 3; docs/decisions-invoices.md). Totals are computed
+// Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)). Totals are computed
 // here in integer cents; the email goes through the durable outbox in the transaction that
 // creates or delivers the invoice, and every change emits its event in the same transaction.
 
@@ -413,7 +413,7 @@ export async function deleteInvoice(db: Db, scope: Scope, id: string, now: Date)
   });
 }
 
-/** The invoice as the API shows it (docs/decisions-invoices.md): amounts in cents, balance derived. */
+/** The invoice as the API shows it (docs/decisions.md (Invoices and the account updater)): amounts in cents, balance derived. */
 export function presentInvoice(r: InvoiceRow) {
   return {
     class: 'invoice',

@@ -117,7 +117,7 @@ export async function deletePlan(db: Db, scope: Scope, rawId: unknown, now: Date
   });
 }
 
-/** Spec 2.10 leaves the record open: docs/decisions-recurring.md §Plans. */
+/** Spec 2.10 leaves the record open: docs/decisions.md, Recurring billing › Plans. */
 export function presentPlan(p: PlanRow) {
   return {
     class: 'plan',

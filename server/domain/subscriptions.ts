@@ -255,7 +255,7 @@ export async function withLastBillings(q: Queryable, rows: SubscriptionRow[]): P
   return rows.map((r) => ({ ...r, last_billing: by.get(r.number) ?? null }));
 }
 
-/** Spec 2.10 leaves the record open: docs/decisions-recurring.md §Subscriptions. */
+/** Spec 2.10 leaves the record open: docs/decisions.md, Recurring billing › Subscriptions. */
 export function presentSubscription(s: SubscriptionView) {
   return {
     class: 'subscription',

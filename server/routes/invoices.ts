@@ -9,7 +9,7 @@ import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { anyBody, int, nullableString as str, nullableTime, timestamp } from '../http/schemas.js';
 
 
-/** An invoice (spec 2.10: fields not shown; ours are in docs/decisions-invoices.md). */
+/** An invoice (spec 2.10: fields not shown; ours are in docs/decisions.md (Invoices and the account updater)). */
 export const invoiceSchema = {
   type: 'object',
   properties: {

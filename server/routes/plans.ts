@@ -9,7 +9,7 @@ import { subscriptionSchema } from './subscriptions.js';
 import { anyBody, string as str, timestamp } from '../http/schemas.js';
 
 
-/** Spec 2.10 leaves the plan record open: docs/decisions-recurring.md §Plans. */
+/** Spec 2.10 leaves the plan record open: docs/decisions.md, Recurring billing › Plans. */
 export const planSchema = {
   type: 'object',
   properties: {

@@ -7,7 +7,7 @@ import { billingSchema } from './billings.js';
 import { anyBody, nullableInt, nullableString, nullableTime as nullableTimestamp, string as str, timestamp } from '../http/schemas.js';
 
 
-/** Spec 2.10 leaves the subscription record open: docs/decisions-recurring.md §Subscriptions. */
+/** Spec 2.10 leaves the subscription record open: docs/decisions.md, Recurring billing › Subscriptions. */
 export const subscriptionSchema = {
   type: 'object',
   properties: {

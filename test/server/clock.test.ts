@@ -63,8 +63,7 @@ describe('POST /test_helpers/clock/advance', () => {
   });
 
   test('tokens expire by the test clock (15 minutes)', async () => {
-    // Through POST /scheduled_transactions, which consumes the token at req.now. (POST /charge and
-    // POST /customers still pass the real clock; see docs/decisions-recurring.md §Test clock.)
+    // Through POST /scheduled_transactions; testclock-routes.test.ts covers the other routes.
     const { m, a } = await isolated(gw);
     const schedule = (token: string) => a.post('/scheduled_transactions', { token, amount: 500, bill_on: '2026-12-01' });
     const token = await tokenFor(gw, undefined, m.test.public_key);

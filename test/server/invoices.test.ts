@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestGateway, basic, startGateway } from '../helpers/gateway.js';
 import { Res, calls, expectError } from './receipts-fixtures.js';
 
-// Invoices (spec 4.11, state table of spec 3; docs/decisions-invoices.md).
+// Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)).
 
 let gw: TestGateway;
 let api: ReturnType<typeof calls>;

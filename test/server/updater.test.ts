@@ -6,7 +6,7 @@ import { completeDueReviews } from '../../server/domain/updater.js';
 import { Merchant, TestGateway, bank, basic, startGateway, tokenFor, visa } from '../helpers/gateway.js';
 import { calls, expectError } from './receipts-fixtures.js';
 
-// Account updater (spec 2.9, 4.7; docs/decisions-invoices.md): POST /tokens/update, GET
+// Account updater (spec 2.9, 4.7; docs/decisions.md (Invoices and the account updater)): POST /tokens/update, GET
 // /tokens/update/:id, and the review that writes the accepted dates REVIEW_DELAY_MS later.
 
 let gw: TestGateway;
