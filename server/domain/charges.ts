@@ -167,11 +167,12 @@ export async function createCharge(
   const metadata = parseObjectParam(body.metadata, 'metadata') ?? {};
   const description = text(body.description);
   if (description && description.length > 1000) throw new GatewayError('REQ01', 'description must be at most 1000 characters');
-  if (shape !== 'customer') receiptOf(body, { customerEmail: null, customerReceipts: false }); // fail before touching the token
+  // Without a customer the receipt rules need nothing from the database: check them before touching the token.
+  const knownReceipt = shape === 'customer' ? null : receiptOf(body, { customerEmail: null, customerReceipts: false });
 
   const txn = await deps.db.tx(async (q) => {
     const inst = await loadInstrument(q, deps, scope, shape, body, now);
-    const receipt = receiptOf(body, inst);
+    const receipt = knownReceipt ?? receiptOf(body, inst);
     let check: { csc_check: string | null; avs_zip_check: string | null } = { csc_check: null, avs_zip_check: null };
     if (inst.verify) {
       const settings = opts.settings ?? (await getSettings(q, scope));
