@@ -6,12 +6,14 @@ import { httpLoad } from '../lib/load.mjs';
 
 const MAIN = fileURLToPath(new URL('../../dist/server/main.js', import.meta.url));
 const TOKENS = Number(process.env.BENCH_CHARGE_TOKENS ?? 6000);
+/** Extra node flags for the gateway processes, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const card = { card_owner_name: 'Bench Owner', card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2030, csc: '123' };
 
 /** A real `tessera serve` process; resolves with its URL and whatever it printed (keys on first start). */
 function serve(env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'serve'], {
+    const child = spawn(process.execPath, [...NODE_ARGS, MAIN, 'serve'], {
       env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', TESSERA_RATE_LIMITS: 'off' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { Db, INT8_OID, Queryable, Row, normaliseParams } from './db.js';
 
@@ -8,10 +9,25 @@ const types = {
   },
 };
 
+/**
+ * Every statement is prepared once per connection under a name derived from its text, so
+ * PostgreSQL parses and plans it once instead of on every call. The SQL texts are the code's own
+ * (values always travel as parameters), so the set of names is bounded.
+ */
+const names = new Map<string, string>();
+function nameOf(sql: string): string {
+  let name = names.get(sql);
+  if (!name) {
+    name = 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
+    names.set(sql, name);
+  }
+  return name;
+}
+
 function wrap(c: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<T extends Row>(sql: string, params?: unknown[]) {
-      const res = await c.query(sql, normaliseParams(params) as any[]);
+      const res = await c.query({ name: nameOf(sql), text: sql, values: normaliseParams(params) as any[] });
       return res.rows as T[];
     },
     async exec(sql: string) {

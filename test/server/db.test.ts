@@ -119,6 +119,22 @@ describe('parameters', () => {
       await db.drop();
     }
   });
+
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a statement is parsed and planned once per connection, then reused', async () => {
+    const db = await testDb();
+    try {
+      const sql = 'SELECT count(*)::int AS n FROM merchants WHERE id <> $1';
+      const prepared = await db.tx(async (q) => {
+        for (let i = 0; i < 3; i++) await q.query(sql, [`mer_${i}`]);
+        return q.query('SELECT name FROM pg_prepared_statements WHERE statement = $1', [sql]);
+      });
+      // One named statement for three calls (an unnamed one would not be listed at all).
+      expect(prepared).toHaveLength(1);
+      expect(prepared[0].name).toMatch(/^t[0-9a-f]{20}$/);
+    } finally {
+      await db.drop();
+    }
+  });
 });
 
 // The data-directory lock guards embedded PGlite only: PostgreSQL has its own.
