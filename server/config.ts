@@ -14,6 +14,9 @@ export interface Config {
   retiredDataKeys?: string;
   logLevel: string;
   rateLimits: RateLimits;
+  /** Rate-limit counters in Redis instead of the database (optional). */
+  redisUrl?: string;
+  redisKeyPrefix?: string;
   trustProxy: boolean;
   /** Email and SMS transports of the outbox; absent ones leave messages queued (GET /api/v1/outbox). */
   notify: NotifyConfig;
@@ -33,24 +36,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retiredDataKeys: env.TESSERA_DATA_KEYS_RETIRED || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimits: limits(env.TESSERA_RATE_LIMITS),
+    redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || undefined,
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     notify: notifyConfig(env),
   };
 }
 
+function urlOf(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
+  const v = env[name];
+  if (!v) return undefined;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`);
+  }
+  if (!protocols.includes(u.protocol)) throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  return v;
+}
+
 function notifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
-  const url = (name: string, protocols: string[]) => {
-    const v = env[name];
-    if (!v) return undefined;
-    let u: URL;
-    try {
-      u = new URL(v);
-    } catch {
-      throw new ConfigError(`${name} is not a URL`);
-    }
-    if (!protocols.includes(u.protocol)) throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
-    return v;
-  };
+  const url = (name: string, protocols: string[]) => urlOf(env, name, protocols);
   const interval = Number(env.OUTBOX_INTERVAL_MS ?? 5000);
   if (!Number.isInteger(interval) || interval < 100) throw new ConfigError('OUTBOX_INTERVAL_MS must be an integer of at least 100');
   return {

@@ -36,6 +36,8 @@ async function serve(config: Config): Promise<void> {
     retiredDataKeys: config.retiredDataKeys,
     logLevel: config.logLevel,
     rateLimits: config.rateLimits,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: config.redisKeyPrefix,
     trustProxy: config.trustProxy,
     notify: config.notify,
     warn: (msg) => console.warn(`warning: ${msg}`),
@@ -58,7 +60,8 @@ async function serve(config: Config): Promise<void> {
   API             ${gw.url}/api/v1
   database        ${gw.db.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}
   email           ${config.notify.smtpUrl ? `SMTP ${new URL(config.notify.smtpUrl).host}` : 'not sent (no SMTP_URL): see GET /api/v1/outbox'}
-  SMS             ${config.notify.smsWebhookUrl ? `webhook ${new URL(config.notify.smsWebhookUrl).host}` : 'not sent (no SMS_WEBHOOK_URL): see GET /api/v1/outbox'}`);
+  SMS             ${config.notify.smsWebhookUrl ? `webhook ${new URL(config.notify.smsWebhookUrl).host}` : 'not sent (no SMS_WEBHOOK_URL): see GET /api/v1/outbox'}
+  rate limits     ${config.redisUrl ? `counted in Redis ${new URL(config.redisUrl).host}` : gw.db.kind === 'pg' ? 'counted in PostgreSQL' : 'counted in memory'}`);
 }
 
 async function keys(config: Config, args: string[]): Promise<void> {

@@ -5,7 +5,8 @@ import { Db, openDatabase } from './db/index.js';
 import { KeyCache, KeySet, createKeySet, createMerchant } from './domain/keys.js';
 import { MerchantSettings, updateSettings } from './domain/settings.js';
 import { purgeIdempotencyKeys } from './http/idempotency.js';
-import { DEFAULT_LIMITS, DbCounters, MemoryCounters, RateLimits, TokenLimiter } from './http/ratelimit.js';
+import { DbCounters, MemoryCounters, RedisCounters, connectRedis } from './http/counters.js';
+import { DEFAULT_LIMITS, RateLimits, TokenLimiter } from './http/ratelimit.js';
 import { loadVault } from './vault.js';
 import { sweepDueReceipts } from './domain/receipts.js';
 import { completeDueReviews } from './domain/updater.js';
@@ -28,6 +29,10 @@ export interface StartOptions {
   clockStart?: Date | string;
   /** Card-testing defence of the public token endpoints (TESSERA_RATE_LIMITS); defaults apply when absent. */
   rateLimits?: RateLimits;
+  /** Keep the rate-limit counters in this Redis (REDIS_URL) instead of the database; optional. */
+  redisUrl?: string;
+  /** Prefix of Tessera's Redis keys (REDIS_KEY_PREFIX), for several gateways on one Redis. Default `tessera:`. */
+  redisKeyPrefix?: string;
   /** Honour X-Forwarded-For from a proxy in front (TRUST_PROXY). */
   trustProxy?: boolean;
   /** The demo merchant's test-environment verification switches. */
@@ -92,8 +97,13 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
         return { id, set };
       });
     }
-    // Embedded PGlite is one process (its lock sees to that): count in memory. PostgreSQL may have many nodes.
-    const limiter = new TokenLimiter(db.kind === 'pg' ? new DbCounters(db) : new MemoryCounters(), opts.rateLimits ?? DEFAULT_LIMITS);
+    // Embedded PGlite is one process (its lock sees to that): count in memory. PostgreSQL may have
+    // many nodes: count in the database, or in Redis when there is one (the database stands in for it).
+    const local = db.kind === 'pg' ? new DbCounters(db) : new MemoryCounters();
+    const redis = opts.redisUrl ? connectRedis(opts.redisUrl) : null;
+    if (redis && !(await redis.ready)) opts.warn?.('REDIS_URL does not answer yet: rate limits are counted in the database until it does');
+    const counters = redis ? new RedisCounters(redis, local, { prefix: opts.redisKeyPrefix }) : local;
+    const limiter = new TokenLimiter(counters, opts.rateLimits ?? DEFAULT_LIMITS);
     const outbox = new OutboxWorker({
       db, clock, transports: createTransports(opts.notify),
       // Each round also completes the account-updater reviews that fell due (server/domain/updater.ts).
@@ -120,6 +130,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     scheduler.start();
     webhooks.log = app.log;
     webhooks.start();
+    if (counters instanceof RedisCounters) counters.log = app.log;
     let closed: Promise<void> | null = null;
     return {
       url,
@@ -140,6 +151,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
           await webhooks.stop();
           await scheduler.stop();
           await outbox.stop();
+          await redis?.close();
           await db.close();
         })();
         return closed;

@@ -2,15 +2,21 @@ import { dist } from './dist.mjs';
 
 /**
  * Production's card-testing limiter (start.ts: counters in memory on PGlite, in the database on
- * PostgreSQL) with the per-IP and per-key ceilings lifted: one load generator on one address
- * would hit them in a second. The counting cost stays in the measurement. BENCH_RATE_LIMITS=off
- * leaves the limiter out.
+ * PostgreSQL, in Redis with BENCH_REDIS_URL) with the per-IP and per-key ceilings lifted: one load
+ * generator on one address would hit them in a second. The counting cost stays in the
+ * measurement. BENCH_RATE_LIMITS=off leaves the limiter out.
  */
 async function benchLimiter(db) {
-  if (process.env.BENCH_RATE_LIMITS === 'off') return undefined;
+  if (process.env.BENCH_RATE_LIMITS === 'off') return { limiter: undefined, close: async () => {} };
   const rl = await dist('http/ratelimit.js');
-  const store = db.kind === 'pg' ? new rl.DbCounters(db) : new rl.MemoryCounters();
-  return new rl.TokenLimiter(store, { ...rl.DEFAULT_LIMITS, perIp: 1e9, perKey: 1e9 });
+  const c = await dist('http/counters.js');
+  const local = db.kind === 'pg' ? new c.DbCounters(db) : new c.MemoryCounters();
+  const redis = process.env.BENCH_REDIS_URL ? c.connectRedis(process.env.BENCH_REDIS_URL) : null;
+  const store = redis ? new c.RedisCounters(redis, local, { prefix: `tessera-bench:${process.pid}:` }) : local;
+  return {
+    limiter: new rl.TokenLimiter(store, { ...rl.DEFAULT_LIMITS, perIp: 1e9, perKey: 1e9 }),
+    close: async () => redis?.close(),
+  };
 }
 
 /**
@@ -29,7 +35,7 @@ export async function startGateway(ctx, { nodes = 1 } = {}) {
     const id = await createMerchant(q, 'Bench merchant', now);
     return { merchantId: id, keys: await createKeySet(q, { merchantId: id, env: 'test' }, now) };
   });
-  const limiter = await benchLimiter(db);
+  const { limiter, close: closeLimiter } = await benchLimiter(db);
   const apps = [];
   try {
     for (let i = 0; i < nodes; i++) {
@@ -40,6 +46,7 @@ export async function startGateway(ctx, { nodes = 1 } = {}) {
     }
   } catch (err) {
     await Promise.all(apps.map((a) => a.close()));
+    await closeLimiter();
     throw err;
   }
   const urls = apps.map((a) => {
@@ -52,6 +59,9 @@ export async function startGateway(ctx, { nodes = 1 } = {}) {
     merchantId,
     keys,
     db,
-    close: () => Promise.all(apps.map((a) => a.close())),
+    close: async () => {
+      await Promise.all(apps.map((a) => a.close()));
+      await closeLimiter();
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Db } from '../db/index.js';
 import type { KeyIdentity } from '../domain/keys.js';
 import { GatewayError } from '../errors.js';
+import { CounterStore, FAILURE_WINDOW, MINUTE } from './counters.js';
 
 /** Per-window ceilings; 0 switches a rule off. */
 export interface RateLimits {
@@ -14,53 +14,8 @@ export interface RateLimits {
 }
 
 export const DEFAULT_LIMITS: RateLimits = { perIp: 300, perKey: 3000, failures: 200 };
-const MINUTE = 60_000;
 /** Addresses are counted, not stored: buckets hold a hash. */
 const hashIp = (ip: string) => createHash('sha256').update(ip).digest('hex').slice(0, 16);
-const FAILURE_WINDOW = 10 * MINUTE;
-
-/** Counts hits in fixed windows. `add` 0 reads without counting. */
-export interface CounterStore {
-  hit(bucket: string, windowMs: number, now: Date, add?: number): Promise<number>;
-}
-
-/** One process (embedded PGlite holds a lock, so there is only one). */
-export class MemoryCounters implements CounterStore {
-  private counts = new Map<string, number>();
-  private window = 0;
-  async hit(bucket: string, windowMs: number, now: Date, add = 1): Promise<number> {
-    const start = Math.floor(now.getTime() / windowMs) * windowMs;
-    if (start > this.window + FAILURE_WINDOW) {
-      this.counts.clear(); // every window we keep has ended
-      this.window = start;
-    }
-    const k = `${bucket}@${start}`;
-    const n = (this.counts.get(k) ?? 0) + add;
-    this.counts.set(k, n);
-    return n;
-  }
-}
-
-/** Shared by every node on one PostgreSQL: one upsert per hit. */
-export class DbCounters implements CounterStore {
-  constructor(private db: Db) {}
-  async hit(bucket: string, windowMs: number, now: Date, add = 1): Promise<number> {
-    const start = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-    if (add === 0) {
-      const [row] = await this.db.query('SELECT count FROM rate_counters WHERE bucket = $1 AND window_start = $2', [bucket, start]);
-      return row?.count ?? 0;
-    }
-    const [row] = await this.db.query(
-      `INSERT INTO rate_counters (bucket, window_start, count) VALUES ($1, $2, $3)
-       ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_counters.count + $3 RETURNING count`,
-      [bucket, start, add],
-    );
-    if (Math.random() < 0.01) {
-      await this.db.query('DELETE FROM rate_counters WHERE window_start < $1', [new Date(now.getTime() - 2 * FAILURE_WINDOW)]);
-    }
-    return row.count;
-  }
-}
 
 /** Codes that mean "this card or account data was refused": what card testing produces. */
 const REFUSALS = new Set(['11112', '11301', '11302', '11303', '11305', '11306', '234722', '91703', '38501', 'TEST01']);

@@ -4,7 +4,8 @@ import { buildApp } from '../../server/app.js';
 import { Clock, ManualClock } from '../../server/clock.js';
 import { Db, openDatabase } from '../../server/db/index.js';
 import { KeySet, createKeySet, createMerchant } from '../../server/domain/keys.js';
-import { DbCounters, MemoryCounters, RateLimits, TokenLimiter } from '../../server/http/ratelimit.js';
+import { CounterStore, DbCounters, MemoryCounters } from '../../server/http/counters.js';
+import { RateLimits, TokenLimiter } from '../../server/http/ratelimit.js';
 import { Vault } from '../../server/vault.js';
 
 /** Which database this vitest project runs the API suite on (see vitest.config.ts). */
@@ -47,11 +48,15 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(opts: { clock?: ManualClock; limits?: RateLimits } = {}): Promise<TestGateway> {
+export async function startGateway(
+  opts: { clock?: ManualClock; limits?: RateLimits; counters?: (local: CounterStore) => CounterStore } = {},
+): Promise<TestGateway> {
   const db = await testDb();
   const clock = opts.clock ?? new ManualClock();
   const vault = new Vault(randomBytes(32));
-  const limiter = opts.limits && new TokenLimiter(DB_KIND === 'pg' ? new DbCounters(db) : new MemoryCounters(), opts.limits);
+  // As start.ts: counts in the database on PostgreSQL, in memory on PGlite; `counters` may wrap that (Redis).
+  const local = DB_KIND === 'pg' ? new DbCounters(db) : new MemoryCounters();
+  const limiter = opts.limits && new TokenLimiter(opts.counters?.(local) ?? local, opts.limits);
   const app = await buildApp({ db, vault, clock: clock as Clock, limiter }, { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const newMerchant = async (): Promise<Merchant> => {
     const now = clock.now();

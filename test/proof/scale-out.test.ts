@@ -155,12 +155,12 @@ describe.skipIf(!!SKIP)(`two nodes on one PostgreSQL${SKIP ? ` (skipped: ${SKIP}
     }
   });
 
-  test('rate limits hold across nodes (shared PostgreSQL counters)', async () => {
-    // Two more nodes with a per-IP ceiling of 40 token requests a minute; 100 requests split across them.
+  /** Two more nodes with a per-IP ceiling of 40 token requests a minute; 100 requests split across them. */
+  async function sharedCeiling(label: string, env: Record<string, string> = {}) {
     const dataKey = randomBytes(32).toString('base64');
     const limited = [
-      await spawnServer({ databaseUrl: db.url, dataKey, rateLimits: 'ip=40,key=0,failures=0' }),
-      await spawnServer({ databaseUrl: db.url, dataKey, rateLimits: 'ip=40,key=0,failures=0' }),
+      await spawnServer({ databaseUrl: db.url, dataKey, rateLimits: 'ip=40,key=0,failures=0', env }),
+      await spawnServer({ databaseUrl: db.url, dataKey, rateLimits: 'ip=40,key=0,failures=0', env }),
     ];
     const lc = limited.map((n) => new Client(n.url, 20));
     try {
@@ -171,13 +171,34 @@ describe.skipIf(!!SKIP)(`two nodes on one PostgreSQL${SKIP ? ` (skipped: ${SKIP}
         lc[i % 2].request({ method: 'POST', path: '/api/v1/tokens', headers: basic(keys.pk), body: CARD })));
       const byStatus: Record<string, number> = {};
       for (const r of settled) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
-      figure('scale-out shared rate limit', byStatus);
+      figure(label, byStatus);
       expect(byStatus).toEqual({ 200: 40, 429: 60 });
       expect(settled.find((r) => r.status === 429)!.headers['retry-after']).toMatch(/^\d+$/);
     } finally {
       for (const c of lc) c.close();
       await Promise.all(limited.map((n) => n.stop()));
     }
+  }
+  const countedInDb = async () => {
+    const q = pgQueryable(db.url);
+    try {
+      return (await q.query('SELECT coalesce(sum(count), 0)::int AS n FROM rate_counters'))[0].n as number;
+    } finally {
+      await q.close();
+    }
+  };
+
+  test('rate limits hold across nodes (shared PostgreSQL counters)', async () => {
+    const before = await countedInDb();
+    await sharedCeiling('scale-out shared rate limit');
+    expect(await countedInDb()).toBe(before + 100);
+  });
+
+  const REDIS = process.env.TEST_REDIS_URL;
+  test.skipIf(!REDIS)(`rate limits hold across nodes (Redis counters, REDIS_URL)${REDIS ? '' : ' (skipped: set TEST_REDIS_URL)'}`, async () => {
+    const before = await countedInDb();
+    await sharedCeiling('scale-out shared rate limit in Redis', { REDIS_URL: REDIS!, REDIS_KEY_PREFIX: `tessera-proof:${randomBytes(6).toString('hex')}:` });
+    expect(await countedInDb(), 'nothing was counted in PostgreSQL').toBe(before);
   });
 
   const jobs = existsSync(join(ROOT, 'server', 'jobs', 'scheduler.ts'));

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import { CounterStore, MemoryCounters, RedisCounters, RedisLike, connectRedis } from '../../server/http/counters.js';
+import { TestGateway, basic, startGateway, visa } from '../helpers/gateway.js';
+
+// The card-testing counters in Redis (REDIS_URL). Needs a Redis: TEST_REDIS_URL (.ci/run sets it).
+const REDIS = process.env.TEST_REDIS_URL;
+const prefix = () => `tessera-test:${randomBytes(6).toString('hex')}:`;
+
+let closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of closers.reverse()) await c();
+  closers = [];
+});
+const redis = async (url = REDIS!) => {
+  const r = connectRedis(url, { connectTimeoutMs: 500 });
+  closers.push(() => r.close());
+  await r.ready;
+  return r;
+};
+const gateway = async (counters: (local: CounterStore) => CounterStore) => {
+  const gw = await startGateway({ limits: { perIp: 3, perKey: 0, failures: 0 }, counters });
+  closers.push(() => gw.close());
+  return gw;
+};
+const post = (g: TestGateway) =>
+  g.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(g.merchant.test.public_key), payload: visa, remoteAddress: '203.0.113.9' });
+const statuses = async (g: TestGateway, n: number) => {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await post(g)).statusCode);
+  return out;
+};
+/** A port with nothing behind it: every connection is refused. */
+const deadPort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+describe.skipIf(!REDIS)(`rate-limit counters in Redis${REDIS ? '' : ' (skipped: set TEST_REDIS_URL)'}`, () => {
+  test('two nodes on one Redis count together; a window key expires two windows after it starts', async () => {
+    const p = prefix();
+    const a = new RedisCounters(await redis(), new MemoryCounters(), { prefix: p });
+    const b = new RedisCounters(await redis(), new MemoryCounters(), { prefix: p });
+    const now = new Date('2026-11-22T12:00:30Z');
+    expect(await a.hit('ip:x', 60_000, now)).toBe(1);
+    expect(await b.hit('ip:x', 60_000, now)).toBe(2);
+    expect(await a.hit('ip:x', 60_000, now, 5)).toBe(7);
+    expect(await b.hit('ip:x', 60_000, now, 0)).toBe(7); // a read counts nothing
+    expect(await a.hit('ip:x', 60_000, new Date('2026-11-22T12:01:00Z'))).toBe(1); // the next window
+    expect(await a.hit('ip:y', 60_000, now)).toBe(1); // another bucket
+    const ttl = Number(await (await redis()).sendCommand(['PTTL', `${p}rate:ip:x:${Date.parse('2026-11-22T12:00:00Z')}`]));
+    expect(ttl).toBeGreaterThan(60_000);
+    expect(ttl).toBeLessThanOrEqual(120_000);
+  });
+
+  test('the gateway limits through Redis: 429 RATE01 after the ceiling, nothing counted in the database', async () => {
+    const p = prefix();
+    const r = await redis();
+    const gw = await gateway((local) => new RedisCounters(r, local, { prefix: p }));
+    expect(await statuses(gw, 4)).toEqual([200, 200, 200, 429]);
+    const keys = (await r.sendCommand(['KEYS', `${p}rate:ip:*`])) as string[];
+    expect(keys).toHaveLength(1);
+    expect(await r.sendCommand(['GET', keys[0]])).toBe('4');
+    if (gw.db.kind === 'pg') expect(await gw.db.query('SELECT * FROM rate_counters')).toEqual([]);
+  });
+
+  test('Redis unreachable: the ceiling still holds, counted in the database or memory instead, and no request fails', async () => {
+    const down = await redis(`redis://127.0.0.1:${await deadPort()}`);
+    expect(await down.ready).toBe(false);
+    const gw = await gateway((local) => new RedisCounters(down, local, { prefix: prefix() }));
+    expect(await statuses(gw, 4)).toEqual([200, 200, 200, 429]);
+    if (gw.db.kind === 'pg') expect((await gw.db.query('SELECT count FROM rate_counters'))[0].count).toBe(4);
+  });
+});
+
+test('a Redis outage is logged once when it starts and once when it ends; counts go to the fallback meanwhile', async () => {
+  let down = false;
+  let n = 0;
+  const flaky: RedisLike = { sendCommand: async () => { if (down) throw new Error('connection refused'); return ++n; } };
+  const fallback = new MemoryCounters();
+  const counters = new RedisCounters(flaky, fallback);
+  const log: string[] = [];
+  counters.log = { warn: (_o, msg) => log.push(`warn ${msg}`), info: (msg) => log.push(`info ${msg}`) };
+  const now = new Date();
+  expect(await counters.hit('b', 60_000, now)).toBe(1);
+  down = true;
+  expect(await counters.hit('b', 60_000, now)).toBe(1); // the fallback's own count
+  expect(await counters.hit('b', 60_000, now)).toBe(2);
+  down = false;
+  expect(await counters.hit('b', 60_000, now)).toBe(2);
+  expect(log).toEqual([
+    'warn rate-limit counters: Redis did not answer; counting in the database until it does',
+    'info rate-limit counters: Redis answers again',
+  ]);
+});
