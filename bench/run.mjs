@@ -107,6 +107,25 @@ function report(backend, results, loadavg) {
     ratios[`${name} p99 ms`] = by[name].p99;
     rows.push([`${name} p99 (ms)`, fmt.ms(by[name].p99), `<= ${target}`, by[name].p99 <= target ? 'ok' : 'ABOVE']);
   }
+  // Where the CPU went (two-node): on a machine with few cores the nodes, PostgreSQL and the load
+  // generator share them, and the two-node ratio cannot pass what the cores allow.
+  const withCpu = results.filter((r) => r.cpu);
+  if (withCpu.length) {
+    console.log('\n' + table(
+      ['scenario', 'cores busy', 'node cores', 'node ms/op', 'postgres ms/op', 'other ms/op', 'total ms/op'],
+      withCpu.map((r) => [
+        r.name, `${r.cpu.coresBusy.toFixed(2)} of ${r.cpu.cores}`, r.cpu.nodeCores.map((c) => c.toFixed(2)).join(' + '),
+        r.cpu.msPerOp.nodes.toFixed(2), r.cpu.msPerOp.postgres.toFixed(2), r.cpu.msPerOp.other.toFixed(2), r.cpu.msPerOp.total.toFixed(2),
+      ]),
+    ));
+    const one = by['charges-1-node'];
+    if (one?.cpu) {
+      // Two nodes can at best keep every core busy at the one-node cost per charge.
+      const ceiling = one.cpu.cores / one.cpu.msPerOp.total * 1000 / one.rps;
+      ratios['two-node ceiling of this machine'] = ceiling;
+      rows.push(['two nodes / one node: most this machine allows', fmt.ratio(Math.min(2, ceiling)), '', `${one.cpu.cores} cores / ${one.cpu.msPerOp.total.toFixed(2)} ms CPU per charge`]);
+    }
+  }
   if (rows.length) console.log('\n' + table(['ratio', 'value', 'target', ''], rows));
   if (loadavg[0] > 1 || loadavg[1] > 1) {
     console.log(`\nnote: 1-min load average ${loadavg.map((l) => l.toFixed(1)).join(' -> ')} on ${os.cpus().length} CPUs: other work shares the machine, rates are low and noisy`);
@@ -123,7 +142,8 @@ function report(backend, results, loadavg) {
     results: Object.fromEntries(
       results.map((r) => [
         r.name,
-        { rps: round(r.rps, 0), p50: round(r.p50, 3), p99: round(r.p99, 3), cpuUsPerOp: round(r.cpuUsPerOp, 1), ok: r.ok, non2xx: r.non2xx, errors: (r.errors ?? 0) + (r.mismatches ?? 0) },
+        { rps: round(r.rps, 0), p50: round(r.p50, 3), p99: round(r.p99, 3), cpuUsPerOp: round(r.cpuUsPerOp, 1), ok: r.ok, non2xx: r.non2xx, errors: (r.errors ?? 0) + (r.mismatches ?? 0),
+          ...(r.cpu ? { cpuMsPerOp: Object.fromEntries(Object.entries(r.cpu.msPerOp).map(([k, v]) => [k, round(v, 3)])), coresBusy: round(r.cpu.coresBusy, 2) } : {}) },
       ]),
     ),
     ratios: Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, round(v, 3)])),

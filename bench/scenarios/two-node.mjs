@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { dist } from '../lib/dist.mjs';
 import { httpLoad } from '../lib/load.mjs';
+import { cpuReading } from '../lib/proc.mjs';
 
 const MAIN = fileURLToPath(new URL('../../dist/server/main.js', import.meta.url));
 const TOKENS = Number(process.env.BENCH_CHARGE_TOKENS ?? 6000);
@@ -24,7 +25,7 @@ function serve(env) {
       const m = out.match(/Tessera listening on (\S+)/);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: m[1], out, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
+        resolve({ url: m[1], out, pid: child.pid, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
       }
     };
     child.stdout.on('data', read);
@@ -64,7 +65,8 @@ export default {
       db = await openDatabase({ databaseUrl: url.href });
       const vault = new Vault(Buffer.from(dataKey, 'base64'));
       const authorization = 'Basic ' + Buffer.from(`${privateKey}:`).toString('base64');
-      const run = async (label, urls) => {
+      const run = async (label, running) => {
+        const urls = running.map((n) => n.url);
         const tokens = [];
         for (let i = 0; i < TOKENS; i++) tokens.push((await createToken(db, vault, { merchantId, env: 'test' }, card, new Date())).id);
         const sequence = tokens.map((token) => ({
@@ -72,11 +74,13 @@ export default {
           headers: { authorization, 'content-type': 'application/json' },
           body: JSON.stringify({ token, amount: 1999 }),
         }));
+        // Every node's CPU counts: an idle node still dispatches the events the charges write.
+        const cpu = cpuReading(nodes.map((n) => n.pid));
         const r = await httpLoad({ urls, connections: ctx.cfg.connections, amount: tokens.length, seconds: 600, sequence, bodyIncludes: '"status":"SETTLED"', name: label });
-        return { name: label, unit: 'req/s', ...r };
+        return { name: label, unit: 'req/s', ...r, cpu: cpu.stop(r.ok) };
       };
-      const one = await run('charges-1-node', [nodes[0].url]);
-      const two = await run('charges-2-nodes', nodes.map((n) => n.url));
+      const one = await run('charges-1-node', [nodes[0]]);
+      const two = await run('charges-2-nodes', nodes);
       return [one, two];
     } finally {
       await db?.close();
