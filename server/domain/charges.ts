@@ -8,7 +8,7 @@ import { Vault } from '../vault.js';
 import { findChargeableMethod } from './customers.js';
 import { Scope, newId } from './keys.js';
 import { consumeToken, preparePaymentData } from './tokens.js';
-import { emitEvent } from './events.js';
+import { withEvent } from './events.js';
 import { PAYER_FIELDS, Transaction, TransactionRow, presentTransaction } from './transactions.js';
 import { isEmail, parseAmount, parseBool, text } from './validate.js';
 import { MerchantSettings, getSettings } from './settings.js';
@@ -200,14 +200,12 @@ export async function createCharge(
       created_at: now, processed_at: now,
     };
     const cols = Object.keys(row);
-    await q.query(
-      `INSERT INTO transactions (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
-      Object.values(row),
-    );
-    await onRecord?.(q, row.id as string);
     // The row as stored, without reading it back (a wide SELECT costs more than the insert).
     const saved = { ...STORED_DEFAULTS, ...row, refunds: [] } as unknown as Transaction;
-    await emitEvent(q, scope, saved.successful ? 'transaction.created' : 'transaction.failed', presentTransaction(saved), now);
+    // The row and its event in one statement.
+    await withEvent(q, `INSERT INTO transactions (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
+      Object.values(row), scope, saved.successful ? 'transaction.created' : 'transaction.failed', presentTransaction(saved), now);
+    await onRecord?.(q, row.id as string);
     return saved;
   });
   const failure = txn.error_code
