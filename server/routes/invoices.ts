@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { CONTACT_COLUMNS, InvoiceInput } from '../domain/invoice-input.js';
 import {
-  CONTACT_COLUMNS, InvoiceInput, createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, presentInvoice,
-  updateInvoice,
+  createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, presentInvoice, updateInvoice,
 } from '../domain/invoices.js';
 import { parseObjectParam } from '../http/body.js';
 import { rememberResource } from '../http/idempotency.js';

@@ -1,0 +1,168 @@
+import { Queryable } from '../db/index.js';
+import { GatewayError } from '../errors.js';
+import { MAX_LENGTH } from './customers.js';
+import { Scope } from './keys.js';
+import { MAX_AMOUNT, isEmail, text } from './validate.js';
+
+// Reading the body of POST /invoices and POST /invoices/:id (spec 4.11): the line items and their
+// total in integer cents, the customer_* fields (filled from a linked customer), due date, memo and
+// metadata. invoices.ts writes what this returns.
+
+/** The customer fields of spec 4.11, each with the maximum length of its customer-record twin. */
+const CUSTOMER_FIELDS = ['first_name', 'last_name', 'email', 'address_1', 'address_2', 'city', 'state', 'zip',
+  'company', 'phone', 'fax'] as const;
+type ContactField = (typeof CUSTOMER_FIELDS)[number];
+const invoiceField = (f: ContactField) => `customer_${f}` as const;
+/** The invoice columns of those fields: customer_first_name, … */
+export const CONTACT_COLUMNS = CUSTOMER_FIELDS.map(invoiceField);
+
+export const MAX_ITEMS = 100;
+export const MAX_QUANTITY = 1_000_000;
+export const MAX_DESCRIPTION = 500;
+export const MAX_MEMO = 2000;
+const MAX_METADATA_JSON = 8192;
+
+export interface Item {
+  description: string;
+  quantity: number;
+  unit_amount: number;
+  amount: number;
+}
+
+export interface InvoiceInput {
+  [field: string]: unknown;
+  /** Already parsed by the route (object or JSON string); null clears it, undefined leaves it. */
+  metadata?: Record<string, unknown> | null;
+}
+
+const bad = (message: string) => new GatewayError('REQ01', message);
+
+/** A non-negative integer given as a number or a digit string; NaN otherwise. */
+function wholeNumber(v: unknown): number {
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? v : NaN;
+  if (typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v)) return Number(v);
+  return NaN;
+}
+
+/**
+ * Line items: a JSON array, an object keyed "0", "1", … (form encoding `items[0][description]=…`),
+ * or either of them JSON-encoded. 1 to 100 items; quantity defaults to 1.
+ */
+export function readItems(raw: unknown): Item[] {
+  let v = raw;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      throw bad('items must be a list of line items (or a JSON-encoded list)');
+    }
+  }
+  let list: unknown[];
+  if (Array.isArray(v)) {
+    list = v;
+  } else if (v && typeof v === 'object') {
+    const keys = Object.keys(v);
+    if (!keys.every((k) => /^(0|[1-9]\d{0,5})$/.test(k))) throw bad('items must be a list, or an object keyed "0", "1", …');
+    list = keys.sort((a, b) => Number(a) - Number(b)).map((k) => (v as Record<string, unknown>)[k]);
+  } else {
+    throw bad('items must be a list of line items with description, quantity and unit_amount');
+  }
+  if (list.length < 1 || list.length > MAX_ITEMS) throw bad(`items must hold 1 to ${MAX_ITEMS} line items`);
+  let total = 0n;
+  const items = list.map((entry, i): Item => {
+    const at = `items[${i}]`;
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw bad(`${at} must be an object with description, quantity and unit_amount`);
+    const e = entry as Record<string, unknown>;
+    const description = text(e.description);
+    if (description === null) throw bad(`${at}.description required`);
+    if (description.length > MAX_DESCRIPTION) throw bad(`${at}.description must be at most ${MAX_DESCRIPTION} characters`);
+    const quantity = e.quantity === undefined || e.quantity === null || e.quantity === '' ? 1 : wholeNumber(e.quantity);
+    if (!(quantity >= 1 && quantity <= MAX_QUANTITY)) throw bad(`${at}.quantity must be an integer from 1 to ${MAX_QUANTITY}`);
+    const unit = wholeNumber(e.unit_amount);
+    if (e.unit_amount === undefined || e.unit_amount === null || e.unit_amount === '') throw bad(`${at}.unit_amount required (cents)`);
+    if (!(unit >= 0 && unit <= MAX_AMOUNT)) throw bad(`${at}.unit_amount must be an integer number of cents from 0 to ${MAX_AMOUNT}`);
+    // BigInt: quantity × unit_amount can pass 2^53 before the cap below refuses it.
+    const line = BigInt(quantity) * BigInt(unit);
+    total += line;
+    if (line > BigInt(MAX_AMOUNT) || total > BigInt(MAX_AMOUNT)) throw bad(`the invoice total must be at most ${MAX_AMOUNT} cents`);
+    return { description, quantity, unit_amount: unit, amount: Number(line) };
+  });
+  if (total === 0n) throw bad('the invoice total must be above zero');
+  return items;
+}
+
+export const itemsTotal = (items: Item[]) => items.reduce((sum, i) => sum + i.amount, 0);
+
+/** YYYY-MM-DD, a real calendar date. */
+function readDueDate(v: unknown): string | null {
+  const s = text(v);
+  if (s === null) return null;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  const d = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : null;
+  if (!d || d.toISOString().slice(0, 10) !== s) throw bad('due_date must be a date as YYYY-MM-DD');
+  return s;
+}
+
+function readContact(f: ContactField, v: unknown): string | null {
+  const name = invoiceField(f);
+  let s = text(v);
+  if (s === null) return null;
+  if (f === 'state') {
+    if (!/^[A-Za-z]{2}$/.test(s)) throw bad(`${name} must be the two-character state abbreviation`);
+    s = s.toUpperCase();
+  }
+  if (f === 'email' && !isEmail(s)) throw bad(`${name} must be an email address`);
+  if (s.length > MAX_LENGTH[f]) throw bad(`${name} must be at most ${MAX_LENGTH[f]} characters`);
+  return s;
+}
+
+/**
+ * The columns a create or update body sets. On update an absent field is left alone and an
+ * empty one cleared; on create absent means empty. `customer_id` is resolved by the caller.
+ */
+export function readFields(input: InvoiceInput, update: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const given = (f: string) => !update || input[f] !== undefined;
+  for (const f of CUSTOMER_FIELDS) {
+    const column = invoiceField(f);
+    if (given(column)) out[column] = readContact(f, input[column]);
+  }
+  if (!update || input.items !== undefined) {
+    if (input.items === undefined || input.items === null || input.items === '') throw bad('items required: at least one line item');
+    const items = readItems(input.items);
+    out.items = items;
+    out.amount = itemsTotal(items);
+  }
+  if (given('due_date')) out.due_date = readDueDate(input.due_date);
+  if (given('memo')) {
+    const memo = text(input.memo);
+    if (memo !== null && memo.length > MAX_MEMO) throw bad(`memo must be at most ${MAX_MEMO} characters`);
+    out.memo = memo;
+  }
+  if (given('metadata')) {
+    const metadata = input.metadata ?? {};
+    if (JSON.stringify(metadata).length > MAX_METADATA_JSON) throw bad(`metadata must be at most ${MAX_METADATA_JSON} characters as JSON`);
+    out.metadata = metadata;
+  }
+  return out;
+}
+
+/**
+ * `customer_id` links a stored customer (34798 when it is not one of this environment's live
+ * customers) and fills every customer_* field the body leaves out or empty from that customer.
+ * On update an empty customer_id unlinks; an absent one leaves the link as it is.
+ */
+export async function applyCustomer(q: Queryable, scope: Scope, input: InvoiceInput, fields: Record<string, unknown>, update: boolean) {
+  if (update && input.customer_id === undefined) return;
+  const id = text(input.customer_id);
+  fields.customer_id = id;
+  if (id === null) return;
+  const [c] = await q.query<Record<ContactField, string | null>>(
+    `SELECT ${CUSTOMER_FIELDS.join(', ')} FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL`,
+    [scope.merchantId, scope.env, id],
+  );
+  if (!c) throw new GatewayError('34798', 'customer_id does not name a customer of this environment');
+  for (const f of CUSTOMER_FIELDS) {
+    fields[invoiceField(f)] ??= c[f];
+  }
+}
