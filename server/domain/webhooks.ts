@@ -1,6 +1,6 @@
 import { Db, Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
-import { webhookSecret } from '../jobs/callbacks.js';
+import { SigningSecret, webhookSecret } from '../jobs/callbacks.js';
 import { enqueue, retryOutboxMessage } from '../notify/outbox.js';
 import type { Vault } from '../vault.js';
 import { Constraint } from './constraints.js';
@@ -84,21 +84,36 @@ export function webhookBody(e: Pick<EventRow, 'id' | 'type' | 'created_at' | 'da
 
 /** GET /webhooks/secret: the scope's signing secret (the billing callbacks' secret), made on first read. */
 export async function readSecret(db: Db, vault: Vault, scope: Scope, now: Date) {
-  const s = await webhookSecret(db, vault, scope, now);
-  return { class: 'webhook_secret', env: scope.env, secret: s.secret, created_at: s.created_at };
+  return presentSecret(scope, await webhookSecret(db, vault, scope, now));
 }
 
+const presentSecret = (scope: Scope, s: SigningSecret) => ({
+  class: 'webhook_secret', env: scope.env, secret: s.secret, created_at: s.created_at,
+  // When the secret before the last rotation stops signing deliveries; null when it already has.
+  previous_secret_expires_at: s.previous?.expires_at ?? null,
+});
+
+/** How long the secret being replaced keeps signing deliveries beside the new one. */
+export const EXPIRE_OLD = { now: 0, '1h': 3600_000, '24h': 86_400_000 } as const;
+export type ExpireOld = keyof typeof EXPIRE_OLD;
+
 /**
- * POST /webhooks/secret/rotate: a new secret replaces the old one at once; every later attempt
- * (retries of earlier events included) is signed with the new one.
+ * POST /webhooks/secret/rotate: a new secret signs every later attempt (retries of earlier events
+ * included). With expire_old `1h` or `24h` the replaced secret signs them too until then (a second
+ * `v1=`), so receivers can switch without refusing anything; `now` (the default) drops it at once.
  */
-export async function rotateSecret(db: Db, vault: Vault, scope: Scope, now: Date) {
+export async function rotateSecret(db: Db, vault: Vault, scope: Scope, now: Date, expireOld: ExpireOld = 'now') {
   return db.tx(async (q) => {
-    await webhookSecret(q, vault, scope, now); // the row exists (and is ours to replace)
+    const old = await webhookSecret(q, vault, scope, now); // the row exists (and is ours to replace)
     const secret = `whsec_${newId(32)}`;
-    await q.query('UPDATE webhook_secrets SET secret_enc = $3, created_at = $4 WHERE merchant_id = $1 AND env = $2',
-      [scope.merchantId, scope.env, vault.encrypt(secret), now]);
-    return { class: 'webhook_secret', env: scope.env, secret, created_at: now };
+    const keep = EXPIRE_OLD[expireOld] > 0;
+    const previous = keep ? { secret: old.secret, expires_at: new Date(now.getTime() + EXPIRE_OLD[expireOld]) } : null;
+    await q.query(
+      `UPDATE webhook_secrets SET secret_enc = $3, created_at = $4, previous_secret_enc = $5, previous_expires_at = $6
+        WHERE merchant_id = $1 AND env = $2`,
+      [scope.merchantId, scope.env, vault.encrypt(secret), now, previous && vault.encrypt(previous.secret), previous?.expires_at ?? null],
+    );
+    return presentSecret(scope, { secret, created_at: now, previous });
   });
 }
 

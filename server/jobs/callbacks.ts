@@ -34,10 +34,18 @@ export interface DeliveryOptions {
 export const callbackBackoff = (failed: number) => Math.min(3600_000, 30_000 * 2 ** Math.max(0, failed - 1));
 export const MAX_CALLBACK_ATTEMPTS = 10;
 
+export interface SigningSecret {
+  secret: string;
+  created_at: Date;
+  /** The secret before the last rotation while it is still in force (rotated with expire_old 1h or 24h). */
+  previous: { secret: string; expires_at: Date } | null;
+}
+
 /** The merchant environment's signing secret, made on first use (`whsec_` + 64 hex), kept encrypted. */
-export async function webhookSecret(q: Queryable, vault: Vault, scope: Scope, now: Date): Promise<{ secret: string; created_at: Date }> {
-  const read = () => q.query<{ secret_enc: string; created_at: Date }>(
-    'SELECT secret_enc, created_at FROM webhook_secrets WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env],
+export async function webhookSecret(q: Queryable, vault: Vault, scope: Scope, now: Date): Promise<SigningSecret> {
+  const read = () => q.query<{ secret_enc: string; created_at: Date; previous_secret_enc: string | null; previous_expires_at: Date | null }>(
+    `SELECT secret_enc, created_at, previous_secret_enc, previous_expires_at
+       FROM webhook_secrets WHERE merchant_id = $1 AND env = $2`, [scope.merchantId, scope.env],
   );
   let [row] = await read();
   if (!row) {
@@ -48,23 +56,32 @@ export async function webhookSecret(q: Queryable, vault: Vault, scope: Scope, no
     );
     [row] = await read();
   }
-  return { secret: vault.decrypt(row.secret_enc), created_at: row.created_at };
+  const previous = row.previous_secret_enc && row.previous_expires_at && row.previous_expires_at > now
+    ? { secret: vault.decrypt(row.previous_secret_enc), expires_at: row.previous_expires_at }
+    : null;
+  return { secret: vault.decrypt(row.secret_enc), created_at: row.created_at, previous };
 }
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` */
-export function signCallback(secret: string, unixSeconds: number, body: string): string {
-  const v1 = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
-  return `t=${unixSeconds},v1=${v1}`;
+/**
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, plus one more `v1=` for each of
+ * `alsoWith` (the previous secret while a rotation overlaps): a receiver accepts any one that matches.
+ */
+export function signCallback(secret: string, unixSeconds: number, body: string, alsoWith: string[] = []): string {
+  const v1 = (s: string) => `,v1=${createHmac('sha256', s).update(`${unixSeconds}.${body}`).digest('hex')}`;
+  return `t=${unixSeconds}${[secret, ...alsoWith].map(v1).join('')}`;
 }
 
-/** What a receiver does: recompute over the raw body, compare in constant time, refuse stale timestamps. */
+/** What a receiver does: recompute over the raw body, compare in constant time with each v1, refuse stale timestamps. */
 export function verifyCallback(secret: string, header: string | undefined, body: string, nowSeconds: number, toleranceSeconds = 300): boolean {
-  const parts = Object.fromEntries((header ?? '').split(',').map((p) => p.trim().split('=', 2) as [string, string]));
-  const t = Number(parts.t);
-  if (!Number.isInteger(t) || !parts.v1 || Math.abs(nowSeconds - t) > toleranceSeconds) return false;
-  const expected = Buffer.from(signCallback(secret, t, body).split('v1=')[1], 'hex');
-  const given = Buffer.from(parts.v1, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  const parts = (header ?? '').split(',').map((p) => p.trim().split('=', 2) as [string, string]);
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
+  if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds) return false;
+  const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
+  return parts.some(([k, v]) => {
+    if (k !== 'v1') return false;
+    const given = Buffer.from(v ?? '', 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 interface CallbackRow {
@@ -109,7 +126,7 @@ export async function deliverCallbacks(deps: CallbackDeps, now: Date = deps.cloc
     let error: string | null = null;
     const started = Date.now();
     try {
-      const { secret } = await webhookSecret(deps.db, deps.vault, { merchantId: row.merchant_id, env: row.env }, now);
+      const { secret, previous } = await webhookSecret(deps.db, deps.vault, { merchantId: row.merchant_id, env: row.env }, now);
       const res = await post(row.url, {
         method: 'POST',
         redirect: 'manual',
@@ -117,7 +134,7 @@ export async function deliverCallbacks(deps: CallbackDeps, now: Date = deps.cloc
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Tessera-Callback/1',
-          [SIGNATURE_HEADER]: signCallback(secret, Math.floor(now.getTime() / 1000), row.body),
+          [SIGNATURE_HEADER]: signCallback(secret, Math.floor(now.getTime() / 1000), row.body, previous ? [previous.secret] : []),
           'tessera-callback-id': String(row.id),
           'tessera-attempt': String(row.attempts),
         },

@@ -5,8 +5,8 @@ import {
   createStrategy, deleteStrategy, getStrategy, listStrategies, presentRelation, presentStrategy, relate, unrelate, updateStrategy,
 } from '../domain/strategies.js';
 import {
-  DeliveryFilter, EventFilter, getDelivery, getEvent, listDeliveries, listEvents, presentDelivery, presentEvent,
-  readSecret, retryDelivery, rotateSecret,
+  DeliveryFilter, EventFilter, EXPIRE_OLD, ExpireOld, getDelivery, getEvent, listDeliveries, listEvents,
+  presentDelivery, presentEvent, readSecret, retryDelivery, rotateSecret,
 } from '../domain/webhooks.js';
 import { rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
@@ -72,7 +72,15 @@ const deliverySchema = {
 
 const secretSchema = {
   type: 'object',
-  properties: { class: { type: 'string' }, env: { type: 'string' }, secret: { type: 'string' }, created_at: timestamp },
+  properties: {
+    class: { type: 'string' }, env: { type: 'string' }, secret: { type: 'string' }, created_at: timestamp,
+    previous_secret_expires_at: nullableTime,
+  },
+};
+
+const rotateBody = {
+  type: 'object',
+  properties: { expire_old: { type: 'string', enum: Object.keys(EXPIRE_OLD) } },
 };
 
 const catalogueSchema = {
@@ -197,10 +205,10 @@ export default async function webhookRoutes(app: FastifyInstance) {
 
   // Not idempotent on purpose: a stored answer would keep the secret in clear for 24 hours
   // (idempotency_keys); a repeated rotation is harmless, and its answer is the secret in force.
-  app.post('/webhooks/secret/rotate', {
-    schema: { response: { 200: secretSchema } },
+  app.post<{ Body: { expire_old?: ExpireOld } | undefined }>('/webhooks/secret/rotate', {
+    schema: { body: rotateBody, response: { 200: secretSchema } },
     onRequest: async (req) => {
       delete req.headers['idempotency-key'];
     },
-  }, async (req) => rotateSecret(db, vault, req.identity, req.now));
+  }, async (req) => rotateSecret(db, vault, req.identity, req.now, req.body?.expire_old ?? 'now'));
 }

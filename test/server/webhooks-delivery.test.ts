@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { deliverCallbacks } from '../../server/jobs/callbacks.js';
+import { deliverCallbacks, verifyCallback } from '../../server/jobs/callbacks.js';
 import { WebhookDispatcher } from '../../server/jobs/dispatch.js';
 import { emitEvent } from '../../server/domain/events.js';
 import { WEBHOOK_MAX_ATTEMPTS, dispatchEvents } from '../../server/domain/webhooks.js';
@@ -209,6 +209,46 @@ describe('dispatch and signed delivery', () => {
     expect(sig(0, s.secret)).toBe(true);
     expect(sig(1, rotated)).toBe(true);
     expect(sig(1, s.secret)).toBe(false);
+  });
+
+  test('rotating with expire_old 1h: deliveries carry a signature with each secret until then, then with the new one only', async () => {
+    const s = await setup({ event_resource: 'transaction' }, { mode: 'webhook', url: 'http://placeholder.invalid/' });
+    const rx = await receiver(null);
+    await s.a.ok('PUT', `/webhooks/strategies/${s.strategy.id}`, { url: rx.url });
+    const rotated = await s.a.ok('POST', '/webhooks/secret/rotate', { expire_old: '1h' });
+    expect(rotated.secret).not.toBe(s.secret);
+    expect(rotated.previous_secret_expires_at).toBe(new Date(gw.clock.now().getTime() + 3600_000).toISOString());
+    expect((await s.a.ok('GET', '/webhooks/secret')).previous_secret_expires_at).toBe(rotated.previous_secret_expires_at);
+
+    const deliverAt = async (ms: number) => {
+      await charge(s.m, 4100);
+      await dispatcher.runOnce(at(ms));
+      await deliverCallbacks(deps(), at(ms));
+      return rx.received.at(-1)!;
+    };
+    const during = await deliverAt(59 * 60_000);
+    expect((during.headers['tessera-signature'] as string).match(/v1=/g)).toHaveLength(2);
+    expect(verifySignature(rotated.secret, during.headers['tessera-signature'] as string, during.body).ok).toBe(true);
+    expect(verifySignature(s.secret, during.headers['tessera-signature'] as string, during.body).ok).toBe(true);
+    expect(verifyCallback(s.secret, during.headers['tessera-signature'] as string, during.body, Math.floor(at(59 * 60_000).getTime() / 1000))).toBe(true);
+
+    const after = await deliverAt(60 * 60_000);
+    expect((after.headers['tessera-signature'] as string).match(/v1=/g)).toHaveLength(1);
+    expect(verifySignature(rotated.secret, after.headers['tessera-signature'] as string, after.body).ok).toBe(true);
+    expect(verifySignature(s.secret, after.headers['tessera-signature'] as string, after.body).ok).toBe(false);
+    gw.clock.advance(60 * 60_000);
+    expect((await s.a.ok('GET', '/webhooks/secret')).previous_secret_expires_at).toBeNull();
+  });
+
+  test('rotating without expire_old (or with now) drops the old secret at once; another value is 400 REQ01', async () => {
+    const s = await setup({ event_resource: 'transaction' }, { mode: 'webhook', url: 'http://placeholder.invalid/' });
+    const first = await s.a.ok('POST', '/webhooks/secret/rotate', { expire_old: '24h' });
+    expect(first.previous_secret_expires_at).toBe(new Date(gw.clock.now().getTime() + 86_400_000).toISOString());
+    const now = await s.a.ok('POST', '/webhooks/secret/rotate', { expire_old: 'now' });
+    expect(now.previous_secret_expires_at).toBeNull();
+    expect((await s.a.ok('POST', '/webhooks/secret/rotate')).previous_secret_expires_at).toBeNull();
+    await expectError(await s.a.post('/webhooks/secret/rotate', { expire_old: '2d' }), 400, 'REQ01', /expire_old/);
+    await expectError(await s.a.post('/webhooks/secret/rotate', { expire_old: 'never' }), 400, 'REQ01');
   });
 });
 

@@ -35,13 +35,19 @@ export async function expectError(res: { statusCode: number; json(): any; body: 
   if (message) expect(body.errors[0].message).toMatch(message);
 }
 
-/** What a merchant's server does with a delivery: recompute the HMAC over "t.body" with its secret. */
+/**
+ * What a merchant's server does with a delivery: recompute the HMAC over "t.body" with its secret
+ * and accept the request when any `v1=` matches (two are sent while a rotated secret overlaps).
+ */
 export function verifySignature(secret: string, header: string | undefined, body: string): { ok: boolean; t: number } {
-  const parts = new Map((header ?? '').split(',').map((p) => p.trim().split('=', 2) as [string, string]));
-  const t = Number(parts.get('t'));
+  const parts = (header ?? '').split(',').map((p) => p.trim().split('=', 2) as [string, string]);
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
   const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
-  const given = Buffer.from(parts.get('v1') ?? '', 'hex');
-  return { ok: Number.isInteger(t) && given.length === expected.length && timingSafeEqual(given, expected), t };
+  const match = parts.some(([k, v]) => {
+    const given = Buffer.from(k === 'v1' ? v ?? '' : '', 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  return { ok: Number.isInteger(t) && match, t };
 }
 
 export interface Received {

@@ -298,7 +298,10 @@ describe('isolation across merchants and environments', () => {
 describe('signing secret', () => {
   test('GET /webhooks/secret shows the scope\'s secret (made on first read); rotate replaces it', async () => {
     const first = await a.ok('GET', '/webhooks/secret');
-    expect(first).toEqual({ class: 'webhook_secret', env: 'test', secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/), created_at: expect.stringMatching(TIME) });
+    expect(first).toEqual({
+      class: 'webhook_secret', env: 'test', secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/), created_at: expect.stringMatching(TIME),
+      previous_secret_expires_at: null,
+    });
     expect(await a.ok('GET', '/webhooks/secret')).toEqual(first);
     const live = await api(gw, m.live.private_key).ok('GET', '/webhooks/secret');
     const other = await api(gw, gw.other.test.private_key).ok('GET', '/webhooks/secret');
@@ -308,9 +311,12 @@ describe('signing secret', () => {
     expect(rotated.secret).not.toBe(first.secret);
     expect(await a.ok('GET', '/webhooks/secret')).toEqual(rotated);
     expect((await api(gw, m.live.private_key).ok('GET', '/webhooks/secret')).secret).toBe(live.secret);
-    // Kept encrypted.
-    const rows = await gw.db.query('SELECT secret_enc FROM webhook_secrets WHERE merchant_id = $1', [m.id]);
+    // Kept encrypted, the overlapping old one too.
+    await a.ok('POST', '/webhooks/secret/rotate', { expire_old: '1h' });
+    const rows = await gw.db.query('SELECT secret_enc, previous_secret_enc FROM webhook_secrets WHERE merchant_id = $1', [m.id]);
+    expect(rows.some((r) => r.previous_secret_enc)).toBe(true);
     expect(JSON.stringify(rows)).not.toContain(rotated.secret);
+    expect(JSON.stringify(rows)).not.toContain(first.secret);
   });
 
   test('rotation ignores Idempotency-Key: the secret never lands in the stored answers', async () => {
