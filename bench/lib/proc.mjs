@@ -8,8 +8,8 @@ const TICK_MS = 10;
 
 function machineBusyTicks() {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = cpu;
-  return user + nice + system + irq + softirq + steal; // idle and iowait are not work
+  const [user, nice, system, , , irq, softirq] = cpu;
+  return user + nice + system + irq + softirq; // idle, iowait and steal (the host's other guests) are not our work
 }
 
 function processTicks(pid) {
