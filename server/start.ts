@@ -101,7 +101,9 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     // many nodes: count in the database, or in Redis when there is one (the database stands in for it).
     const local = db.kind === 'pg' ? new DbCounters(db) : new MemoryCounters();
     const redis = opts.redisUrl ? connectRedis(opts.redisUrl) : null;
-    if (redis && !(await redis.ready)) opts.warn?.('REDIS_URL does not answer yet: rate limits are counted in the database until it does');
+    if (redis && !(await redis.ready)) {
+      opts.warn?.(`REDIS_URL does not answer yet: rate limits are counted in ${db.kind === 'pg' ? 'PostgreSQL' : 'memory'} until it does`);
+    }
     const counters = redis ? new RedisCounters(redis, local, { prefix: opts.redisKeyPrefix }) : local;
     const limiter = new TokenLimiter(counters, opts.rateLimits ?? DEFAULT_LIMITS);
     const outbox = new OutboxWorker({

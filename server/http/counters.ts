@@ -91,7 +91,7 @@ export class RedisCounters implements CounterStore {
     } catch (err) {
       if (!this.failing) {
         this.failing = true;
-        this.log?.warn({ err }, 'rate-limit counters: Redis did not answer; counting in the database until it does');
+        this.log?.warn({ err }, 'rate-limit counters: Redis did not answer; counting in PostgreSQL or memory until it does');
       }
       return this.fallback.hit(bucket, windowMs, now, add);
     }

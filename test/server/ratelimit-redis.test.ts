@@ -93,7 +93,7 @@ test('a Redis outage is logged once when it starts and once when it ends; counts
   down = false;
   expect(await counters.hit('b', 60_000, now)).toBe(2);
   expect(log).toEqual([
-    'warn rate-limit counters: Redis did not answer; counting in the database until it does',
+    'warn rate-limit counters: Redis did not answer; counting in PostgreSQL or memory until it does',
     'info rate-limit counters: Redis answers again',
   ]);
 });
