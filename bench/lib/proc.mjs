@@ -16,7 +16,12 @@ function processTicks(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[11]) + Number(fields[12]) };
+    return {
+      comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+      ticks: Number(fields[11]) + Number(fields[12]),
+      // Children that ended and were reaped (PostgreSQL's backends, by the postmaster).
+      reaped: Number(fields[13]) + Number(fields[14]),
+    };
   } catch {
     return null; // gone
   }
@@ -27,7 +32,7 @@ function postgresTicks() {
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const p = processTicks(pid);
-    if (p?.comm === 'postgres') sum += p.ticks;
+    if (p?.comm === 'postgres') sum += p.ticks + p.reaped; // backends that close move into the postmaster's count
   }
   return sum;
 }

@@ -7,8 +7,10 @@ import { cpuReading } from '../lib/proc.mjs';
 
 const MAIN = fileURLToPath(new URL('../../dist/server/main.js', import.meta.url));
 const TOKENS = Number(process.env.BENCH_CHARGE_TOKENS ?? 6000);
+const WARM_UP = 1000;
 /** Extra node flags for the gateway processes, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 const card = { card_owner_name: 'Bench Owner', card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2030, csc: '123' };
 
 /** A real `tessera serve` process; resolves with its URL and whatever it printed (keys on first start). */
@@ -19,11 +21,13 @@ function serve(env) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    let started = false;
     const timer = setTimeout(() => reject(new Error(`node did not start:\n${out}`)), 60_000);
     const read = (b) => {
       out += b;
       const m = out.match(/Tessera listening on (\S+)/);
-      if (m) {
+      if (m && !started) {
+        started = true;
         clearTimeout(timer);
         resolve({ url: m[1], out, pid: child.pid, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
       }
@@ -65,10 +69,10 @@ export default {
       db = await openDatabase({ databaseUrl: url.href });
       const vault = new Vault(Buffer.from(dataKey, 'base64'));
       const authorization = 'Basic ' + Buffer.from(`${privateKey}:`).toString('base64');
-      const run = async (label, running) => {
+      const run = async (label, running, count = TOKENS) => {
         const urls = running.map((n) => n.url);
         const tokens = [];
-        for (let i = 0; i < TOKENS; i++) tokens.push((await createToken(db, vault, { merchantId, env: 'test' }, card, new Date())).id);
+        for (let i = 0; i < count; i++) tokens.push((await createToken(db, vault, { merchantId, env: 'test' }, card, new Date())).id);
         const sequence = tokens.map((token) => ({
           method: 'POST', path: '/api/v1/charge',
           headers: { authorization, 'content-type': 'application/json' },
@@ -79,6 +83,8 @@ export default {
         const r = await httpLoad({ urls, connections: ctx.cfg.connections, amount: tokens.length, seconds: 600, sequence, bodyIncludes: '"status":"SETTLED"', name: label });
         return { name: label, unit: 'req/s', ...r, cpu: cpu.stop(r.ok) };
       };
+      // Unmeasured: both processes compile their hot paths and fill their pools first.
+      await run('warm-up', nodes, WARM_UP);
       const one = await run('charges-1-node', [nodes[0]]);
       const two = await run('charges-2-nodes', nodes);
       return [one, two];
