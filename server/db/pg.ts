@@ -10,14 +10,17 @@ const types = {
 };
 
 /**
- * Every statement is prepared once per connection under a name derived from its text, so
- * PostgreSQL parses and plans it once instead of on every call. The SQL texts are the code's own
- * (values always travel as parameters), so the set of names is bounded.
+ * Statements are prepared once per connection under a name derived from their text, so PostgreSQL
+ * parses and plans them once instead of on every call. A prepared statement lives as long as its
+ * connection, and some texts depend on the request (an update names the fields it was given), so
+ * only the first MAX_PREPARED distinct texts of the process get a name: the hot paths, seen at
+ * once, and a bound on what each connection keeps. Later texts run unnamed, as before.
  */
+export const MAX_PREPARED = 200;
 const names = new Map<string, string>();
-function nameOf(sql: string): string {
+function nameOf(sql: string): string | undefined {
   let name = names.get(sql);
-  if (!name) {
+  if (!name && names.size < MAX_PREPARED) {
     name = 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
     names.set(sql, name);
   }

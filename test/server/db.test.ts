@@ -9,7 +9,7 @@ import { Db, normaliseParams } from '../../server/db/db.js';
 import { openDatabase } from '../../server/db/index.js';
 import { DataDirLockedError } from '../../server/db/lock.js';
 import { migrate } from '../../server/db/migrate.js';
-import { openPg } from '../../server/db/pg.js';
+import { MAX_PREPARED, openPg } from '../../server/db/pg.js';
 import { openPglite } from '../../server/db/pglite.js';
 import { MIGRATIONS_DIR } from '../../server/paths.js';
 import { DB_KIND, testDb } from '../helpers/gateway.js';
@@ -131,6 +131,24 @@ describe('parameters', () => {
       // One named statement for three calls (an unnamed one would not be listed at all).
       expect(prepared).toHaveLength(1);
       expect(prepared[0].name).toMatch(/^t[0-9a-f]{20}$/);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a connection keeps at most MAX_PREPARED statements; texts past the bound run unnamed', async () => {
+    const db = await testDb();
+    try {
+      const text = (i: number) => `SELECT $1::int + ${i} AS n`;
+      const [kept, last] = await db.tx(async (q) => {
+        for (let i = 0; i < MAX_PREPARED + 5; i++) expect((await q.query(text(i), [1]))[0].n).toBe(i + 1);
+        return Promise.all([
+          q.query('SELECT count(*)::int AS n FROM pg_prepared_statements'),
+          q.query('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1', [text(MAX_PREPARED + 4)]),
+        ]);
+      });
+      expect(kept[0].n).toBeLessThanOrEqual(MAX_PREPARED);
+      expect(last[0].n).toBe(0);
     } finally {
       await db.drop();
     }
