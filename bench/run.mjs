@@ -6,7 +6,8 @@
 //                              embedded PGlite in a fresh temp data dir
 //   BENCH_ONLY                 comma-separated scenario names (see scenarios/index.mjs)
 //   BENCH_RATE_LIMITS=off      gateway without the token limiter (default: production counting, ceilings lifted)
-//   BENCH_REDIS_URL            count the token limiter's hits in this Redis (as REDIS_URL does)
+//   BENCH_REDIS_URL            count the token limiter's hits in this Redis (as REDIS_URL does; the
+//                              in-process scenarios only: two-node runs without the limiter)
 //   BENCH_NODE_ARGS            node flags for the two-node scenario's gateway processes (e.g. --cpu-prof)
 //   BENCH_PROFILE=<dir>        CPU profile of each measured window (bench/tools/cpuprofile-summary.mjs)
 //   BENCH_DIAG=1               also run the diagnostic scenarios (token-steps: the request in parts)

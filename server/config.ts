@@ -8,6 +8,8 @@ export interface Config {
   host: string;
   /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
   databaseUrl?: string;
+  /** PostgreSQL named prepared statements; off behind a pooler that cannot keep them. */
+  preparedStatements: boolean;
   /** PGlite data directory; undefined with storage 'memory'. */
   dataDir?: string;
   dataKey?: string;
@@ -31,6 +33,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
+    preparedStatements: onOff(env, 'DATABASE_PREPARED_STATEMENTS'),
     dataDir: resolve(env.TESSERA_DATA_DIR ?? '.tessera'),
     dataKey: env.TESSERA_DATA_KEY || undefined,
     retiredDataKeys: env.TESSERA_DATA_KEYS_RETIRED || undefined,
@@ -41,6 +44,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     notify: notifyConfig(env),
   };
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, dflt = true): boolean {
+  const v = env[name];
+  if (v === undefined || v === '') return dflt;
+  if (v === 'on') return true;
+  if (v === 'off') return false;
+  throw new ConfigError(`${name} must be on or off, got ${v}`);
 }
 
 function urlOf(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {

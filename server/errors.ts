@@ -107,6 +107,7 @@ export const CATALOGUE = {
   WEBHOOK01: [400, 'unknown event_resource or event type; GET /webhooks/event_types lists them'],
   WEBHOOK02: [404, 'webhook delivery not found'],
   WEBHOOK03: [409, 'only a failed delivery can be queued again'],
+  WEBHOOK04: [409, 'the secret before the last rotation still signs deliveries; rotate again with expire_old now, or after it expires'],
   EVENT01: [404, 'event not found'],
   INTERNAL: [500, 'internal error; nothing was changed, retry later'],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -14,7 +14,9 @@ const USAGE = `usage:
   tessera keys list --merchant ID                 key sets, redacted`;
 
 function open(config: Config): Promise<Db> {
-  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
+  return openDatabase({
+    databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir, prepare: config.preparedStatements,
+  });
 }
 
 function printKeySet(merchantId: string, set: KeySet): void {
@@ -32,6 +34,7 @@ async function serve(config: Config): Promise<void> {
     storage: 'disk',
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
+    preparedStatements: config.preparedStatements,
     dataKey: config.dataKey,
     retiredDataKeys: config.retiredDataKeys,
     logLevel: config.logLevel,

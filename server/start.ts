@@ -22,6 +22,8 @@ export interface StartOptions {
   storage?: 'memory' | 'disk';
   dataDir?: string;
   databaseUrl?: string;
+  /** PostgreSQL named prepared statements (DATABASE_PREPARED_STATEMENTS); default on. */
+  preparedStatements?: boolean;
   dataKey?: string;
   retiredDataKeys?: string;
   logLevel?: string;
@@ -84,8 +86,9 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     throw new Error('TESSERA_DATA_KEY is required with DATABASE_URL (openssl rand -base64 32)');
   }
   const vault = loadVault({ dataKey: opts.dataKey, retiredKeys: opts.retiredDataKeys, dataDir, warn: opts.warn });
-  const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir });
+  const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir, prepare: opts.preparedStatements });
   const clock = opts.clockStart ? clockFrom(opts.clockStart) : systemClock;
+  let redis: ReturnType<typeof connectRedis> | null = null;
   try {
     let demo: { id: string; set: KeySet } | null = null;
     const [{ n }] = await db.query('SELECT count(*)::int AS n FROM merchants');
@@ -100,7 +103,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     // Embedded PGlite is one process (its lock sees to that): count in memory. PostgreSQL may have
     // many nodes: count in the database, or in Redis when there is one (the database stands in for it).
     const local = db.kind === 'pg' ? new DbCounters(db) : new MemoryCounters();
-    const redis = opts.redisUrl ? connectRedis(opts.redisUrl) : null;
+    redis = opts.redisUrl ? connectRedis(opts.redisUrl) : null;
     if (redis && !(await redis.ready)) {
       opts.warn?.(`REDIS_URL does not answer yet: rate limits are counted in ${db.kind === 'pg' ? 'PostgreSQL' : 'memory'} until it does`);
     }
@@ -160,6 +163,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       },
     };
   } catch (err) {
+    await redis?.close();
     await db.close();
     throw err;
   }

@@ -12,6 +12,7 @@ async function benchLimiter(db) {
   const c = await dist('http/counters.js');
   const local = db.kind === 'pg' ? new c.DbCounters(db) : new c.MemoryCounters();
   const redis = process.env.BENCH_REDIS_URL ? c.connectRedis(process.env.BENCH_REDIS_URL) : null;
+  if (redis && !(await redis.ready)) throw new Error(`BENCH_REDIS_URL ${process.env.BENCH_REDIS_URL} does not answer`);
   const store = redis ? new c.RedisCounters(redis, local, { prefix: `tessera-bench:${process.pid}:` }) : local;
   return {
     limiter: new rl.TokenLimiter(store, { ...rl.DEFAULT_LIMITS, perIp: 1e9, perKey: 1e9 }),

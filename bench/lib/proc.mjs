@@ -2,8 +2,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 
 // Where the CPU of a multi-process scenario goes (Linux /proc; elsewhere every reading is null):
-// the gateway processes, the PostgreSQL server processes on this machine, and the rest (load
-// generator, bench, neighbours). Clock ticks are 1/100 s on Linux.
+// the gateway processes, every PostgreSQL server process on this machine (other databases'
+// work included), and the rest (load generator, bench, neighbours): figures from a quiet machine
+// only. Clock ticks are 1/100 s on Linux.
 const TICK_MS = 10;
 
 function machineBusyTicks() {
@@ -47,6 +48,7 @@ export function cpuReading(pids) {
   }
   return {
     stop(ops) {
+      if (!ops) return null; // nothing succeeded: no cost per operation to report
       const wallMs = Date.now() - start.t;
       const machine = (machineBusyTicks() - start.machine) * TICK_MS;
       const nodes = pids.map((p, i) => ((processTicks(p)?.ticks ?? 0) - start.nodes[i]) * TICK_MS);

@@ -32,3 +32,11 @@ export function normaliseParams(params: unknown[] = []): unknown[] {
 /** int8 (bigint) columns hold cents and counts; they fit in a JS number. */
 export const INT8_OID = 20;
 export const NUMERIC_OID = 1700;
+
+/**
+ * `LIMIT $n OFFSET $m` for a list whose other parameters are `params`: the caller appends
+ * page.limit and page.offset. As parameters, every page of a list is one statement text.
+ */
+export function pageSql(params: unknown[]): string {
+  return `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+}

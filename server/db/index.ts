@@ -6,6 +6,7 @@ import { openPglite } from './pglite.js';
 import { migratedSnapshot, pgliteAssets } from './snapshot.js';
 
 export type { Db, Queryable, Row } from './db.js';
+export { pageSql } from './db.js';
 
 export interface OpenOptions {
   databaseUrl?: string;
@@ -13,6 +14,8 @@ export interface OpenOptions {
   dataDir?: string;
   /** PostgreSQL schema (tests isolate themselves this way). */
   schema?: string;
+  /** PostgreSQL named prepared statements (DATABASE_PREPARED_STATEMENTS); default on. */
+  prepare?: boolean;
 }
 
 /** Opens the configured database, holds the data-dir lock for PGlite, and applies migrations. */
@@ -20,7 +23,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
   if (opts.databaseUrl) {
     // Loaded only when used: an in-memory gateway starts without the pg driver.
     const { openPg } = await import('./pg.js');
-    const db = await openPg(opts.databaseUrl, { schema: opts.schema });
+    const db = await openPg(opts.databaseUrl, { schema: opts.schema, prepare: opts.prepare });
     if (opts.schema) await db.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
     await migrate(db);
     return db;

@@ -11,27 +11,39 @@ const types = {
 
 /**
  * Statements are prepared once per connection under a name derived from their text, so PostgreSQL
- * parses and plans them once instead of on every call. A prepared statement lives as long as its
- * connection, and some texts depend on the request (an update names the fields it was given), so
- * only the first MAX_PREPARED distinct texts of the process get a name: the hot paths, seen at
- * once, and a bound on what each connection keeps. Later texts run unnamed, as before.
+ * parses and plans them once instead of on every call. Which ones:
+ *  - not a text with `*` in it (`SELECT *`, `RETURNING t.*`): a migration that adds a column while
+ *    this node runs would change its result and PostgreSQL would refuse the cached plan (0A000)
+ *    on every later call; texts that name their columns are re-planned silently instead;
+ *  - only the first MAX_PREPARED texts of the process: a prepared statement lives as long as its
+ *    connection and some texts depend on the request (an update names the fields it was given);
+ *  - never again, a text PostgreSQL refused the cached plan of (a column type changed under it).
+ * `prepare: false` (DATABASE_PREPARED_STATEMENTS=off) sends everything unnamed, e.g. behind a
+ * connection pooler in transaction mode that does not track prepared statements.
  */
 export const MAX_PREPARED = 200;
-const names = new Map<string, string>();
+const names = new Map<string, string | null>();
 function nameOf(sql: string): string | undefined {
   let name = names.get(sql);
-  if (!name && names.size < MAX_PREPARED) {
-    name = 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
+  if (name === undefined && names.size < MAX_PREPARED) {
+    name = sql.includes('*') ? null : 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
     names.set(sql, name);
   }
-  return name;
+  return name ?? undefined;
 }
+const CACHED_PLAN_CHANGED = '0A000';
 
-function wrap(c: pg.Pool | pg.PoolClient): Queryable {
+function wrap(c: pg.Pool | pg.PoolClient, prepare: boolean): Queryable {
   return {
     async query<T extends Row>(sql: string, params?: unknown[]) {
-      const res = await c.query({ name: nameOf(sql), text: sql, values: normaliseParams(params) as any[] });
-      return res.rows as T[];
+      const name = prepare ? nameOf(sql) : undefined;
+      try {
+        const res = await c.query({ name, text: sql, values: normaliseParams(params) as any[] });
+        return res.rows as T[];
+      } catch (err) {
+        if (name && (err as { code?: string }).code === CACHED_PLAN_CHANGED) names.set(sql, null);
+        throw err;
+      }
     },
     async exec(sql: string) {
       await c.query(sql);
@@ -43,6 +55,8 @@ export interface PgOptions {
   /** Sets search_path on every connection: tests isolate themselves in a schema. */
   schema?: string;
   max?: number;
+  /** Named prepared statements (default true); see nameOf. */
+  prepare?: boolean;
 }
 
 export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
@@ -55,7 +69,8 @@ export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
   // An idle client that errors (server restart) must not crash the process.
   pool.on('error', () => {});
   await pool.query('SELECT 1');
-  const q = wrap(pool);
+  const prepare = opts.prepare ?? true;
+  const q = wrap(pool, prepare);
   return {
     kind: 'pg',
     query: q.query,
@@ -64,7 +79,7 @@ export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const out = await fn(wrap(client));
+        const out = await fn(wrap(client, prepare));
         await client.query('COMMIT');
         return out;
       } catch (err) {

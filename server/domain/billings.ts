@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { Db, Queryable, Row } from '../db/index.js';
+import { Db, Queryable, Row, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import type { Processor } from '../processor/processor.js';
 import type { Vault } from '../vault.js';
@@ -283,8 +283,8 @@ export async function listBillings(q: Queryable, scope: Scope, filter: BillingFi
   if (text(filter.status) !== null) add('status', text(filter.status));
   const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM billings WHERE ${where}`, params);
   const list = await q.query<BillingRow>(
-    `SELECT * FROM billings WHERE ${where} ORDER BY id DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`,
-    params,
+    `SELECT * FROM billings WHERE ${where} ORDER BY id DESC ${pageSql(params)}`,
+    [...params, page.limit, page.offset],
   );
   return { list, total };
 }

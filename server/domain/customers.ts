@@ -1,4 +1,4 @@
-import { Db, Queryable } from '../db/index.js';
+import { Db, Queryable, pageSql } from '../db/index.js';
 import { ErrorCode, GatewayError } from '../errors.js';
 import { Vault } from '../vault.js';
 import { emitEvent } from './events.js';
@@ -215,8 +215,8 @@ export async function listCustomers(q: Queryable, scope: Scope, page: Page, sear
   const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM customers WHERE ${where}`, params);
   const rows = await q.query<CustomerRow>(
     `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE ${where}
-      ORDER BY seq DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`,
-    params,
+      ORDER BY seq DESC ${pageSql(params)}`,
+    [...params, page.limit, page.offset],
   );
   const methods = await methodsOf(q, scope, rows.map((r) => r.id));
   return {

@@ -32,7 +32,8 @@ export async function emitEvent(q: Queryable, scope: Scope, type: EventType, dat
 /**
  * A change and its event in one statement (`WITH change AS (<change>) INSERT INTO events ...`):
  * one round trip instead of two on the hot paths. `change` is a data-modifying statement with
- * parameters $1..$n taken from `params`; null records the event alone.
+ * parameters $1..$n taken from `params`; null records the event alone. The event is written even
+ * when the change touches no row: use it for changes that always write (an INSERT).
  */
 export async function withEvent(
   q: Queryable, change: string | null, params: unknown[], scope: Scope, type: EventType, data: object, now: Date,

@@ -1,4 +1,4 @@
-import { Db, Queryable } from '../db/index.js';
+import { Db, Queryable, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { enqueue } from '../notify/outbox.js';
 import { EventType, emitEvent } from './events.js';
@@ -181,7 +181,7 @@ export async function listInvoices(q: Queryable, scope: Scope, page: { limit: nu
   }
   const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i WHERE ${where}`, params);
   const list = await q.query<InvoiceRow>(
-    `${SELECT} WHERE ${where} ORDER BY i.seq DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`, params);
+    `${SELECT} WHERE ${where} ORDER BY i.seq DESC ${pageSql(params)}`, [...params, page.limit, page.offset]);
   return { list, total };
 }
 

@@ -90,8 +90,8 @@ export async function listPlans(q: Queryable, scope: Scope, page: { limit: numbe
   );
   const list = await q.query<PlanRow>(
     `${SELECT_PLAN} WHERE p.merchant_id = $1 AND p.env = $2 AND p.deleted_at IS NULL
-      ORDER BY p.id DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`,
-    [scope.merchantId, scope.env],
+      ORDER BY p.id DESC LIMIT $3 OFFSET $4`,
+    [scope.merchantId, scope.env, page.limit, page.offset],
   );
   return { list, total };
 }

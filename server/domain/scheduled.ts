@@ -1,4 +1,4 @@
-import { Queryable } from '../db/index.js';
+import { Queryable, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { parseObjectParam } from '../http/body.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/paging.js';
@@ -186,8 +186,8 @@ export async function listScheduled(q: Queryable, scope: Scope, page: { limit: n
   const params = [scope.merchantId, scope.env];
   const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM scheduled_transactions WHERE ${where}`, params);
   const list = await q.query<ScheduledRow>(
-    `SELECT ${ST} FROM scheduled_transactions WHERE ${where} ORDER BY seq DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`,
-    params,
+    `SELECT ${ST} FROM scheduled_transactions WHERE ${where} ORDER BY seq DESC ${pageSql(params)}`,
+    [...params, page.limit, page.offset],
   );
   return { list, total };
 }

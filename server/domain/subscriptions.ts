@@ -1,4 +1,4 @@
-import { Queryable } from '../db/index.js';
+import { Queryable, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { parseObjectParam } from '../http/body.js';
 import type { BillingRow } from './billings.js';
@@ -234,8 +234,8 @@ export async function listSubscriptions(q: Queryable, scope: Scope, filter: Subs
   }
   const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM subscriptions WHERE ${where}`, params);
   const rows = await q.query<SubscriptionRow>(
-    `SELECT ${SUB} FROM subscriptions WHERE ${where} ORDER BY number DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`,
-    params,
+    `SELECT ${SUB} FROM subscriptions WHERE ${where} ORDER BY number DESC ${pageSql(params)}`,
+    [...params, page.limit, page.offset],
   );
   return { list: await withLastBillings(q, rows), total };
 }

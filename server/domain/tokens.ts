@@ -38,6 +38,12 @@ export interface TokenRow {
   used_at: Date | null;
 }
 
+/** Every column of a token row, named: a statement that lists them can be prepared (db/pg.ts). */
+const TOKEN_COLUMNS = ['id', 'merchant_id', 'env', 'token_type', 'card_type', 'card_owner_name', 'last_4', 'bin',
+  'card_exp_month', 'card_exp_year', 'bin_brand', 'bin_type', 'bin_level', 'bank_routing_number',
+  'bank_account_holder_first_name', 'bank_account_holder_last_name', 'bank_account_type', 'address_1', 'address_2', 'city',
+  'state', 'zip', 'country', 'secret_enc', 'csc_enc', 'created_at', 'expires_at', 'used_at'] as const satisfies readonly (keyof TokenRow)[];
+
 const str = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : String(v).trim());
 
 /**
@@ -138,7 +144,7 @@ export async function createToken(
 }
 
 export async function getToken(q: Queryable, scope: Scope, id: string): Promise<TokenRow | null> {
-  const [row] = await q.query<TokenRow>('SELECT * FROM tokens WHERE id = $1 AND merchant_id = $2 AND env = $3', [
+  const [row] = await q.query<TokenRow>(`SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE id = $1 AND merchant_id = $2 AND env = $3`, [
     id,
     scope.merchantId,
     scope.env,
@@ -170,7 +176,7 @@ export async function consumeToken(
         FOR UPDATE)
      UPDATE tokens t SET used_at = $4, csc_enc = NULL
        FROM target WHERE t.id = target.id AND t.used_at IS NULL
-     RETURNING t.*, target.csc_enc AS old_csc`,
+     RETURNING ${TOKEN_COLUMNS.map((c) => `t.${c}`).join(', ')}, target.csc_enc AS old_csc`,
     [id, scope.merchantId, scope.env, now],
   );
   if (!row) return null;

@@ -1,4 +1,4 @@
-import { Db, Queryable } from '../db/index.js';
+import { Db, Queryable, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { SigningSecret, webhookSecret } from '../jobs/callbacks.js';
 import { enqueue, retryOutboxMessage } from '../notify/outbox.js';
@@ -56,7 +56,7 @@ export async function listEvents(q: Queryable, scope: Scope, page: { limit: numb
   }
   const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM events WHERE ${where}`, params);
   const list = await q.query<EventRow>(
-    `SELECT * FROM events WHERE ${where} ORDER BY seq DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`, params);
+    `SELECT * FROM events WHERE ${where} ORDER BY seq DESC ${pageSql(params)}`, [...params, page.limit, page.offset]);
   return { list, total };
 }
 
@@ -101,12 +101,20 @@ export type ExpireOld = keyof typeof EXPIRE_OLD;
  * POST /webhooks/secret/rotate: a new secret signs every later attempt (retries of earlier events
  * included). With expire_old `1h` or `24h` the replaced secret signs them too until then (a second
  * `v1=`), so receivers can switch without refusing anything; `now` (the default) drops it at once.
+ * While such an overlap runs, another overlapping rotation is WEBHOOK04: it would drop, without
+ * notice, the secret receivers may still verify with (a retried request included); `now` ends
+ * the overlap on purpose. The row is locked, so concurrent rotations take turns.
  */
 export async function rotateSecret(db: Db, vault: Vault, scope: Scope, now: Date, expireOld: ExpireOld = 'now') {
   return db.tx(async (q) => {
-    const old = await webhookSecret(q, vault, scope, now); // the row exists (and is ours to replace)
-    const secret = `whsec_${newId(32)}`;
+    await webhookSecret(q, vault, scope, now); // the row exists (and is ours to replace)
+    await q.query('SELECT 1 FROM webhook_secrets WHERE merchant_id = $1 AND env = $2 FOR UPDATE', [scope.merchantId, scope.env]);
+    const old = await webhookSecret(q, vault, scope, now); // as it is now that we hold the lock
     const keep = EXPIRE_OLD[expireOld] > 0;
+    if (keep && old.previous) {
+      throw new GatewayError('WEBHOOK04', `the secret before the last rotation still signs deliveries until ${old.previous.expires_at.toISOString()}; rotate with expire_old now to end that, or wait`);
+    }
+    const secret = `whsec_${newId(32)}`;
     const previous = keep ? { secret: old.secret, expires_at: new Date(now.getTime() + EXPIRE_OLD[expireOld]) } : null;
     await q.query(
       `UPDATE webhook_secrets SET secret_enc = $3, created_at = $4, previous_secret_enc = $5, previous_expires_at = $6
@@ -302,7 +310,7 @@ export async function listDeliveries(q: Queryable, scope: Scope, page: { limit: 
   const from = `FROM webhook_deliveries d LEFT JOIN callbacks c ON c.id = d.callback_id LEFT JOIN outbox o ON o.id = d.outbox_id`;
   const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total ${from} WHERE ${where}`, params);
   const list = await q.query<DeliveryRow>(
-    `${DELIVERY} WHERE ${where} ORDER BY d.id DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`, params);
+    `${DELIVERY} WHERE ${where} ORDER BY d.id DESC ${pageSql(params)}`, [...params, page.limit, page.offset]);
   return { list, total };
 }
 

@@ -53,9 +53,11 @@ export class DbCounters implements CounterStore {
   }
 }
 
-/** What RedisCounters needs of a client: one command at a time. */
+/** What RedisCounters needs of a client: one command at a time, and why the last one failed. */
 export interface RedisLike {
   sendCommand(args: string[]): Promise<unknown>;
+  /** The client's own last error (a refused password, a TLS failure), when it has one. */
+  lastError?(): string | null;
 }
 
 /** Adds to the window's counter and gives it an expiry when it is new, in one step. */
@@ -65,7 +67,7 @@ return n`;
 
 /**
  * Shared by every node that points at one Redis: one INCRBY per hit, in a key that expires two
- * windows after its window starts. When Redis does not answer (down, restarting, slow), the hit
+ * windows after its first hit. When Redis does not answer (down, restarting, slow), the hit
  * goes to `fallback` instead (PostgreSQL or memory): limits keep holding, counted apart from
  * Redis's until it is back. The outage is logged once, and its end once.
  */
@@ -91,7 +93,8 @@ export class RedisCounters implements CounterStore {
     } catch (err) {
       if (!this.failing) {
         this.failing = true;
-        this.log?.warn({ err }, 'rate-limit counters: Redis did not answer; counting in PostgreSQL or memory until it does');
+        this.log?.warn({ err, cause: this.redis.lastError?.() ?? undefined },
+          'rate-limit counters: Redis did not answer; counting in PostgreSQL or memory until it does');
       }
       return this.fallback.hit(bucket, windowMs, now, add);
     }
@@ -114,7 +117,15 @@ export function connectRedis(url: string, opts: { timeoutMs?: number; connectTim
     disableOfflineQueue: true,
     socket: { connectTimeout, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5000) },
   });
-  client.on('error', () => {}); // reported through RedisCounters' fallback; never crashes the process
+  // Never crashes the process; the fallback's log line carries the last message.
+  let lastError: string | null = null;
+  client.on('error', (err: Error) => (lastError = err.message));
+  let closed = false;
+  // A connection that completes after close() is ended at once (destroy() cannot stop it earlier).
+  client.on('ready', () => {
+    lastError = null;
+    if (closed) client.destroy();
+  });
   // Settles once connected; stays pending while Redis is unreachable (the client keeps retrying).
   const connected = client.connect().then(() => true, () => false);
   let timer: NodeJS.Timeout | undefined;
@@ -122,8 +133,10 @@ export function connectRedis(url: string, opts: { timeoutMs?: number; connectTim
     .finally(() => clearTimeout(timer));
   return {
     ready,
+    lastError: () => lastError,
     sendCommand: (args) => client.sendCommand(args, { timeout: opts.timeoutMs ?? 250 }),
     async close() {
+      closed = true;
       clearTimeout(timer);
       if (client.isOpen) client.destroy(); // also stops a reconnect in progress
     },

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { Db, Queryable } from '../db/index.js';
+import { Db, Queryable, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { Loop } from '../jobs/loop.js';
 import type { Scope } from '../domain/keys.js';
@@ -111,8 +111,8 @@ export async function listOutbox(q: Queryable, scope: Scope, page: { limit: numb
   const w = where(scope, filter);
   const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM outbox WHERE ${w.sql}`, w.params);
   const rows = await q.query<OutboxRow>(
-    `SELECT * FROM outbox WHERE ${w.sql} ORDER BY id DESC LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`,
-    w.params,
+    `SELECT * FROM outbox WHERE ${w.sql} ORDER BY id DESC ${pageSql(w.params)}`,
+    [...w.params, page.limit, page.offset],
   );
   return { list: rows, total };
 }

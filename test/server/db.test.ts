@@ -10,6 +10,7 @@ import { openDatabase } from '../../server/db/index.js';
 import { DataDirLockedError } from '../../server/db/lock.js';
 import { migrate } from '../../server/db/migrate.js';
 import { MAX_PREPARED, openPg } from '../../server/db/pg.js';
+import { loadConfig } from '../../server/config.js';
 import { openPglite } from '../../server/db/pglite.js';
 import { MIGRATIONS_DIR } from '../../server/paths.js';
 import { DB_KIND, testDb } from '../helpers/gateway.js';
@@ -123,7 +124,7 @@ describe('parameters', () => {
   test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a statement is parsed and planned once per connection, then reused', async () => {
     const db = await testDb();
     try {
-      const sql = 'SELECT count(*)::int AS n FROM merchants WHERE id <> $1';
+      const sql = 'SELECT count(id)::int AS n FROM merchants WHERE id <> $1';
       const prepared = await db.tx(async (q) => {
         for (let i = 0; i < 3; i++) await q.query(sql, [`mer_${i}`]);
         return q.query('SELECT name FROM pg_prepared_statements WHERE statement = $1', [sql]);
@@ -134,6 +135,58 @@ describe('parameters', () => {
     } finally {
       await db.drop();
     }
+  });
+
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a text with * is never prepared, so a migration that adds a column breaks nothing', async () => {
+    const db = await testDb();
+    try {
+      await db.query('CREATE TABLE star (a int)');
+      await db.query('INSERT INTO star (a) VALUES ($1)', [1]);
+      const [before, prepared] = await db.tx(async (q) => [
+        await q.query('SELECT * FROM star WHERE a = $1', [1]),
+        await q.query("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT * FROM star%'"),
+      ]);
+      expect(before).toEqual([{ a: 1 }]);
+      expect(prepared[0].n).toBe(0);
+      await db.query('ALTER TABLE star ADD COLUMN b text');
+      expect(await db.query('SELECT * FROM star WHERE a = $1', [1])).toEqual([{ a: 1, b: null }]);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a statement whose cached plan PostgreSQL refuses (0A000) fails once, then runs unnamed', async () => {
+    const db = await testDb();
+    try {
+      await db.query('CREATE TABLE typed (a int)');
+      await db.query('INSERT INTO typed (a) VALUES ($1)', [7]);
+      const select = 'SELECT a FROM typed WHERE $1::int >= 0';
+      // Prepare it on every pooled connection we may get.
+      await Promise.all(Array.from({ length: 10 }, () => db.query(select, [0])));
+      await db.query('ALTER TABLE typed ALTER COLUMN a TYPE text');
+      const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => db.query(select, [0])));
+      // Some connections held the old plan and refused it; none of them keeps refusing.
+      for (const o of outcomes) if (o.status === 'rejected') expect((o.reason as { code: string }).code).toBe('0A000');
+      expect(outcomes.some((o) => o.status === 'rejected'), 'the cached plan was refused somewhere').toBe(true);
+      const again = await Promise.all(Array.from({ length: 10 }, () => db.query(select, [0])));
+      for (const rows of again) expect(rows).toEqual([{ a: '7' }]);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: prepare: false (DATABASE_PREPARED_STATEMENTS=off) sends every statement unnamed', async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const db = await openPg(url, { prepare: false, max: 1 });
+    try {
+      for (let i = 0; i < 3; i++) await db.query('SELECT $1::int AS unnamed_probe', [i]);
+      expect(await db.query("SELECT name FROM pg_prepared_statements WHERE statement LIKE '%unnamed_probe%'")).toEqual([]);
+    } finally {
+      await db.close();
+    }
+    expect(loadConfig({}).preparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
   });
 
   test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a connection keeps at most MAX_PREPARED statements; texts past the bound run unnamed', async () => {

@@ -41,7 +41,7 @@ const deadPort = () =>
   });
 
 describe.skipIf(!REDIS)(`rate-limit counters in Redis${REDIS ? '' : ' (skipped: set TEST_REDIS_URL)'}`, () => {
-  test('two nodes on one Redis count together; a window key expires two windows after it starts', async () => {
+  test('two nodes on one Redis count together; a window\'s key expires at most two windows after its first hit', async () => {
     const p = prefix();
     const a = new RedisCounters(await redis(), new MemoryCounters(), { prefix: p });
     const b = new RedisCounters(await redis(), new MemoryCounters(), { prefix: p });

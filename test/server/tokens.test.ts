@@ -347,3 +347,13 @@ test('tokens are reached by primary key only: no other index the planner could p
   );
   expect(rows.map((r) => r.indexname)).toEqual(['tokens_pkey']);
 });
+
+test('a consumed token comes back with every column of the table (the statement names them)', async () => {
+  const id = await tokenFor(gw, visa);
+  const token = await gw.db.tx((q) => consumeToken(q, gw.vault, { merchantId: gw.merchant.id, env: 'test' }, id, gw.clock.now()));
+  const columns = await gw.db.query(
+    "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'tokens'",
+  );
+  const keys = Object.keys(token!).filter((k) => k !== 'csc');
+  expect(keys.sort()).toEqual(columns.map((c) => c.column_name).sort());
+});

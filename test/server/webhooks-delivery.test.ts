@@ -250,6 +250,27 @@ describe('dispatch and signed delivery', () => {
     await expectError(await s.a.post('/webhooks/secret/rotate', { expire_old: '2d' }), 400, 'REQ01', /expire_old/);
     await expectError(await s.a.post('/webhooks/secret/rotate', { expire_old: 'never' }), 400, 'REQ01');
   });
+
+  test('while an overlap runs another overlapping rotation is 409 WEBHOOK04 and changes nothing; concurrent rotations take turns', async () => {
+    const s = await setup({ event_resource: 'transaction' }, { mode: 'webhook', url: 'http://placeholder.invalid/' });
+    // Five at once (a client retrying, say): one wins, the others find its overlap running.
+    const tries = await Promise.all(Array.from({ length: 5 }, () => s.a.post('/webhooks/secret/rotate', { expire_old: '1h' })));
+    expect(tries.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    const won = tries.find((r) => r.statusCode === 200)!.json();
+    for (const r of tries.filter((t) => t.statusCode === 409)) await expectError(r, 409, 'WEBHOOK04', /expire_old now/);
+    expect(await s.a.ok('GET', '/webhooks/secret')).toEqual(won);
+    // The original secret still signs beside the new one.
+    const rx = await receiver(null);
+    await s.a.ok('PUT', `/webhooks/strategies/${s.strategy.id}`, { url: rx.url });
+    await charge(s.m, 4100);
+    await dispatcher.runOnce(at(0));
+    await deliverCallbacks(deps(), at(0));
+    const got = rx.received.at(-1)!;
+    expect(verifySignature(s.secret, got.headers['tessera-signature'] as string, got.body).ok).toBe(true);
+    expect(verifySignature(won.secret, got.headers['tessera-signature'] as string, got.body).ok).toBe(true);
+    // expire_old now ends the overlap on purpose.
+    expect((await s.a.ok('POST', '/webhooks/secret/rotate', { expire_old: 'now' })).previous_secret_expires_at).toBeNull();
+  });
 });
 
 describe('matching', () => {
