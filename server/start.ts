@@ -5,6 +5,7 @@ import { Db, openDatabase } from './db/index.js';
 import { KeyCache, KeySet, createKeySet, createMerchant } from './domain/keys.js';
 import { MerchantSettings, updateSettings } from './domain/settings.js';
 import { purgeIdempotencyKeys } from './http/idempotency.js';
+import { wipeExpiredTokens } from './domain/tokens.js';
 import { DbCounters, MemoryCounters, RedisCounters, connectRedis } from './http/counters.js';
 import { DEFAULT_LIMITS, RateLimits, TokenLimiter } from './http/ratelimit.js';
 import { loadVault } from './vault.js';
@@ -127,7 +128,11 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy });
     const address = await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
     const url = address;
-    const purge = setInterval(() => void purgeIdempotencyKeys(db, clock.now()).catch(() => {}), HOUR);
+    // Hourly: idempotency keys past their 24 hours, and the card data of tokens that expired unused.
+    const purge = setInterval(() => {
+      void purgeIdempotencyKeys(db, clock.now()).catch(() => {});
+      void wipeExpiredTokens(db, clock.now()).catch((err) => app.log.error({ err }, 'wiping expired tokens failed; next hour'));
+    }, HOUR);
     purge.unref();
     outbox.log = app.log;
     outbox.start(opts.notify?.intervalMs);

@@ -158,9 +158,10 @@ export interface ConsumedToken extends TokenRow {
 }
 
 /**
- * Marks the token used and wipes its CVV, at most once: the row lock plus the `used_at IS NULL`
- * re-check make every concurrent caller but one get null. Run it inside the transaction of the
- * operation the token pays for, so a failed operation leaves the token usable.
+ * Marks the token used and wipes its card data (number and CVV) from the row, at most once: the
+ * row lock plus the `used_at IS NULL` re-check make every concurrent caller but one get null. The
+ * caller gets the data as it was. Run it inside the transaction of the operation the token pays
+ * for, so a failed operation rolls the wipe back and leaves the token usable.
  */
 export async function consumeToken(
   q: Queryable,
@@ -171,17 +172,30 @@ export async function consumeToken(
 ): Promise<ConsumedToken | null> {
   const [row] = await q.query<TokenRow & { old_csc: string | null }>(
     `WITH target AS (
-       SELECT id, csc_enc FROM tokens
+       SELECT id, secret_enc, csc_enc FROM tokens
         WHERE id = $1 AND merchant_id = $2 AND env = $3 AND used_at IS NULL AND expires_at > $4
         FOR UPDATE)
-     UPDATE tokens t SET used_at = $4, csc_enc = NULL
+     UPDATE tokens t SET used_at = $4, secret_enc = '', csc_enc = NULL
        FROM target WHERE t.id = target.id AND t.used_at IS NULL
-     RETURNING ${TOKEN_COLUMNS.map((c) => `t.${c}`).join(', ')}, target.csc_enc AS old_csc`,
+     RETURNING ${TOKEN_COLUMNS.map((c) => (c === 'secret_enc' ? 'target.secret_enc' : `t.${c}`)).join(', ')},
+       target.csc_enc AS old_csc`,
     [id, scope.merchantId, scope.env, now],
   );
   if (!row) return null;
   const { old_csc, ...token } = row;
   return { ...token, csc: old_csc ? vault.decrypt(old_csc) : null };
+}
+
+/**
+ * A token's card data lives only while the token can be used: consuming wipes it, and this sweep
+ * (hourly, start.ts) wipes what tokens that expired unused still hold. The rows stay, so
+ * GET /tokens/:id keeps answering (it never shows the number). Returns how many were wiped.
+ */
+export async function wipeExpiredTokens(q: Queryable, now: Date): Promise<number> {
+  const rows = await q.query(
+    `UPDATE tokens SET secret_enc = '', csc_enc = NULL WHERE expires_at <= $1 AND secret_enc <> '' RETURNING id`, [now],
+  );
+  return rows.length;
 }
 
 /** Public view of a token (spec 2.3). The bin_* fields belong to the creation response only. */

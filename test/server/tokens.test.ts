@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Scope } from '../../server/domain/keys.js';
-import { TOKEN_TTL_MS, consumeToken } from '../../server/domain/tokens.js';
+import { TOKEN_TTL_MS, consumeToken, wipeExpiredTokens } from '../../server/domain/tokens.js';
 import { findTestCard } from '../../server/processor/test-cards.js';
 import { luhn } from '../../src/checks.js';
 import { TestGateway, bank, basic, startGateway, tokenFor, visa } from '../helpers/gateway.js';
@@ -295,17 +295,18 @@ describe('consumeToken', () => {
     expect(row.used_at).toBeNull();
   });
 
-  test('exactly once under 50 concurrent transactions; the CVV is wiped and handed over', async () => {
+  test('exactly once under 50 concurrent transactions; the card data is wiped from the row and handed over', async () => {
     const id = await tokenFor(gw, visa);
     const results = await Promise.all(Array.from({ length: 50 }, () => consume(id)));
     const winners = results.filter((r) => r !== null);
     expect(winners).toHaveLength(1);
     expect(winners[0]).toMatchObject({ id, csc: '123', last_4: '1111' });
     expect(gw.vault.decrypt(winners[0]!.secret_enc)).toBe(visa.card_number);
-    const [row] = await gw.db.query('SELECT csc_enc, used_at FROM tokens WHERE id = $1', [id]);
+    const [row] = await gw.db.query('SELECT secret_enc, csc_enc, used_at FROM tokens WHERE id = $1', [id]);
+    expect(row.secret_enc).toBe('');
     expect(row.csc_enc).toBeNull();
     expect(row.used_at).not.toBeNull();
-    expect((await getToken(id)).json().used).toBe(true);
+    expect((await getToken(id)).json()).toMatchObject({ used: true, last_4: '1111' });
     expect(await consume(id)).toBeNull();
   });
 
@@ -324,10 +325,29 @@ describe('consumeToken', () => {
         throw new Error('processor down');
       }),
     ).rejects.toThrow('processor down');
-    const [row] = await gw.db.query('SELECT csc_enc, used_at FROM tokens WHERE id = $1', [id]);
+    const [row] = await gw.db.query('SELECT secret_enc, csc_enc, used_at FROM tokens WHERE id = $1', [id]);
     expect(row.used_at).toBeNull();
     expect(row.csc_enc).not.toBeNull();
+    expect(gw.vault.decrypt(row.secret_enc)).toBe(visa.card_number);
     expect((await consume(id))!.csc).toBe('123');
+  });
+
+  test('the hourly sweep wipes the card data of tokens that expired unused; GET still answers', async () => {
+    await wipeExpiredTokens(gw.db, gw.clock.now()); // what earlier tests left expired
+    const expired = await tokenFor(gw, visa);
+    const before = (await getToken(expired)).json();
+    gw.clock.advance(15 * 60_000 - 1);
+    const fresh = await tokenFor(gw, visa);
+    expect(await wipeExpiredTokens(gw.db, gw.clock.now())).toBe(0); // 1 ms before it expires
+    gw.clock.advance(1);
+    expect(await wipeExpiredTokens(gw.db, gw.clock.now())).toBe(1);
+    const rows = await gw.db.query('SELECT id, secret_enc, csc_enc FROM tokens WHERE id = ANY($1::text[])', [`{${expired},${fresh}}`]);
+    const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+    expect(byId[expired]).toMatchObject({ secret_enc: '', csc_enc: null });
+    expect(gw.vault.decrypt(byId[fresh].secret_enc)).toBe(visa.card_number); // still usable: untouched
+    expect((await getToken(expired)).json()).toEqual(before);
+    expect(await wipeExpiredTokens(gw.db, gw.clock.now())).toBe(0); // nothing left to wipe
+    expect(await consume(fresh)).not.toBeNull();
   });
 
   test('another merchant or environment cannot consume the token', async () => {
