@@ -140,7 +140,11 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     scheduler.start();
     webhooks.log = app.log;
     webhooks.start();
-    if (counters instanceof RedisCounters) counters.log = app.log;
+    if (counters instanceof RedisCounters) {
+      counters.log = app.log;
+      counters.onFallback = () => app.metrics.inc('tessera_rate_limit_fallback_total',
+        'Rate-limit hits counted in PostgreSQL or memory because Redis (REDIS_URL) did not answer.');
+    }
     let closed: Promise<void> | null = null;
     return {
       url,

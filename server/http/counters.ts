@@ -75,6 +75,8 @@ export class RedisCounters implements CounterStore {
   private failing = false;
   /** Set once the app's logger exists. */
   log?: { warn(obj: object, msg: string): void; info(msg: string): void };
+  /** Called for every hit the fallback counted (start.ts: a Prometheus counter to alert on). */
+  onFallback?: () => void;
   constructor(
     private redis: RedisLike,
     private fallback: CounterStore,
@@ -96,6 +98,7 @@ export class RedisCounters implements CounterStore {
         this.log?.warn({ err, cause: this.redis.lastError?.() ?? undefined },
           'rate-limit counters: Redis did not answer; counting in PostgreSQL or memory until it does');
       }
+      this.onFallback?.();
       return this.fallback.hit(bucket, windowMs, now, add);
     }
   }

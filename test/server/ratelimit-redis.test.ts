@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { CounterStore, MemoryCounters, RedisCounters, RedisLike, connectRedis } from '../../server/http/counters.js';
+import { startTessera } from '../../server/start.js';
 import { TestGateway, basic, startGateway, visa } from '../helpers/gateway.js';
 
 // The card-testing counters in Redis (REDIS_URL). Needs a Redis: TEST_REDIS_URL (.ci/run sets it).
@@ -85,6 +86,8 @@ test('a Redis outage is logged once when it starts and once when it ends; counts
   const counters = new RedisCounters(flaky, fallback);
   const log: string[] = [];
   counters.log = { warn: (_o, msg) => log.push(`warn ${msg}`), info: (msg) => log.push(`info ${msg}`) };
+  let fallbacks = 0;
+  counters.onFallback = () => fallbacks++;
   const now = new Date();
   expect(await counters.hit('b', 60_000, now)).toBe(1);
   down = true;
@@ -92,8 +95,25 @@ test('a Redis outage is logged once when it starts and once when it ends; counts
   expect(await counters.hit('b', 60_000, now)).toBe(2);
   down = false;
   expect(await counters.hit('b', 60_000, now)).toBe(2);
+  expect(fallbacks).toBe(2);
   expect(log).toEqual([
     'warn rate-limit counters: Redis did not answer; counting in PostgreSQL or memory until it does',
     'info rate-limit counters: Redis answers again',
   ]);
+});
+
+test('a gateway started with an unreachable REDIS_URL warns, limits anyway and counts the fallbacks in /metrics', async () => {
+  const warnings: string[] = [];
+  const gw = await startTessera({
+    port: 0, storage: 'memory', redisUrl: `redis://127.0.0.1:${await deadPort()}`, warn: (m) => warnings.push(m),
+    rateLimits: { perIp: 2, perKey: 0, failures: 0 },
+  });
+  closers.push(() => gw.close());
+  expect(warnings).toEqual(['REDIS_URL does not answer yet: rate limits are counted in memory until it does']);
+  const token = () => fetch(`${gw.url}/api/v1/tokens`, {
+    method: 'POST', headers: { ...basic(gw.publicKey!), 'content-type': 'application/json' }, body: JSON.stringify(visa),
+  });
+  expect([(await token()).status, (await token()).status, (await token()).status]).toEqual([200, 200, 429]);
+  const metrics = await (await fetch(`${gw.url}/metrics`)).text();
+  expect(metrics).toMatch(/^tessera_rate_limit_fallback_total 3$/m);
 });
