@@ -23,11 +23,16 @@ const types = {
  */
 export const MAX_PREPARED = 200;
 const names = new Map<string, string | null>();
+let named = 0;
+/** `SELECT *`, `t.*`, `RETURNING *`: a result whose columns a migration can change (count(*) cannot). */
+const selectsStar = (sql: string) => sql.replace(/count\(\*\)/gi, '').includes('*');
 function nameOf(sql: string): string | undefined {
+  if (selectsStar(sql)) return undefined;
   let name = names.get(sql);
-  if (name === undefined && names.size < MAX_PREPARED) {
-    name = sql.includes('*') ? null : 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
+  if (name === undefined && named < MAX_PREPARED) {
+    name = 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
     names.set(sql, name);
+    named++;
   }
   return name ?? undefined;
 }

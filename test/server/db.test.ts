@@ -124,7 +124,7 @@ describe('parameters', () => {
   test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a statement is parsed and planned once per connection, then reused', async () => {
     const db = await testDb();
     try {
-      const sql = 'SELECT count(id)::int AS n FROM merchants WHERE id <> $1';
+      const sql = 'SELECT count(*)::int AS n FROM merchants WHERE id <> $1';
       const prepared = await db.tx(async (q) => {
         for (let i = 0; i < 3; i++) await q.query(sql, [`mer_${i}`]);
         return q.query('SELECT name FROM pg_prepared_statements WHERE statement = $1', [sql]);
