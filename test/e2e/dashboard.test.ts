@@ -2,85 +2,12 @@
 // private key, rotate keys and use the new key from Node, run the sample checkout and find the
 // charge in Activity, move the test clock, and check phone width and labels on every page.
 // UPDATE_SCREENSHOTS=1 also writes docs/screenshots/*.png.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { Browser, BrowserContext, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../../server/paths.js';
-import { GatewayProcess, basicAuth, launchChromium, startGateway } from './gateway.js';
+import { describe, expect, it } from 'vitest';
+import {
+  api, context, gateway, hasEndpoint, open, page, rendered, setupDashboard, shot, signIn, useKey,
+} from './dashboard-fixtures.js';
 
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'screenshots') : null;
-
-let gateway: GatewayProcess | undefined;
-let browser: Browser | undefined;
-let context: BrowserContext;
-let page: Page;
-let pageErrors: Error[];
-let failedRequests: string[];
-/** The private key the dashboard should be using: the printed one until the keys test rotates it. */
-let currentKey: string;
-
-beforeAll(async () => {
-  [gateway, browser] = await Promise.all([startGateway(), launchChromium()]);
-  currentKey = gateway.privateKey;
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await gateway?.stop();
-});
-
-beforeEach(async ({ onTestFailed }) => {
-  context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  pageErrors = [];
-  failedRequests = [];
-  page.on('pageerror', (e) => pageErrors.push(e));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of (404|500)/.test(m.text())) pageErrors.push(new Error(m.text()));
-  });
-  page.on('requestfailed', (r) => failedRequests.push(r.url()));
-  onTestFailed(() => console.error(`--- gateway output ---\n${gateway?.output()}`));
-});
-
-afterEach(async () => {
-  await context?.close();
-  expect(pageErrors.map(String)).toEqual([]);
-  expect(failedRequests).toEqual([]);
-});
-
-async function api(path: string, init: { method?: string; body?: object; key?: string } = {}) {
-  const res = await fetch(`${gateway!.url}/api/v1${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: basicAuth(init.key ?? currentKey), ...(init.body ? { 'content-type': 'application/json' } : {}) },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-/** Does this gateway version have the endpoint? Unknown routes answer 404 NOTFOUND to a valid key. */
-async function hasEndpoint(method: string, path: string): Promise<boolean> {
-  const { status, body } = await api(path, { method, ...(method === 'POST' ? { body: {} } : {}) });
-  return !(status === 404 && body?.errors?.[0]?.code === 'NOTFOUND');
-}
-
-async function shot(name: string) {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function signIn(key = currentKey) {
-  await page.goto(`${gateway!.url}/dashboard`);
-  await page.getByLabel('Private key', { exact: true }).fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
-}
-
-async function open(hash: string, heading: string) {
-  await page.goto(`${gateway!.url}/dashboard#/${hash}`);
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-}
+setupDashboard();
 
 describe('merchant dashboard', () => {
   it('signs in with the printed private key, kept in sessionStorage only, and signs out', async () => {
@@ -153,7 +80,7 @@ describe('merchant dashboard', () => {
     await expect(test.textContent()).resolves.toMatch(/expiring/);
     // The dashboard switched to the new key.
     expect(await page.evaluate(() => sessionStorage.getItem('tessera.dashboard.key'))).toBe(newPrivate);
-    currentKey = newPrivate;
+    useKey(newPrivate);
 
     // Hidden for good: neither the page nor a fresh listing holds the whole key again.
     await page.getByRole('button', { name: 'Done: hide the keys' }).click();
@@ -165,10 +92,6 @@ describe('merchant dashboard', () => {
     expect(JSON.stringify(listing.body)).not.toContain(newPrivate.slice(8));
     await shot('keys');
   });
-
-  /** Waits until the page on screen is the one for the current location (renders are async). */
-  const rendered = () =>
-    page.waitForFunction(() => document.getElementById('view')?.dataset.shows === location.hash);
 
   it('runs the sample checkout and the new charge appears in Activity, with its detail', async () => {
     await signIn();

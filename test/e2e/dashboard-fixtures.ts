@@ -1,0 +1,96 @@
+// The browser session of the dashboard suite (dashboard.test.ts): one gateway process and one
+// Chromium for the file, a fresh context and page per test that must end without page errors or
+// failed requests, and the calls the tests share (API from Node, sign in, open a page, screenshots).
+// UPDATE_SCREENSHOTS=1 also writes docs/screenshots/*.png.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, Page } from 'playwright';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { ROOT } from '../../server/paths.js';
+import { GatewayProcess, basicAuth, launchChromium, startGateway } from './gateway.js';
+
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'screenshots') : null;
+
+// Exported as live bindings: the test file reads the current gateway, context and page.
+export let gateway: GatewayProcess | undefined;
+let browser: Browser | undefined;
+export let context: BrowserContext;
+export let page: Page;
+let pageErrors: Error[];
+let failedRequests: string[];
+/** The private key the dashboard should be using: the printed one until the keys test rotates it. */
+let currentKey: string;
+
+/** The dashboard now uses `key` (after a key rotation); later calls and sign-ins use it too. */
+export function useKey(key: string) {
+  currentKey = key;
+}
+
+/** Registers the suite's hooks; call once at the top level of the test file. */
+export function setupDashboard() {
+  beforeAll(async () => {
+    [gateway, browser] = await Promise.all([startGateway(), launchChromium()]);
+    currentKey = gateway.privateKey;
+    if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.stop();
+  });
+
+  beforeEach(async ({ onTestFailed }) => {
+    context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    pageErrors = [];
+    failedRequests = [];
+    page.on('pageerror', (e) => pageErrors.push(e));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of (404|500)/.test(m.text())) pageErrors.push(new Error(m.text()));
+    });
+    page.on('requestfailed', (r) => failedRequests.push(r.url()));
+    onTestFailed(() => console.error(`--- gateway output ---\n${gateway?.output()}`));
+  });
+
+  afterEach(async () => {
+    await context?.close();
+    expect(pageErrors.map(String)).toEqual([]);
+    expect(failedRequests).toEqual([]);
+  });
+}
+
+export async function api(path: string, init: { method?: string; body?: object; key?: string } = {}) {
+  const res = await fetch(`${gateway!.url}/api/v1${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: basicAuth(init.key ?? currentKey), ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    body: init.body ? JSON.stringify(init.body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** Does this gateway version have the endpoint? Unknown routes answer 404 NOTFOUND to a valid key. */
+export async function hasEndpoint(method: string, path: string): Promise<boolean> {
+  const { status, body } = await api(path, { method, ...(method === 'POST' ? { body: {} } : {}) });
+  return !(status === 404 && body?.errors?.[0]?.code === 'NOTFOUND');
+}
+
+export async function shot(name: string) {
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+export async function signIn(key = currentKey) {
+  await page.goto(`${gateway!.url}/dashboard`);
+  await page.getByLabel('Private key', { exact: true }).fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+}
+
+export async function open(hash: string, heading: string) {
+  await page.goto(`${gateway!.url}/dashboard#/${hash}`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/** Waits until the page on screen is the one for the current location (renders are async). */
+export const rendered = () =>
+  page.waitForFunction(() => document.getElementById('view')?.dataset.shows === location.hash);
