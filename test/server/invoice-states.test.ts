@@ -1,72 +1,62 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestGateway, startGateway } from '../helpers/gateway.js';
-import { ID, InvoiceCalls, invoiceCalls } from './invoices-fixtures.js';
+import { describe, expect, test } from 'vitest';
+import { ID, invoiceSuite } from './invoices-fixtures.js';
 import { Res, expectError } from './receipts-fixtures.js';
 
 // The invoice state machine (state table of spec 3; docs/decisions.md (Invoices and the account
 // updater)): deliver, mark_as_paid (partial and full), and every (state, action) pair.
 // Create, read, list, update and delete are in invoices.test.ts.
 
-let gw: TestGateway;
-let api: InvoiceCalls['api'];
-let create: InvoiceCalls['create'];
-let outboxFor: InvoiceCalls['outboxFor'];
-let eventsFor: InvoiceCalls['eventsFor'];
-beforeAll(async () => {
-  gw = await startGateway();
-  ({ api, create, outboxFor, eventsFor } = invoiceCalls(gw));
-});
-afterAll(() => gw.close());
+const s = invoiceSuite();
 
 describe('POST /invoices/:id/deliver', () => {
   test('queues the email again and emits invoice.delivered; a paid invoice can be resent', async () => {
-    const inv = await create();
-    gw.clock.advance(1000);
-    const now = gw.clock.now().toISOString();
-    const res = await api.post(`/invoices/${inv.id}/deliver`);
+    const inv = await s.create();
+    s.gw.clock.advance(1000);
+    const now = s.gw.clock.now().toISOString();
+    const res = await s.api.post(`/invoices/${inv.id}/deliver`);
     expect(res.statusCode, res.body).toBe(200);
-    const mails = await outboxFor(inv.id);
+    const mails = await s.outboxFor(inv.id);
     expect(mails).toHaveLength(2);
     expect(res.json().delivery).toMatchObject({ email_address: 'ada@example.com', status: 'pending', queued_at: now });
-    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.delivered']);
+    expect((await s.eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.delivered']);
 
-    await api.post(`/invoices/${inv.id}/mark_as_paid`);
-    expect((await api.post(`/invoices/${inv.id}/deliver`)).statusCode).toBe(200);
-    const last = (await outboxFor(inv.id)).at(-1)!;
+    await s.api.post(`/invoices/${inv.id}/mark_as_paid`);
+    expect((await s.api.post(`/invoices/${inv.id}/deliver`)).statusCode).toBe(200);
+    const last = (await s.outboxFor(inv.id)).at(-1)!;
     expect(last.payload.subject).toBe(`Invoice ${inv.id} from Test merchant: paid in full`);
     expect(last.payload.text).toContain('Paid: $424.99');
   });
 
   test('the delivery state follows the outbox (sent, attempts)', async () => {
-    const inv = await create();
-    await gw.db.query("UPDATE outbox SET status = 'sent', attempts = 1, sent_at = $2 WHERE id = (SELECT outbox_id FROM invoices WHERE id = $1)",
-      [inv.id, gw.clock.now()]);
-    expect((await api.get(`/invoices/${inv.id}`)).json().delivery)
-      .toMatchObject({ status: 'sent', attempts: 1, sent_at: gw.clock.now().toISOString() });
+    const inv = await s.create();
+    await s.gw.db.query("UPDATE outbox SET status = 'sent', attempts = 1, sent_at = $2 WHERE id = (SELECT outbox_id FROM invoices WHERE id = $1)",
+      [inv.id, s.gw.clock.now()]);
+    expect((await s.api.get(`/invoices/${inv.id}`)).json().delivery)
+      .toMatchObject({ status: 'sent', attempts: 1, sent_at: s.gw.clock.now().toISOString() });
   });
 
   test('92002 for a deleted invoice or one without customer_email; 92000 for an unknown one', async () => {
-    const deleted = await create();
-    await api.del(`/invoices/${deleted.id}`);
-    const res = await api.post(`/invoices/${deleted.id}/deliver`);
+    const deleted = await s.create();
+    await s.api.del(`/invoices/${deleted.id}`);
+    const res = await s.api.post(`/invoices/${deleted.id}/deliver`);
     expectError(res, 422, '92002');
     expect(res.json().errors[0].message).toContain('deleted');
-    const noEmail = await create();
-    await api.post(`/invoices/${noEmail.id}`, { customer_email: '' });
-    const res2 = await api.post(`/invoices/${noEmail.id}/deliver`);
+    const noEmail = await s.create();
+    await s.api.post(`/invoices/${noEmail.id}`, { customer_email: '' });
+    const res2 = await s.api.post(`/invoices/${noEmail.id}/deliver`);
     expectError(res2, 422, '92002');
     expect(res2.json().errors[0].message).toContain('customer_email');
-    expect(await outboxFor(noEmail.id)).toHaveLength(1);
-    expectError(await api.post('/invoices/0123456789abcdef/deliver'), 404, '92000');
+    expect(await s.outboxFor(noEmail.id)).toHaveLength(1);
+    expectError(await s.api.post('/invoices/0123456789abcdef/deliver'), 404, '92000');
   });
 });
 
 describe('POST /invoices/:id/mark_as_paid', () => {
   test('without amount the balance is paid: unpaid → paid, with paid_at and the payment recorded', async () => {
-    const inv = await create();
-    gw.clock.advance(5000);
-    const now = gw.clock.now().toISOString();
-    const res = await api.post(`/invoices/${inv.id}/mark_as_paid`);
+    const inv = await s.create();
+    s.gw.clock.advance(5000);
+    const now = s.gw.clock.now().toISOString();
+    const res = await s.api.post(`/invoices/${inv.id}/mark_as_paid`);
     expect(res.statusCode, res.body).toBe(200);
     const paid = res.json();
     expect(paid).toMatchObject({
@@ -74,81 +64,81 @@ describe('POST /invoices/:id/mark_as_paid', () => {
       payments: [{ amount: 42_499, created_at: now }],
     });
     expect(paid.payments[0].id).toMatch(ID);
-    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.paid']);
+    expect((await s.eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.paid']);
   });
 
   test('partial payments: unpaid → partially_paid → partially_paid → paid; balance in cents; events', async () => {
-    const inv = await create({ items: [{ description: 'x', unit_amount: 1000 }] });
-    const a = (await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 250 })).json();
+    const inv = await s.create({ items: [{ description: 'x', unit_amount: 1000 }] });
+    const a = (await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 250 })).json();
     expect(a).toMatchObject({ status: 'partially_paid', amount_paid: 250, balance: 750, paid_at: null });
-    const b = (await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: '700' })).json();
+    const b = (await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: '700' })).json();
     expect(b).toMatchObject({ status: 'partially_paid', amount_paid: 950, balance: 50 });
-    const c = (await api.post(`/invoices/${inv.id}/mark_as_paid`, {})).json();
+    const c = (await s.api.post(`/invoices/${inv.id}/mark_as_paid`, {})).json();
     expect(c).toMatchObject({ status: 'paid', amount_paid: 1000, balance: 0 });
     expect(c.payments.map((p: any) => p.amount)).toEqual([250, 700, 50]);
-    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual([
+    expect((await s.eventsFor(inv.id)).map((e) => e.type)).toEqual([
       'invoice.created', 'invoice.delivered', 'invoice.partially_paid', 'invoice.partially_paid', 'invoice.paid',
     ]);
   });
 
   test('an amount equal to the balance pays in full; more is INV03 and changes nothing', async () => {
-    const inv = await create({ items: [{ description: 'x', unit_amount: 1000 }] });
-    await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 400 });
-    const over = await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 601 });
+    const inv = await s.create({ items: [{ description: 'x', unit_amount: 1000 }] });
+    await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 400 });
+    const over = await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 601 });
     expectError(over, 400, 'INV03');
     expect(over.json().errors[0].message).toContain('(600)');
-    expect((await api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ amount_paid: 400, status: 'partially_paid' });
-    expect((await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 600 })).json()).toMatchObject({ status: 'paid', balance: 0 });
+    expect((await s.api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ amount_paid: 400, status: 'partially_paid' });
+    expect((await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 600 })).json()).toMatchObject({ status: 'paid', balance: 0 });
   });
 
   test.each([0, -5, 'abc', 1.5, '12.50'])('REQ01 for amount %s', async (amount) => {
-    const inv = await create();
-    const res = await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount });
+    const inv = await s.create();
+    const res = await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount });
     expectError(res, 400, 'REQ01');
     expect(res.json().errors[0].message).toContain('amount');
   });
 
   test('INV02 (409) for a paid or deleted invoice; 92000 for an unknown one', async () => {
-    const paid = await create();
-    await api.post(`/invoices/${paid.id}/mark_as_paid`);
-    expectError(await api.post(`/invoices/${paid.id}/mark_as_paid`, { amount: 1 }), 409, 'INV02');
-    const deleted = await create();
-    await api.del(`/invoices/${deleted.id}`);
-    expectError(await api.post(`/invoices/${deleted.id}/mark_as_paid`), 409, 'INV02');
-    expectError(await api.post('/invoices/0123456789abcdef/mark_as_paid'), 404, '92000');
+    const paid = await s.create();
+    await s.api.post(`/invoices/${paid.id}/mark_as_paid`);
+    expectError(await s.api.post(`/invoices/${paid.id}/mark_as_paid`, { amount: 1 }), 409, 'INV02');
+    const deleted = await s.create();
+    await s.api.del(`/invoices/${deleted.id}`);
+    expectError(await s.api.post(`/invoices/${deleted.id}/mark_as_paid`), 409, 'INV02');
+    expectError(await s.api.post('/invoices/0123456789abcdef/mark_as_paid'), 404, '92000');
   });
 
   test('concurrent payments never exceed the total', async () => {
-    const inv = await create({ items: [{ description: 'x', unit_amount: 1000 }] });
-    const results = await Promise.all([600, 600, 600].map((amount) => api.post(`/invoices/${inv.id}/mark_as_paid`, { amount })));
+    const inv = await s.create({ items: [{ description: 'x', unit_amount: 1000 }] });
+    const results = await Promise.all([600, 600, 600].map((amount) => s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount })));
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400]);
-    expect((await api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ amount_paid: 600, balance: 400 });
+    expect((await s.api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ amount_paid: 600, balance: 400 });
   });
 
   test('Idempotency-Key: a retried payment is recorded once', async () => {
-    const inv = await create({ items: [{ description: 'x', unit_amount: 1000 }] });
+    const inv = await s.create({ items: [{ description: 'x', unit_amount: 1000 }] });
     const headers = { 'idempotency-key': `pay-${inv.id}` };
-    await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 300 }, gw.merchant.test.private_key, headers);
-    const again = await api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 300 }, gw.merchant.test.private_key, headers);
+    await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 300 }, s.gw.merchant.test.private_key, headers);
+    const again = await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 300 }, s.gw.merchant.test.private_key, headers);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    expect((await api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ amount_paid: 300 });
+    expect((await s.api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ amount_paid: 300 });
   });
 });
 
 test('the state table: every (state, action) pair answers as documented', async () => {
   // state → how to reach it
   const reach: Record<string, () => Promise<string>> = {
-    unpaid: async () => (await create()).id,
-    partially_paid: async () => { const id = (await create()).id; await api.post(`/invoices/${id}/mark_as_paid`, { amount: 1 }); return id; },
-    paid: async () => { const id = (await create()).id; await api.post(`/invoices/${id}/mark_as_paid`); return id; },
-    deleted: async () => { const id = (await create()).id; await api.del(`/invoices/${id}`); return id; },
+    unpaid: async () => (await s.create()).id,
+    partially_paid: async () => { const id = (await s.create()).id; await s.api.post(`/invoices/${id}/mark_as_paid`, { amount: 1 }); return id; },
+    paid: async () => { const id = (await s.create()).id; await s.api.post(`/invoices/${id}/mark_as_paid`); return id; },
+    deleted: async () => { const id = (await s.create()).id; await s.api.del(`/invoices/${id}`); return id; },
   };
   const actions: Record<string, (id: string) => Promise<Res>> = {
-    update: (id) => api.post(`/invoices/${id}`, { memo: 'm' }),
-    pay_part: (id) => api.post(`/invoices/${id}/mark_as_paid`, { amount: 1 }),
-    pay_rest: (id) => api.post(`/invoices/${id}/mark_as_paid`),
-    deliver: (id) => api.post(`/invoices/${id}/deliver`),
-    delete: (id) => api.del(`/invoices/${id}`),
+    update: (id) => s.api.post(`/invoices/${id}`, { memo: 'm' }),
+    pay_part: (id) => s.api.post(`/invoices/${id}/mark_as_paid`, { amount: 1 }),
+    pay_rest: (id) => s.api.post(`/invoices/${id}/mark_as_paid`),
+    deliver: (id) => s.api.post(`/invoices/${id}/deliver`),
+    delete: (id) => s.api.del(`/invoices/${id}`),
   };
   const expected: Record<string, Record<string, string>> = {
     unpaid: { update: 'unpaid', pay_part: 'partially_paid', pay_rest: 'paid', deliver: 'unpaid', delete: 'deleted' },
@@ -162,7 +152,7 @@ test('the state table: every (state, action) pair answers as documented', async 
     for (const [name, act] of Object.entries(actions)) {
       const id = await reach[state]();
       const res = await act(id);
-      seen[state][name] = res.statusCode === 200 ? (await api.get(`/invoices/${id}`)).json().status : res.json().errors[0].code;
+      seen[state][name] = res.statusCode === 200 ? (await s.api.get(`/invoices/${id}`)).json().status : res.json().errors[0].code;
     }
   }
   expect(seen).toEqual(expected);

@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestGateway, basic, startGateway } from '../helpers/gateway.js';
-import { ID, InvoiceCalls, TIME, body, invoiceCalls } from './invoices-fixtures.js';
+import { describe, expect, test } from 'vitest';
+import { basic } from '../helpers/gateway.js';
+import { ID, TIME, body, invoiceSuite } from './invoices-fixtures.js';
 import { expectError } from './receipts-fixtures.js';
 
 // Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)):
 // create, read, list, update and delete, and their validation. The state machine (deliver,
 // mark_as_paid, the state × action table) is in invoice-states.test.ts.
 
-let gw: TestGateway;
-let api: InvoiceCalls['api'];
-let create: InvoiceCalls['create'];
-let outboxFor: InvoiceCalls['outboxFor'];
-let eventsFor: InvoiceCalls['eventsFor'];
-beforeAll(async () => {
-  gw = await startGateway();
-  ({ api, create, outboxFor, eventsFor } = invoiceCalls(gw));
-});
-afterAll(() => gw.close());
+const s = invoiceSuite();
 
 describe('POST /invoices', () => {
   test('creates an unpaid invoice with totals in cents, emails it through the outbox, emits created and delivered', async () => {
-    const inv = await create();
+    const inv = await s.create();
     expect(Object.keys(inv).sort()).toEqual([
       'amount', 'amount_paid', 'balance', 'class', 'created_at', 'customer_address_1', 'customer_address_2', 'customer_city',
       'customer_company', 'customer_email', 'customer_fax', 'customer_first_name', 'customer_id', 'customer_last_name',
@@ -40,12 +31,12 @@ describe('POST /invoices', () => {
       paid_at: null, deleted_at: null,
     });
     expect(inv.id).toMatch(ID);
-    expect(inv.created_at).toBe(gw.clock.now().toISOString());
+    expect(inv.created_at).toBe(s.gw.clock.now().toISOString());
     expect(inv.delivery.queued_at).toMatch(TIME);
 
-    const [mail, ...more] = await outboxFor(inv.id);
+    const [mail, ...more] = await s.outboxFor(inv.id);
     expect(more).toEqual([]);
-    expect(mail).toMatchObject({ kind: 'email', status: 'pending', merchant_id: gw.merchant.id, env: 'test' });
+    expect(mail).toMatchObject({ kind: 'email', status: 'pending', merchant_id: s.gw.merchant.id, env: 'test' });
     expect(mail.payload).toMatchObject({ to: 'ada@example.com', from_name: 'Test merchant' });
     expect(mail.payload.subject).toBe(`Invoice ${inv.id} from Test merchant: $424.99 due by 2026-02-15`);
     expect(mail.payload.text).toContain('Consulting: 3 × $125.00 = $375.00');
@@ -55,18 +46,18 @@ describe('POST /invoices', () => {
     expect(mail.payload.html).toContain('<td style="padding:4px 8px;border-bottom:1px solid #ddd">Consulting</td>');
 
     // The outbox route shows the same message to the merchant.
-    const listed = (await api.get(`/outbox?source=invoice:${inv.id}`)).json();
+    const listed = (await s.api.get(`/outbox?source=invoice:${inv.id}`)).json();
     expect(listed.list).toHaveLength(1);
 
-    const events = await eventsFor(inv.id);
+    const events = await s.eventsFor(inv.id);
     expect(events.map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered']);
     expect(events[0].data).toMatchObject({ class: 'invoice', id: inv.id, status: 'unpaid', delivery: null });
     expect(events[1].data).toMatchObject({ delivery: { email_address: 'ada@example.com' } });
-    expect(events.every((e) => e.env === 'test' && e.merchant_id === gw.merchant.id)).toBe(true);
+    expect(events.every((e) => e.env === 'test' && e.merchant_id === s.gw.merchant.id)).toBe(true);
   });
 
   test('totals: quantity × unit_amount per line, summed in integer cents; a free line is allowed', async () => {
-    const inv = await create({
+    const inv = await s.create({
       items: [
         { description: 'a', quantity: 3, unit_amount: 333 },
         { description: 'b', quantity: '7', unit_amount: '1' },
@@ -80,20 +71,20 @@ describe('POST /invoices', () => {
   });
 
   test('an invoice without customer_email is created, not sent; deliver then answers 92002', async () => {
-    const inv = await create({ customer_email: undefined });
+    const inv = await s.create({ customer_email: undefined });
     expect(inv).toMatchObject({ status: 'unpaid', customer_email: null, delivery: null });
-    expect(await outboxFor(inv.id)).toEqual([]);
-    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created']);
-    expectError(await api.post(`/invoices/${inv.id}/deliver`), 422, '92002');
+    expect(await s.outboxFor(inv.id)).toEqual([]);
+    expect((await s.eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created']);
+    expectError(await s.api.post(`/invoices/${inv.id}/deliver`), 422, '92002');
   });
 
   test('form-encoded: items[0][description]=…, metadata[color]=red, numbers as strings', async () => {
     const form = 'customer_first_name=Grace&customer_email=grace%40example.com&items%5B0%5D%5Bdescription%5D=Widget'
       + '&items%5B0%5D%5Bquantity%5D=2&items%5B0%5D%5Bunit_amount%5D=1050&items%5B1%5D%5Bdescription%5D=Box'
       + '&items%5B1%5D%5Bunit_amount%5D=99&metadata%5Bcolor%5D=red&due_date=2026-03-01';
-    const res = await gw.app.inject({
+    const res = await s.gw.app.inject({
       method: 'POST', url: '/api/v1/invoices', payload: form,
-      headers: { ...basic(gw.merchant.test.private_key), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...basic(s.gw.merchant.test.private_key), 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
@@ -103,7 +94,7 @@ describe('POST /invoices', () => {
   });
 
   test('items and metadata may arrive JSON-encoded', async () => {
-    const inv = await create({ items: JSON.stringify([{ description: 'x', quantity: 2, unit_amount: 50 }]), metadata: '{"a":1}' });
+    const inv = await s.create({ items: JSON.stringify([{ description: 'x', quantity: 2, unit_amount: 50 }]), metadata: '{"a":1}' });
     expect(inv).toMatchObject({ amount: 100, metadata: { a: 1 } });
   });
 
@@ -135,23 +126,23 @@ describe('POST /invoices', () => {
     ['metadata not an object', { metadata: '[1]' }, /metadata must be an object/],
     ['metadata too big', { metadata: { big: 'x'.repeat(9000) } }, /metadata must be at most 8192/],
   ])('400 REQ01 with a message naming the field: %s', async (_name, extra, message) => {
-    const res = await api.post('/invoices', body(extra));
+    const res = await s.api.post('/invoices', body(extra));
     expectError(res, 400, 'REQ01');
     expect(res.json().errors[0].message).toMatch(message);
   });
 
   test('nothing is kept or sent when the body is refused', async () => {
-    const before = (await gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n;
-    await api.post('/invoices', body({ items: [] }));
-    expect((await gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n).toBe(before);
+    const before = (await s.gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n;
+    await s.api.post('/invoices', body({ items: [] }));
+    expect((await s.gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n).toBe(before);
   });
 
   test('customer_id links a stored customer and fills the customer fields the body leaves out', async () => {
-    const c = (await api.post('/customers', {
+    const c = (await s.api.post('/customers', {
       first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', company: 'Navy', city: 'Arlington', state: 'VA',
       phone: '555-0100',
     })).json();
-    const inv = (await api.post('/invoices', { customer_id: c.id, customer_last_name: 'H.', items: [{ description: 'x', unit_amount: 5 }] })).json();
+    const inv = (await s.api.post('/invoices', { customer_id: c.id, customer_last_name: 'H.', items: [{ description: 'x', unit_amount: 5 }] })).json();
     expect(inv).toMatchObject({
       customer_id: c.id, customer_first_name: 'Grace', customer_last_name: 'H.', customer_email: 'grace@example.com',
       customer_company: 'Navy', customer_city: 'Arlington', customer_state: 'VA', customer_phone: '555-0100', customer_fax: null,
@@ -160,30 +151,30 @@ describe('POST /invoices', () => {
   });
 
   test('34798 for a customer_id that is unknown, deleted, another merchant\'s or the other environment\'s', async () => {
-    const other = (await api.post('/customers', { first_name: 'O' }, gw.other.test.private_key)).json();
-    const live = (await api.post('/customers', { first_name: 'L' }, gw.merchant.live.private_key)).json();
-    const gone = (await api.post('/customers', { first_name: 'G' })).json();
-    await api.del(`/customers/${gone.id}`);
+    const other = (await s.api.post('/customers', { first_name: 'O' }, s.gw.other.test.private_key)).json();
+    const live = (await s.api.post('/customers', { first_name: 'L' }, s.gw.merchant.live.private_key)).json();
+    const gone = (await s.api.post('/customers', { first_name: 'G' })).json();
+    await s.api.del(`/customers/${gone.id}`);
     for (const id of ['nosuchcustomer', other.id, live.id, gone.id]) {
-      expectError(await api.post('/invoices', body({ customer_id: id })), 400, '34798');
+      expectError(await s.api.post('/invoices', body({ customer_id: id })), 400, '34798');
     }
   });
 
   test('Idempotency-Key: a retried create answers the same invoice and sends one email', async () => {
     const headers = { 'idempotency-key': 'inv-create-1' };
-    const a = await api.post('/invoices', body(), gw.merchant.test.private_key, headers);
-    const b = await api.post('/invoices', body(), gw.merchant.test.private_key, headers);
+    const a = await s.api.post('/invoices', body(), s.gw.merchant.test.private_key, headers);
+    const b = await s.api.post('/invoices', body(), s.gw.merchant.test.private_key, headers);
     expect(b.headers['idempotent-replayed']).toBe('true');
     expect(b.json().id).toBe(a.json().id);
-    expect(await outboxFor(a.json().id)).toHaveLength(1);
+    expect(await s.outboxFor(a.json().id)).toHaveLength(1);
   });
 
   test('the email escapes every value in its HTML part', async () => {
-    const inv = await create({
+    const inv = await s.create({
       customer_first_name: '<b>Eve</b>', memo: 'line 1\n<script>alert(1)</script>',
       items: [{ description: '<img src=x onerror=alert(1)>', unit_amount: 100 }],
     });
-    const [mail] = await outboxFor(inv.id);
+    const [mail] = await s.outboxFor(inv.id);
     expect(mail.payload.html).not.toMatch(/<script>|<img|<b>Eve/);
     expect(mail.payload.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(mail.payload.html).toContain('line 1<br>\n&lt;script&gt;');
@@ -191,57 +182,57 @@ describe('POST /invoices', () => {
   });
 
   test('a public key cannot create invoices', async () => {
-    expectError(await api.post('/invoices', body(), gw.merchant.test.public_key), 403, 'AUTH02');
+    expectError(await s.api.post('/invoices', body(), s.gw.merchant.test.public_key), 403, 'AUTH02');
   });
 });
 
 describe('GET /invoices and /invoices/:id', () => {
   test('92000 for an unknown invoice, another merchant\'s, or the other environment\'s', async () => {
-    const inv = await create();
-    expect((await api.get(`/invoices/${inv.id}`)).json()).toEqual(inv);
-    expectError(await api.get('/invoices/0123456789abcdef'), 404, '92000');
-    expectError(await api.get(`/invoices/${inv.id}`, gw.other.test.private_key), 404, '92000');
-    expectError(await api.get(`/invoices/${inv.id}`, gw.merchant.live.private_key), 404, '92000');
+    const inv = await s.create();
+    expect((await s.api.get(`/invoices/${inv.id}`)).json()).toEqual(inv);
+    expectError(await s.api.get('/invoices/0123456789abcdef'), 404, '92000');
+    expectError(await s.api.get(`/invoices/${inv.id}`, s.gw.other.test.private_key), 404, '92000');
+    expectError(await s.api.get(`/invoices/${inv.id}`, s.gw.merchant.live.private_key), 404, '92000');
     for (const path of ['', '/deliver', '/mark_as_paid']) {
-      expectError(await api.post(`/invoices/${inv.id}${path}`, {}, gw.other.test.private_key), 404, '92000');
+      expectError(await s.api.post(`/invoices/${inv.id}${path}`, {}, s.gw.other.test.private_key), 404, '92000');
     }
-    expectError(await api.del(`/invoices/${inv.id}`, gw.merchant.live.private_key), 404, '92000');
+    expectError(await s.api.del(`/invoices/${inv.id}`, s.gw.merchant.live.private_key), 404, '92000');
   });
 
   test('list: newest first, limit/offset, total_results, per merchant and environment; deleted only on request', async () => {
-    const m = await gw.newMerchant();
+    const m = await s.gw.newMerchant();
     const key = m.test.private_key;
     const made: string[] = [];
-    for (let i = 0; i < 5; i++) made.push((await create({ memo: `n${i}` }, key)).id);
-    await create({}, m.live.private_key);
-    await api.del(`/invoices/${made[1]}`, key);
+    for (let i = 0; i < 5; i++) made.push((await s.create({ memo: `n${i}` }, key)).id);
+    await s.create({}, m.live.private_key);
+    await s.api.del(`/invoices/${made[1]}`, key);
 
-    const page1 = (await api.get('/invoices?limit=2', key)).json();
+    const page1 = (await s.api.get('/invoices?limit=2', key)).json();
     expect(page1.meta).toEqual({ limit: 2, offset: 0, total_results: 4 });
     expect(page1.list.map((i: any) => i.id)).toEqual([made[4], made[3]]);
-    const page2 = (await api.get('/invoices?limit=2&offset=2', key)).json();
+    const page2 = (await s.api.get('/invoices?limit=2&offset=2', key)).json();
     expect(page2.list.map((i: any) => i.id)).toEqual([made[2], made[0]]);
-    expect((await api.get('/invoices?limit=2&offset=4', key)).json().list).toEqual([]);
-    expect((await api.get('/invoices', key)).json().meta).toEqual({ limit: 10, offset: 0, total_results: 4 });
+    expect((await s.api.get('/invoices?limit=2&offset=4', key)).json().list).toEqual([]);
+    expect((await s.api.get('/invoices', key)).json().meta).toEqual({ limit: 10, offset: 0, total_results: 4 });
 
-    const deleted = (await api.get('/invoices?status=deleted', key)).json();
+    const deleted = (await s.api.get('/invoices?status=deleted', key)).json();
     expect(deleted.list.map((i: any) => [i.id, i.status])).toEqual([[made[1], 'deleted']]);
-    await api.post(`/invoices/${made[0]}/mark_as_paid`, {}, key);
-    expect((await api.get('/invoices?status=paid', key)).json().list.map((i: any) => i.id)).toEqual([made[0]]);
-    expect((await api.get('/invoices?status=unpaid', key)).json().meta.total_results).toBe(3);
-    expect((await api.get('/invoices', m.live.private_key)).json().meta.total_results).toBe(1);
+    await s.api.post(`/invoices/${made[0]}/mark_as_paid`, {}, key);
+    expect((await s.api.get('/invoices?status=paid', key)).json().list.map((i: any) => i.id)).toEqual([made[0]]);
+    expect((await s.api.get('/invoices?status=unpaid', key)).json().meta.total_results).toBe(3);
+    expect((await s.api.get('/invoices', m.live.private_key)).json().meta.total_results).toBe(1);
 
-    for (const q of ['limit=0', 'limit=101', 'offset=-1', 'limit=x']) expectError(await api.get(`/invoices?${q}`, key), 400, 'PAGE01');
-    expectError(await api.get('/invoices?status=overdue', key), 400, 'REQ01');
+    for (const q of ['limit=0', 'limit=101', 'offset=-1', 'limit=x']) expectError(await s.api.get(`/invoices?${q}`, key), 400, 'PAGE01');
+    expectError(await s.api.get('/invoices?status=overdue', key), 400, 'REQ01');
   });
 });
 
 describe('POST /invoices/:id (update)', () => {
   test('an unpaid invoice: absent fields stay, empty ones clear, items recompute the total; unpaid → unpaid, no email', async () => {
-    const inv = await create();
-    gw.clock.advance(1000);
-    const now = gw.clock.now().toISOString();
-    const res = await api.post(`/invoices/${inv.id}`, {
+    const inv = await s.create();
+    s.gw.clock.advance(1000);
+    const now = s.gw.clock.now().toISOString();
+    const res = await s.api.post(`/invoices/${inv.id}`, {
       customer_last_name: 'Byron', customer_fax: '', memo: '', due_date: '2026-03-31',
       items: [{ description: 'Revised', quantity: 2, unit_amount: 250 }],
     });
@@ -252,74 +243,74 @@ describe('POST /invoices/:id (update)', () => {
       items: [{ description: 'Revised', quantity: 2, unit_amount: 250, amount: 500 }],
       created_at: inv.created_at, updated_at: now,
     });
-    expect(await outboxFor(inv.id)).toHaveLength(1); // the creation's email only
-    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.updated']);
+    expect(await s.outboxFor(inv.id)).toHaveLength(1); // the creation's email only
+    expect((await s.eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.updated']);
   });
 
   test('customer_id on update copies the customer\'s details into the fields the body does not give; empty unlinks', async () => {
-    const c = (await api.post('/customers', { first_name: 'Grace', email: 'grace@example.com' })).json();
-    const inv = await create({ customer_first_name: undefined, customer_email: undefined });
-    const linked = (await api.post(`/invoices/${inv.id}`, { customer_id: c.id, customer_company: 'Navy' })).json();
+    const c = (await s.api.post('/customers', { first_name: 'Grace', email: 'grace@example.com' })).json();
+    const inv = await s.create({ customer_first_name: undefined, customer_email: undefined });
+    const linked = (await s.api.post(`/invoices/${inv.id}`, { customer_id: c.id, customer_company: 'Navy' })).json();
     expect(linked).toMatchObject({
       customer_id: c.id, customer_first_name: 'Grace', customer_email: 'grace@example.com', customer_last_name: null,
       customer_company: 'Navy', customer_city: null,
     });
-    const unlinked = (await api.post(`/invoices/${inv.id}`, { customer_id: '' })).json();
+    const unlinked = (await s.api.post(`/invoices/${inv.id}`, { customer_id: '' })).json();
     expect(unlinked).toMatchObject({ customer_id: null, customer_first_name: 'Grace' });
-    expectError(await api.post(`/invoices/${inv.id}`, { customer_id: 'nosuchcustomer' }), 400, '34798');
+    expectError(await s.api.post(`/invoices/${inv.id}`, { customer_id: 'nosuchcustomer' }), 400, '34798');
   });
 
   test('validation on update names the field; nothing changes', async () => {
-    const inv = await create();
-    expectError(await api.post(`/invoices/${inv.id}`, { items: [] }), 400, 'REQ01');
-    expectError(await api.post(`/invoices/${inv.id}`, { customer_state: 'xyz' }), 400, 'REQ01');
-    expect((await api.get(`/invoices/${inv.id}`)).json()).toEqual(inv);
+    const inv = await s.create();
+    expectError(await s.api.post(`/invoices/${inv.id}`, { items: [] }), 400, 'REQ01');
+    expectError(await s.api.post(`/invoices/${inv.id}`, { customer_state: 'xyz' }), 400, 'REQ01');
+    expect((await s.api.get(`/invoices/${inv.id}`)).json()).toEqual(inv);
   });
 
   test('INV01 (409) for a partially paid, paid or deleted invoice; 92000 for an unknown one', async () => {
-    const partial = await create();
-    await api.post(`/invoices/${partial.id}/mark_as_paid`, { amount: 100 });
-    const paid = await create();
-    await api.post(`/invoices/${paid.id}/mark_as_paid`);
-    const deleted = await create();
-    await api.del(`/invoices/${deleted.id}`);
+    const partial = await s.create();
+    await s.api.post(`/invoices/${partial.id}/mark_as_paid`, { amount: 100 });
+    const paid = await s.create();
+    await s.api.post(`/invoices/${paid.id}/mark_as_paid`);
+    const deleted = await s.create();
+    await s.api.del(`/invoices/${deleted.id}`);
     for (const [inv, status] of [[partial, 'partially_paid'], [paid, 'paid'], [deleted, 'deleted']]) {
-      const res = await api.post(`/invoices/${inv.id}`, { memo: 'changed' });
+      const res = await s.api.post(`/invoices/${inv.id}`, { memo: 'changed' });
       expectError(res, 409, 'INV01');
       expect(res.json().errors[0].message).toContain(status);
     }
-    expectError(await api.post('/invoices/0123456789abcdef', { memo: 'x' }), 404, '92000');
+    expectError(await s.api.post('/invoices/0123456789abcdef', { memo: 'x' }), 404, '92000');
   });
 });
 
 describe('DELETE /invoices/:id', () => {
   test('unpaid → deleted: {success: true}, still readable with status deleted, event invoice.deleted', async () => {
-    const inv = await create();
-    gw.clock.advance(1000);
-    const now = gw.clock.now().toISOString();
-    const res = await api.del(`/invoices/${inv.id}`);
+    const inv = await s.create();
+    s.gw.clock.advance(1000);
+    const now = s.gw.clock.now().toISOString();
+    const res = await s.api.del(`/invoices/${inv.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true });
-    expect((await api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ status: 'deleted', deleted_at: now });
-    expect((await eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.deleted']);
+    expect((await s.api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ status: 'deleted', deleted_at: now });
+    expect((await s.eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.deleted']);
   });
 
   test('92007 when paid, 92008 when partially paid or deleted already; nothing changes', async () => {
-    const paid = await create();
-    await api.post(`/invoices/${paid.id}/mark_as_paid`);
-    expectError(await api.del(`/invoices/${paid.id}`), 409, '92007');
-    const partial = await create();
-    await api.post(`/invoices/${partial.id}/mark_as_paid`, { amount: 1 });
-    const p = await api.del(`/invoices/${partial.id}`);
+    const paid = await s.create();
+    await s.api.post(`/invoices/${paid.id}/mark_as_paid`);
+    expectError(await s.api.del(`/invoices/${paid.id}`), 409, '92007');
+    const partial = await s.create();
+    await s.api.post(`/invoices/${partial.id}/mark_as_paid`, { amount: 1 });
+    const p = await s.api.del(`/invoices/${partial.id}`);
     expectError(p, 409, '92008');
     expect(p.json().errors[0].message).toContain('partially paid');
-    const deleted = await create();
-    await api.del(`/invoices/${deleted.id}`);
-    const d = await api.del(`/invoices/${deleted.id}`);
+    const deleted = await s.create();
+    await s.api.del(`/invoices/${deleted.id}`);
+    const d = await s.api.del(`/invoices/${deleted.id}`);
     expectError(d, 409, '92008');
     expect(d.json().errors[0].message).toContain('deleted already');
-    expect((await api.get(`/invoices/${paid.id}`)).json().status).toBe('paid');
-    expect((await api.get(`/invoices/${partial.id}`)).json().status).toBe('partially_paid');
-    expectError(await api.del('/invoices/0123456789abcdef'), 404, '92000');
+    expect((await s.api.get(`/invoices/${paid.id}`)).json().status).toBe('paid');
+    expect((await s.api.get(`/invoices/${partial.id}`)).json().status).toBe('partially_paid');
+    expectError(await s.api.del('/invoices/0123456789abcdef'), 404, '92000');
   });
 });

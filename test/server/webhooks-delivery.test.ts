@@ -1,72 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { deliverCallbacks, verifyCallback } from '../../server/jobs/callbacks.js';
+import { describe, expect, test } from 'vitest';
+import { deliverCallbacks } from '../../server/jobs/callbacks.js';
 import { WebhookDispatcher } from '../../server/jobs/dispatch.js';
 import { emitEvent } from '../../server/domain/events.js';
 import { WEBHOOK_MAX_ATTEMPTS, dispatchEvents } from '../../server/domain/webhooks.js';
-import { Merchant, TestGateway, startGateway, tokenFor, visa } from '../helpers/gateway.js';
-import { Api, Receiver, expectError, startReceiver, testApi, verifySignature, api as apiFor } from './webhooks-fixtures.js';
+import { visa } from '../helpers/gateway.js';
+import { Api, deliveryHarness, expectError, testApi, verifySignature, api as apiFor } from './webhooks-fixtures.js';
 
 // From an event to the merchant: dispatch (rules × strategies), signed HTTP delivery to a real
 // node:http receiver with retries, email and SMS through the outbox, the deliveries view.
 
-let gw: TestGateway;
-let dispatcher: WebhookDispatcher;
-/** Where strategies of tests that do not look at the requests point (every round may deliver them). */
-let sink: Receiver;
-const open: Array<{ close(): Promise<void> }> = [];
-beforeAll(async () => {
-  gw = await startGateway();
-  dispatcher = new WebhookDispatcher({ db: gw.db, clock: gw.clock });
-  sink = await startReceiver(null);
-});
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
-afterAll(async () => {
-  await sink.close();
-  await gw.close();
-});
-
-const deps = () => ({ db: gw.db, vault: gw.vault, clock: gw.clock });
-const at = (ms: number) => new Date(gw.clock.now().getTime() + ms);
-
-async function receiver(secret: string | null = null): Promise<Receiver> {
-  const r = await startReceiver(secret);
-  open.push(r);
-  return r;
-}
-
-interface Setup {
-  m: Merchant;
-  a: Api;
-  secret: string;
-  rule: any;
-  strategy: any;
-}
-
-/** A fresh merchant with one rule related to one strategy. */
-async function setup(ruleBody: object, strategyBody: object): Promise<Setup> {
-  const m = await gw.newMerchant();
-  const a = testApi(gw, m);
-  const rule = await a.ok('POST', '/webhooks/rules', ruleBody);
-  const strategy = await a.ok('POST', '/webhooks/strategies', strategyBody);
-  await a.ok('POST', `/webhooks/rules/${rule.id}/strategies`, { strategy_id: strategy.id });
-  const { secret } = await a.ok('GET', '/webhooks/secret');
-  return { m, a, secret, rule, strategy };
-}
-
-async function charge(m: Merchant, amount: number, extra: object = {}) {
-  const res = await gw.app.inject({
-    method: 'POST', url: '/api/v1/charge', headers: { authorization: `Basic ${Buffer.from(`${m.test.private_key}:`).toString('base64')}` },
-    payload: { token: await tokenFor(gw, visa, m.test.public_key), amount, ...extra },
-  });
-  return res.json();
-}
+const h = deliveryHarness();
+const { deps, at, receiver, setup, charge } = h;
 
 /** Delivery rounds at each due time until nothing is pending (or `max` rounds). */
 async function deliverUntilSettled(callbackIds: number[], max = 100) {
   for (let i = 0; i < max; i++) {
-    const [next] = await gw.db.query<{ t: Date | null }>(
+    const [next] = await h.gw.db.query<{ t: Date | null }>(
       "SELECT min(next_attempt_at) AS t FROM callbacks WHERE status = 'pending' AND id IN (SELECT jsonb_array_elements_text($1::jsonb)::bigint)",
       [callbackIds]);
     if (!next.t) return;
@@ -75,7 +24,7 @@ async function deliverUntilSettled(callbackIds: number[], max = 100) {
 }
 
 const callbackOf = async (deliveryId: number): Promise<number> =>
-  (await gw.db.query('SELECT callback_id FROM webhook_deliveries WHERE id = $1', [deliveryId]))[0].callback_id;
+  (await h.gw.db.query('SELECT callback_id FROM webhook_deliveries WHERE id = $1', [deliveryId]))[0].callback_id;
 
 const deliveriesOf = async (a: Api, query = '') => (await a.ok('GET', `/webhooks/deliveries?limit=100${query}`)).list;
 
@@ -91,7 +40,7 @@ describe('dispatch and signed delivery', () => {
     const small = await charge(s.m, 900);
     const big = await charge(s.m, 15000, { metadata: { plan: 'gold' } });
     expect(small.status).toBe('SETTLED');
-    const d = await dispatcher.runOnce(at(0));
+    const d = await h.dispatcher.runOnce(at(0));
     expect(d.events).toBeGreaterThanOrEqual(2);
     const [delivery] = await deliveriesOf(s.a);
     expect(await deliveriesOf(s.a)).toHaveLength(1); // the 900 charge does not satisfy amount_settled >= 10000
@@ -103,11 +52,11 @@ describe('dispatch and signed delivery', () => {
     expect(got.answered).toBe(200);
     expect(got.headers['content-type']).toBe('application/json');
     const { t } = verifySignature(s.secret, got.headers['tessera-signature'] as string, got.body);
-    expect(t).toBe(Math.floor(gw.clock.now().getTime() / 1000));
+    expect(t).toBe(Math.floor(h.gw.clock.now().getTime() / 1000));
     const payload = JSON.parse(got.body);
     expect(Object.keys(payload)).toEqual(['id', 'type', 'created_at', 'data']);
     expect(payload).toMatchObject({
-      id: delivery.event_id, type: 'transaction.created', created_at: gw.clock.now().toISOString(),
+      id: delivery.event_id, type: 'transaction.created', created_at: h.gw.clock.now().toISOString(),
       data: { class: 'transaction', id: big.id, amount_settled: 15000, metadata: { plan: 'gold' }, card_number: big.card_number },
     });
     expect(got.body).not.toContain(visa.card_number);
@@ -117,7 +66,7 @@ describe('dispatch and signed delivery', () => {
     expect(view).toMatchObject({
       class: 'webhook_delivery', event_type: 'transaction.created', rule_id: s.rule.id, strategy_id: s.strategy.id, mode: 'webhook',
       target: rx.url, status: 'delivered', attempt_count: 1, next_attempt_at: null, last_status_code: 200, last_error: null,
-      outbox_id: null, attempts: [{ attempt: 1, at: gw.clock.now().toISOString(), status_code: 200, error: null }],
+      outbox_id: null, attempts: [{ attempt: 1, at: h.gw.clock.now().toISOString(), status_code: 200, error: null }],
     });
     expect(view.delivered_at).not.toBeNull();
     // Nothing further is sent, however late the next round.
@@ -131,7 +80,7 @@ describe('dispatch and signed delivery', () => {
     rx.script = [500, 503, 0, 200]; // 0: no answer at all (the attempt times out)
     await s.a.ok('PUT', `/webhooks/strategies/${s.strategy.id}`, { url: rx.url });
     await charge(s.m, 2500);
-    await dispatcher.runOnce(at(0));
+    await h.dispatcher.runOnce(at(0));
     const [d] = await deliveriesOf(s.a);
     expect(d.status).toBe('pending');
 
@@ -169,7 +118,7 @@ describe('dispatch and signed delivery', () => {
     rx.fallback = 500;
     await s.a.ok('PUT', `/webhooks/strategies/${s.strategy.id}`, { url: rx.url });
     await charge(s.m, 3100);
-    await dispatcher.runOnce(at(0));
+    await h.dispatcher.runOnce(at(0));
     const [d] = await deliveriesOf(s.a);
     await deliverUntilSettled([await callbackOf(d.id)]);
 
@@ -194,91 +143,14 @@ describe('dispatch and signed delivery', () => {
     await expectError(await s.a.post(`/webhooks/deliveries/${d.id}/retry`), 409, 'WEBHOOK03');
   });
 
-  test('a secret rotated between attempts: the retry is signed with the new secret', async () => {
-    const s = await setup({ event_resource: 'transaction' }, { mode: 'webhook', url: 'http://placeholder.invalid/' });
-    const rx = await receiver(null);
-    rx.script = [500];
-    await s.a.ok('PUT', `/webhooks/strategies/${s.strategy.id}`, { url: rx.url });
-    await charge(s.m, 4100);
-    await dispatcher.runOnce(at(0));
-    await deliverCallbacks(deps(), at(0));
-    const rotated = (await s.a.ok('POST', '/webhooks/secret/rotate')).secret;
-    await deliverCallbacks(deps(), at(30_000));
-    expect(rx.received).toHaveLength(2);
-    const sig = (i: number, secret: string) => verifySignature(secret, rx.received[i].headers['tessera-signature'] as string, rx.received[i].body).ok;
-    expect(sig(0, s.secret)).toBe(true);
-    expect(sig(1, rotated)).toBe(true);
-    expect(sig(1, s.secret)).toBe(false);
-  });
-
-  test('rotating with expire_old 1h: deliveries carry a signature with each secret until then, then with the new one only', async () => {
-    const s = await setup({ event_resource: 'transaction' }, { mode: 'webhook', url: 'http://placeholder.invalid/' });
-    const rx = await receiver(null);
-    await s.a.ok('PUT', `/webhooks/strategies/${s.strategy.id}`, { url: rx.url });
-    const rotated = await s.a.ok('POST', '/webhooks/secret/rotate', { expire_old: '1h' });
-    expect(rotated.secret).not.toBe(s.secret);
-    expect(rotated.previous_secret_expires_at).toBe(new Date(gw.clock.now().getTime() + 3600_000).toISOString());
-    expect((await s.a.ok('GET', '/webhooks/secret')).previous_secret_expires_at).toBe(rotated.previous_secret_expires_at);
-
-    const deliverAt = async (ms: number) => {
-      await charge(s.m, 4100);
-      await dispatcher.runOnce(at(ms));
-      await deliverCallbacks(deps(), at(ms));
-      return rx.received.at(-1)!;
-    };
-    const during = await deliverAt(59 * 60_000);
-    expect((during.headers['tessera-signature'] as string).match(/v1=/g)).toHaveLength(2);
-    expect(verifySignature(rotated.secret, during.headers['tessera-signature'] as string, during.body).ok).toBe(true);
-    expect(verifySignature(s.secret, during.headers['tessera-signature'] as string, during.body).ok).toBe(true);
-    expect(verifyCallback(s.secret, during.headers['tessera-signature'] as string, during.body, Math.floor(at(59 * 60_000).getTime() / 1000))).toBe(true);
-
-    const after = await deliverAt(60 * 60_000);
-    expect((after.headers['tessera-signature'] as string).match(/v1=/g)).toHaveLength(1);
-    expect(verifySignature(rotated.secret, after.headers['tessera-signature'] as string, after.body).ok).toBe(true);
-    expect(verifySignature(s.secret, after.headers['tessera-signature'] as string, after.body).ok).toBe(false);
-    gw.clock.advance(60 * 60_000);
-    expect((await s.a.ok('GET', '/webhooks/secret')).previous_secret_expires_at).toBeNull();
-  });
-
-  test('rotating without expire_old (or with now) drops the old secret at once; another value is 400 REQ01', async () => {
-    const s = await setup({ event_resource: 'transaction' }, { mode: 'webhook', url: 'http://placeholder.invalid/' });
-    const first = await s.a.ok('POST', '/webhooks/secret/rotate', { expire_old: '24h' });
-    expect(first.previous_secret_expires_at).toBe(new Date(gw.clock.now().getTime() + 86_400_000).toISOString());
-    const now = await s.a.ok('POST', '/webhooks/secret/rotate', { expire_old: 'now' });
-    expect(now.previous_secret_expires_at).toBeNull();
-    expect((await s.a.ok('POST', '/webhooks/secret/rotate')).previous_secret_expires_at).toBeNull();
-    await expectError(await s.a.post('/webhooks/secret/rotate', { expire_old: '2d' }), 400, 'REQ01', /expire_old/);
-    await expectError(await s.a.post('/webhooks/secret/rotate', { expire_old: 'never' }), 400, 'REQ01');
-  });
-
-  test('while an overlap runs another overlapping rotation is 409 WEBHOOK04 and changes nothing; concurrent rotations take turns', async () => {
-    const s = await setup({ event_resource: 'transaction' }, { mode: 'webhook', url: 'http://placeholder.invalid/' });
-    // Five at once (a client retrying, say): one wins, the others find its overlap running.
-    const tries = await Promise.all(Array.from({ length: 5 }, () => s.a.post('/webhooks/secret/rotate', { expire_old: '1h' })));
-    expect(tries.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
-    const won = tries.find((r) => r.statusCode === 200)!.json();
-    for (const r of tries.filter((t) => t.statusCode === 409)) await expectError(r, 409, 'WEBHOOK04', /expire_old now/);
-    expect(await s.a.ok('GET', '/webhooks/secret')).toEqual(won);
-    // The original secret still signs beside the new one.
-    const rx = await receiver(null);
-    await s.a.ok('PUT', `/webhooks/strategies/${s.strategy.id}`, { url: rx.url });
-    await charge(s.m, 4100);
-    await dispatcher.runOnce(at(0));
-    await deliverCallbacks(deps(), at(0));
-    const got = rx.received.at(-1)!;
-    expect(verifySignature(s.secret, got.headers['tessera-signature'] as string, got.body).ok).toBe(true);
-    expect(verifySignature(won.secret, got.headers['tessera-signature'] as string, got.body).ok).toBe(true);
-    // expire_old now ends the overlap on purpose.
-    expect((await s.a.ok('POST', '/webhooks/secret/rotate', { expire_old: 'now' })).previous_secret_expires_at).toBeNull();
-  });
 });
 
 describe('matching', () => {
   test('event_types filter, constraints over the object, all constraints must hold, one delivery per strategy', async () => {
-    const m = await gw.newMerchant();
-    const a = testApi(gw, m);
-    const sFail = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: sink.url });
-    const sBig = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: sink.url });
+    const m = await h.gw.newMerchant();
+    const a = testApi(h.gw, m);
+    const sFail = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: h.sink.url });
+    const sBig = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: h.sink.url });
     const failed = await a.ok('POST', '/webhooks/rules', { event_resource: 'transaction', event_types: ['failed'] });
     const big = await a.ok('POST', '/webhooks/rules', {
       event_resource: 'transaction',
@@ -296,7 +168,7 @@ describe('matching', () => {
     await charge(m, 15000, { metadata: { plan: 'gold' } }); // big and gold
     await charge(m, 15000, { metadata: { plan: 'silver' } }); // big, not gold
     await charge(m, 500, { metadata: { plan: 'gold' } }); // gold, not big
-    await dispatcher.runOnce(at(0));
+    await h.dispatcher.runOnce(at(0));
     const list = await deliveriesOf(a);
     const seen = list.map((d: any) => `${d.event_type}→${d.strategy_id}`).sort();
     expect(seen).toEqual([`transaction.created→${sBig.id}`, `transaction.failed→${sFail.id}`].sort());
@@ -304,18 +176,18 @@ describe('matching', () => {
   });
 
   test('rules act on events dispatched after they exist; events are dispatched exactly once', async () => {
-    const m = await gw.newMerchant();
-    const a = testApi(gw, m);
+    const m = await h.gw.newMerchant();
+    const a = testApi(h.gw, m);
     await charge(m, 1000);
-    await dispatcher.runOnce(at(0)); // no rule yet: dispatched, nothing delivered
-    const s = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: sink.url });
+    await h.dispatcher.runOnce(at(0)); // no rule yet: dispatched, nothing delivered
+    const s = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: h.sink.url });
     const r = await a.ok('POST', '/webhooks/rules', { event_resource: 'transaction' });
     await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
-    await dispatcher.runOnce(at(0));
+    await h.dispatcher.runOnce(at(0));
     expect(await deliveriesOf(a)).toHaveLength(0);
     await charge(m, 1100);
-    await dispatcher.runOnce(at(0));
-    await dispatcher.runOnce(at(0));
+    await h.dispatcher.runOnce(at(0));
+    await h.dispatcher.runOnce(at(0));
     expect(await deliveriesOf(a)).toHaveLength(1);
     const events = (await a.ok('GET', '/events')).list;
     expect(events).toHaveLength(2);
@@ -323,17 +195,17 @@ describe('matching', () => {
   });
 
   test('concurrent dispatchers never deliver an event twice (SKIP LOCKED)', async () => {
-    const m = await gw.newMerchant();
-    const a = testApi(gw, m);
-    const s = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: sink.url });
+    const m = await h.gw.newMerchant();
+    const a = testApi(h.gw, m);
+    const s = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: h.sink.url });
     const r = await a.ok('POST', '/webhooks/rules', { event_resource: 'customer' });
     await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
-    await gw.db.tx(async (q) => {
-      for (let i = 0; i < 30; i++) await emitEvent(q, { merchantId: m.id, env: 'test' }, 'customer.created', { class: 'customer', id: `c${i}` }, gw.clock.now());
+    await h.gw.db.tx(async (q) => {
+      for (let i = 0; i < 30; i++) await emitEvent(q, { merchantId: m.id, env: 'test' }, 'customer.created', { class: 'customer', id: `c${i}` }, h.gw.clock.now());
     });
-    const small = new WebhookDispatcher({ db: gw.db, clock: gw.clock, batchSize: 5 });
-    await Promise.all([dispatchEvents(gw.db, at(0), 5), ...Array.from({ length: 4 }, () => small.runOnce(at(0)))]);
-    const rows = await gw.db.query('SELECT event_id FROM webhook_deliveries WHERE merchant_id = $1', [m.id]);
+    const small = new WebhookDispatcher({ db: h.gw.db, clock: h.gw.clock, batchSize: 5 });
+    await Promise.all([dispatchEvents(h.gw.db, at(0), 5), ...Array.from({ length: 4 }, () => small.runOnce(at(0)))]);
+    const rows = await h.gw.db.query('SELECT event_id FROM webhook_deliveries WHERE merchant_id = $1', [m.id]);
     expect(rows).toHaveLength(30);
     expect(new Set(rows.map((x) => x.event_id)).size).toBe(30);
   });
@@ -341,14 +213,14 @@ describe('matching', () => {
 
 describe('email and SMS strategies', () => {
   test('they queue a message in the notify outbox, without the card number', async () => {
-    const m = await gw.newMerchant();
-    const a = testApi(gw, m);
+    const m = await h.gw.newMerchant();
+    const a = testApi(h.gw, m);
     const r = await a.ok('POST', '/webhooks/rules', { event_resource: 'transaction', event_types: ['created'] });
     const mail = await a.ok('POST', '/webhooks/strategies', { mode: 'email', email_address: 'ops@example.com' });
     const sms = await a.ok('POST', '/webhooks/strategies', { mode: 'sms', phone_number: '+15550105000' });
     for (const s of [mail, sms]) await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
     const txn = await charge(m, 4200);
-    const result = await dispatcher.runOnce(at(0));
+    const result = await h.dispatcher.runOnce(at(0));
     expect(result.messages).toBeGreaterThanOrEqual(2);
     const [event] = (await a.ok('GET', '/events?type=transaction.created')).list;
     const outbox = (await a.ok('GET', `/outbox?source=event:${event.id}`)).list;
@@ -370,8 +242,8 @@ describe('email and SMS strategies', () => {
 
 describe('events and deliveries views', () => {
   test('GET /events lists the scope\'s events newest first, with filters; GET /events/:id', async () => {
-    const m = await gw.newMerchant();
-    const a = testApi(gw, m);
+    const m = await h.gw.newMerchant();
+    const a = testApi(h.gw, m);
     const t1 = await charge(m, 1000);
     await charge(m, 80);
     const page = await a.ok('GET', '/events');
@@ -391,11 +263,11 @@ describe('events and deliveries views', () => {
 
 describe('isolation', () => {
   test('events of one merchant or environment never reach another\'s rules, views or secret', async () => {
-    const m1 = await gw.newMerchant();
-    const m2 = await gw.newMerchant();
+    const m1 = await h.gw.newMerchant();
+    const m2 = await h.gw.newMerchant();
     const rx = await receiver(null);
     const mk = async (key: string) => {
-      const a = apiFor(gw, key);
+      const a = apiFor(h.gw, key);
       const s = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: rx.url });
       const r = await a.ok('POST', '/webhooks/rules', { event_resource: 'customer' });
       await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
@@ -404,13 +276,13 @@ describe('isolation', () => {
     const a1 = await mk(m1.test.private_key);
     const a2 = await mk(m2.test.private_key);
     // A live-mode rule of m1 on a local http URL is refused (https only); give live an https URL.
-    const live = apiFor(gw, m1.live.private_key);
+    const live = apiFor(h.gw, m1.live.private_key);
     const ls = await live.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: 'https://example.com/live' });
     const lr = await live.ok('POST', '/webhooks/rules', { event_resource: 'customer' });
     await live.ok('POST', `/webhooks/rules/${lr.id}/strategies`, { strategy_id: ls.id });
 
-    const id = await gw.db.tx((q) => emitEvent(q, { merchantId: m1.id, env: 'test' }, 'customer.created', { class: 'customer', id: 'cus1' }, gw.clock.now()));
-    await dispatcher.runOnce(at(0));
+    const id = await h.gw.db.tx((q) => emitEvent(q, { merchantId: m1.id, env: 'test' }, 'customer.created', { class: 'customer', id: 'cus1' }, h.gw.clock.now()));
+    await h.dispatcher.runOnce(at(0));
     const d1 = await deliveriesOf(a1);
     expect(d1.map((d: any) => d.event_id)).toEqual([id]);
     expect(await deliveriesOf(a2)).toEqual([]);

@@ -3,8 +3,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { IncomingHttpHeaders, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
-import { Merchant, TestGateway, basic } from '../helpers/gateway.js';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { WebhookDispatcher } from '../../server/jobs/dispatch.js';
+import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../helpers/gateway.js';
 
 export function api(gw: TestGateway, key: string) {
   const headers = basic(key);
@@ -95,4 +96,63 @@ export async function startReceiver(secret: string | null = null): Promise<Recei
       server.close(() => resolve());
     }),
   });
+}
+
+/**
+ * The delivery suites' gateway (one per file), dispatcher and helpers: a fresh merchant with one
+ * rule related to one strategy, charges, receivers closed after each test, relative times.
+ */
+export function deliveryHarness() {
+  const h = {
+    gw: undefined as unknown as TestGateway,
+    dispatcher: undefined as unknown as WebhookDispatcher,
+    /** Where strategies of tests that do not look at the requests point (every round may deliver them). */
+    sink: undefined as unknown as Receiver,
+    deps: () => ({ db: h.gw.db, vault: h.gw.vault, clock: h.gw.clock }),
+    at: (ms: number) => new Date(h.gw.clock.now().getTime() + ms),
+    async receiver(secret: string | null = null): Promise<Receiver> {
+      const r = await startReceiver(secret);
+      open.push(r);
+      return r;
+    },
+    /** A fresh merchant with one rule related to one strategy. */
+    async setup(ruleBody: object, strategyBody: object): Promise<Setup> {
+      const m = await h.gw.newMerchant();
+      const a = testApi(h.gw, m);
+      const rule = await a.ok('POST', '/webhooks/rules', ruleBody);
+      const strategy = await a.ok('POST', '/webhooks/strategies', strategyBody);
+      await a.ok('POST', `/webhooks/rules/${rule.id}/strategies`, { strategy_id: strategy.id });
+      const { secret } = await a.ok('GET', '/webhooks/secret');
+      return { m, a, secret, rule, strategy };
+    },
+    async charge(m: Merchant, amount: number, extra: object = {}) {
+      const res = await h.gw.app.inject({
+        method: 'POST', url: '/api/v1/charge', headers: basic(m.test.private_key),
+        payload: { token: await tokenFor(h.gw, visa, m.test.public_key), amount, ...extra },
+      });
+      return res.json();
+    },
+  };
+  const open: Array<{ close(): Promise<void> }> = [];
+  beforeAll(async () => {
+    h.gw = await startGateway();
+    h.dispatcher = new WebhookDispatcher({ db: h.gw.db, clock: h.gw.clock });
+    h.sink = await startReceiver(null);
+  });
+  afterEach(async () => {
+    while (open.length) await open.pop()!.close();
+  });
+  afterAll(async () => {
+    await h.sink.close();
+    await h.gw.close();
+  });
+  return h;
+}
+
+export interface Setup {
+  m: Merchant;
+  a: Api;
+  secret: string;
+  rule: any;
+  strategy: any;
 }
