@@ -1,11 +1,11 @@
 import { Db, Queryable, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
-import { SigningSecret, webhookSecret } from '../jobs/callbacks.js';
+import { SigningSecret, newSigningSecret, webhookSecret } from '../jobs/callbacks.js';
 import { enqueue, retryOutboxMessage } from '../notify/outbox.js';
 import type { Vault } from '../vault.js';
 import { Constraint } from './constraints.js';
 import { EventResource } from './events.js';
-import { Scope, newId } from './keys.js';
+import { Scope } from './keys.js';
 import { ruleMatches } from './rules.js';
 import type { Mode } from './strategies.js';
 
@@ -107,14 +107,12 @@ export type ExpireOld = keyof typeof EXPIRE_OLD;
  */
 export async function rotateSecret(db: Db, vault: Vault, scope: Scope, now: Date, expireOld: ExpireOld = 'now') {
   return db.tx(async (q) => {
-    await webhookSecret(q, vault, scope, now); // the row exists (and is ours to replace)
-    await q.query('SELECT 1 FROM webhook_secrets WHERE merchant_id = $1 AND env = $2 FOR UPDATE', [scope.merchantId, scope.env]);
-    const old = await webhookSecret(q, vault, scope, now); // as it is now that we hold the lock
+    const old = await webhookSecret(q, vault, scope, now, { lock: true });
     const keep = EXPIRE_OLD[expireOld] > 0;
     if (keep && old.previous) {
       throw new GatewayError('WEBHOOK04', `the secret before the last rotation still signs deliveries until ${old.previous.expires_at.toISOString()}; rotate with expire_old now to end that, or wait`);
     }
-    const secret = `whsec_${newId(32)}`;
+    const secret = newSigningSecret();
     const previous = keep ? { secret: old.secret, expires_at: new Date(now.getTime() + EXPIRE_OLD[expireOld]) } : null;
     await q.query(
       `UPDATE webhook_secrets SET secret_enc = $3, created_at = $4, previous_secret_enc = $5, previous_expires_at = $6

@@ -41,15 +41,23 @@ export interface SigningSecret {
   previous: { secret: string; expires_at: Date } | null;
 }
 
-/** The merchant environment's signing secret, made on first use (`whsec_` + 64 hex), kept encrypted. */
-export async function webhookSecret(q: Queryable, vault: Vault, scope: Scope, now: Date): Promise<SigningSecret> {
+/** A new signing secret: `whsec_` + 64 hex. */
+export const newSigningSecret = () => SECRET_PREFIX + randomBytes(32).toString('hex');
+
+/**
+ * The merchant environment's signing secret, made on first use, kept encrypted. `lock` (inside a
+ * transaction) holds its row until the transaction ends: a rotation reads and replaces it.
+ */
+export async function webhookSecret(
+  q: Queryable, vault: Vault, scope: Scope, now: Date, opts: { lock?: boolean } = {},
+): Promise<SigningSecret> {
   const read = () => q.query<{ secret_enc: string; created_at: Date; previous_secret_enc: string | null; previous_expires_at: Date | null }>(
     `SELECT secret_enc, created_at, previous_secret_enc, previous_expires_at
-       FROM webhook_secrets WHERE merchant_id = $1 AND env = $2`, [scope.merchantId, scope.env],
+       FROM webhook_secrets WHERE merchant_id = $1 AND env = $2${opts.lock ? ' FOR UPDATE' : ''}`, [scope.merchantId, scope.env],
   );
   let [row] = await read();
   if (!row) {
-    const secret = SECRET_PREFIX + randomBytes(32).toString('hex');
+    const secret = newSigningSecret();
     await q.query(
       'INSERT INTO webhook_secrets (merchant_id, env, secret_enc, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
       [scope.merchantId, scope.env, vault.encrypt(secret), now],
