@@ -6,7 +6,7 @@ import { KeyCache, KeySet, createKeySet, createMerchant } from './domain/keys.js
 import { MerchantSettings, updateSettings } from './domain/settings.js';
 import { purgeIdempotencyKeys } from './http/idempotency.js';
 import { wipeExpiredTokens } from './domain/tokens.js';
-import { DbCounters, MemoryCounters, RedisCounters, connectRedis } from './http/counters.js';
+import { RedisCounters, connectRedis, localCounters } from './http/counters.js';
 import { DEFAULT_LIMITS, RateLimits, TokenLimiter } from './http/ratelimit.js';
 import { loadVault } from './vault.js';
 import { sweepDueReceipts } from './domain/receipts.js';
@@ -101,9 +101,8 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
         return { id, set };
       });
     }
-    // Embedded PGlite is one process (its lock sees to that): count in memory. PostgreSQL may have
-    // many nodes: count in the database, or in Redis when there is one (the database stands in for it).
-    const local = db.kind === 'pg' ? new DbCounters(db) : new MemoryCounters();
+    // Counts in Redis when there is one; the local store (memory or PostgreSQL) stands in for it.
+    const local = localCounters(db);
     redis = opts.redisUrl ? connectRedis(opts.redisUrl) : null;
     if (redis && !(await redis.ready)) {
       opts.warn?.(`REDIS_URL does not answer yet: rate limits are counted in ${db.kind === 'pg' ? 'PostgreSQL' : 'memory'} until it does`);

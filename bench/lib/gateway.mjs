@@ -10,7 +10,7 @@ async function benchLimiter(db) {
   if (process.env.BENCH_RATE_LIMITS === 'off') return { limiter: undefined, close: async () => {} };
   const rl = await dist('http/ratelimit.js');
   const c = await dist('http/counters.js');
-  const local = db.kind === 'pg' ? new c.DbCounters(db) : new c.MemoryCounters();
+  const local = c.localCounters(db);
   const redis = process.env.BENCH_REDIS_URL ? c.connectRedis(process.env.BENCH_REDIS_URL) : null;
   if (redis && !(await redis.ready)) throw new Error(`BENCH_REDIS_URL ${process.env.BENCH_REDIS_URL} does not answer`);
   const store = redis ? new c.RedisCounters(redis, local, { prefix: `tessera-bench:${process.pid}:` }) : local;

@@ -53,6 +53,12 @@ export class DbCounters implements CounterStore {
   }
 }
 
+/**
+ * The store when there is no Redis: embedded PGlite is one process (its lock sees to that), so
+ * memory; PostgreSQL may have many nodes, so the database.
+ */
+export const localCounters = (db: Db): CounterStore => (db.kind === 'pg' ? new DbCounters(db) : new MemoryCounters());
+
 /** What RedisCounters needs of a client: one command at a time, and why the last one failed. */
 export interface RedisLike {
   sendCommand(args: string[]): Promise<unknown>;

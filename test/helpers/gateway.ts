@@ -4,7 +4,7 @@ import { buildApp } from '../../server/app.js';
 import { Clock, ManualClock } from '../../server/clock.js';
 import { Db, openDatabase } from '../../server/db/index.js';
 import { KeySet, createKeySet, createMerchant } from '../../server/domain/keys.js';
-import { CounterStore, DbCounters, MemoryCounters } from '../../server/http/counters.js';
+import { CounterStore, localCounters } from '../../server/http/counters.js';
 import { RateLimits, TokenLimiter } from '../../server/http/ratelimit.js';
 import { Vault } from '../../server/vault.js';
 
@@ -55,7 +55,7 @@ export async function startGateway(
   const clock = opts.clock ?? new ManualClock();
   const vault = new Vault(randomBytes(32));
   // As start.ts: counts in the database on PostgreSQL, in memory on PGlite; `counters` may wrap that (Redis).
-  const local = DB_KIND === 'pg' ? new DbCounters(db) : new MemoryCounters();
+  const local = localCounters(db);
   const limiter = opts.limits && new TokenLimiter(opts.counters?.(local) ?? local, opts.limits);
   const app = await buildApp({ db, vault, clock: clock as Clock, limiter }, { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const newMerchant = async (): Promise<Merchant> => {
