@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { CounterStore, MemoryCounters, RedisCounters, RedisLike, connectRedis } from '../../server/http/counters.js';
 import { startTessera } from '../../server/start.js';
 import { TestGateway, basic, startGateway, visa } from '../helpers/gateway.js';
+import { freePort } from './notify-fixtures.js';
 
 // The card-testing counters in Redis (REDIS_URL). Needs a Redis: TEST_REDIS_URL (.ci/run sets it).
 const REDIS = process.env.TEST_REDIS_URL;
@@ -32,14 +32,6 @@ const statuses = async (g: TestGateway, n: number) => {
   for (let i = 0; i < n; i++) out.push((await post(g)).statusCode);
   return out;
 };
-/** A port with nothing behind it: every connection is refused. */
-const deadPort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 describe.skipIf(!REDIS)(`rate-limit counters in Redis${REDIS ? '' : ' (skipped: set TEST_REDIS_URL)'}`, () => {
   test('two nodes on one Redis count together; a window\'s key expires at most two windows after its first hit', async () => {
@@ -70,7 +62,7 @@ describe.skipIf(!REDIS)(`rate-limit counters in Redis${REDIS ? '' : ' (skipped: 
   });
 
   test('Redis unreachable: the ceiling still holds, counted in the database or memory instead, and no request fails', async () => {
-    const down = await redis(`redis://127.0.0.1:${await deadPort()}`);
+    const down = await redis(`redis://127.0.0.1:${await freePort()}`);
     expect(await down.ready).toBe(false);
     const gw = await gateway((local) => new RedisCounters(down, local, { prefix: prefix() }));
     expect(await statuses(gw, 4)).toEqual([200, 200, 200, 429]);
@@ -105,7 +97,7 @@ test('a Redis outage is logged once when it starts and once when it ends; counts
 test('a gateway started with an unreachable REDIS_URL warns, limits anyway and counts the fallbacks in /metrics', async () => {
   const warnings: string[] = [];
   const gw = await startTessera({
-    port: 0, storage: 'memory', redisUrl: `redis://127.0.0.1:${await deadPort()}`, warn: (m) => warnings.push(m),
+    port: 0, storage: 'memory', redisUrl: `redis://127.0.0.1:${await freePort()}`, warn: (m) => warnings.push(m),
     rateLimits: { perIp: 2, perKey: 0, failures: 0 },
   });
   closers.push(() => gw.close());
