@@ -44,6 +44,18 @@ const TOKEN_COLUMNS = ['id', 'merchant_id', 'env', 'token_type', 'card_type', 'c
   'bank_account_holder_first_name', 'bank_account_holder_last_name', 'bank_account_type', 'address_1', 'address_2', 'city',
   'state', 'zip', 'country', 'secret_enc', 'csc_enc', 'created_at', 'expires_at', 'used_at'] as const satisfies readonly (keyof TokenRow)[];
 
+const SELECT_TOKEN = `SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE id = $1 AND merchant_id = $2 AND env = $3`;
+
+/** consumeToken's statement: the row as it was for the caller, card data wiped in the row. */
+const CONSUME_TOKEN = `WITH target AS (
+    SELECT id, secret_enc, csc_enc FROM tokens
+     WHERE id = $1 AND merchant_id = $2 AND env = $3 AND used_at IS NULL AND expires_at > $4
+     FOR UPDATE)
+  UPDATE tokens t SET used_at = $4, secret_enc = '', csc_enc = NULL
+    FROM target WHERE t.id = target.id AND t.used_at IS NULL
+  RETURNING ${TOKEN_COLUMNS.map((c) => (c === 'secret_enc' ? 'target.secret_enc' : `t.${c}`)).join(', ')},
+    target.csc_enc AS old_csc`;
+
 const str = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : String(v).trim());
 
 /**
@@ -144,7 +156,7 @@ export async function createToken(
 }
 
 export async function getToken(q: Queryable, scope: Scope, id: string): Promise<TokenRow | null> {
-  const [row] = await q.query<TokenRow>(`SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE id = $1 AND merchant_id = $2 AND env = $3`, [
+  const [row] = await q.query<TokenRow>(SELECT_TOKEN, [
     id,
     scope.merchantId,
     scope.env,
@@ -170,17 +182,7 @@ export async function consumeToken(
   id: string,
   now: Date,
 ): Promise<ConsumedToken | null> {
-  const [row] = await q.query<TokenRow & { old_csc: string | null }>(
-    `WITH target AS (
-       SELECT id, secret_enc, csc_enc FROM tokens
-        WHERE id = $1 AND merchant_id = $2 AND env = $3 AND used_at IS NULL AND expires_at > $4
-        FOR UPDATE)
-     UPDATE tokens t SET used_at = $4, secret_enc = '', csc_enc = NULL
-       FROM target WHERE t.id = target.id AND t.used_at IS NULL
-     RETURNING ${TOKEN_COLUMNS.map((c) => (c === 'secret_enc' ? 'target.secret_enc' : `t.${c}`)).join(', ')},
-       target.csc_enc AS old_csc`,
-    [id, scope.merchantId, scope.env, now],
-  );
+  const [row] = await q.query<TokenRow & { old_csc: string | null }>(CONSUME_TOKEN, [id, scope.merchantId, scope.env, now]);
   if (!row) return null;
   const { old_csc, ...token } = row;
   return { ...token, csc: old_csc ? vault.decrypt(old_csc) : null };
