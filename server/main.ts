@@ -112,6 +112,9 @@ async function main(argv: string[]): Promise<void> {
   throw new ConfigError(USAGE);
 }
 
+// Files this process creates (database files, keys, logs it may write) are its user's alone.
+process.umask(0o077);
+
 main(process.argv.slice(2)).catch((err) => {
   if (err instanceof ConfigError || err instanceof DataDirLockedError) {
     console.error(err.message);

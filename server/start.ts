@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { Clock, systemClock } from './clock.js';
 import { Db, openDatabase } from './db/index.js';
+import { ensurePrivateDir } from './db/private-dir.js';
 import { KeyCache, KeySet, createKeySet, createMerchant } from './domain/keys.js';
 import { MerchantSettings, updateSettings } from './domain/settings.js';
 import { purgeIdempotencyKeys } from './http/idempotency.js';
@@ -86,6 +87,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
   if (opts.databaseUrl && !opts.dataKey) {
     throw new Error('TESSERA_DATA_KEY is required with DATABASE_URL (openssl rand -base64 32)');
   }
+  if (dataDir) ensurePrivateDir(dataDir, opts.warn); // before anything writes into it
   const vault = loadVault({ dataKey: opts.dataKey, retiredKeys: opts.retiredDataKeys, dataDir, warn: opts.warn });
   const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir, prepare: opts.preparedStatements });
   const clock = opts.clockStart ? clockFrom(opts.clockStart) : systemClock;

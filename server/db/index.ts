@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { Db } from './db.js';
 import { lockDataDir } from './lock.js';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite.js';
+import { ensurePrivateDir } from './private-dir.js';
 import { migratedSnapshot, pgliteAssets } from './snapshot.js';
 
 export type { Db, Queryable, Row } from './db.js';
@@ -30,7 +30,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
   }
   let unlock = () => {};
   if (opts.dataDir) {
-    mkdirSync(opts.dataDir, { recursive: true });
+    ensurePrivateDir(opts.dataDir);
     unlock = lockDataDir(opts.dataDir);
   }
   try {

@@ -8,14 +8,19 @@
 // The cache key covers the PGlite version, the recipe below and every migration file, so a new
 // migration or upgrade builds a new snapshot by itself. Nothing here is needed for correctness:
 // any failure falls back to a plain in-memory initdb.
+//
+// Trust: a snapshot is a whole database that tests then run against, so a planted one could feed
+// them keys or rows. The cache is per user (mode 0700, owned by this user, never a link) and each
+// tarball has a SHA-256 beside it, checked before loading: a file that does not match is ignored.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { MIGRATIONS_DIR } from '../paths.js';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite.js';
+import { ensurePrivateDir } from './private-dir.js';
 
 /**
  * Applied once, on the snapshot only (never on a disk data directory):
@@ -45,8 +50,24 @@ function pgliteVersion(): string {
   }
 }
 
+/** This user's cache: TESSERA_SNAPSHOT_DIR, or a folder of the temp directory named after the user. */
 export function snapshotDir(): string {
-  return process.env.TESSERA_SNAPSHOT_DIR || join(tmpdir(), 'tessera-snapshots');
+  return process.env.TESSERA_SNAPSHOT_DIR || join(tmpdir(), `tessera-snapshots-${process.getuid?.() ?? userInfo().username}`);
+}
+
+const digestOf = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** The tarball's bytes when it is a regular file of this user whose SHA-256 matches its .sha256 file; else null. */
+export function readVerifiedSnapshot(file: string): Buffer | null {
+  try {
+    const st = lstatSync(file);
+    const uid = process.getuid?.();
+    if (!st.isFile() || (uid !== undefined && st.uid !== uid)) return null;
+    const data = readFileSync(file);
+    return readFileSync(`${file}.sha256`, 'utf8').trim() === digestOf(data) ? data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The tarball's path for the current migrations and PGlite version. */
@@ -114,7 +135,7 @@ export function tarDirectory(root: string): Buffer {
 /** Builds the snapshot into `file` (atomically: a reader never sees half a file). */
 export async function buildSnapshot(file: string): Promise<Buffer> {
   const dir = dirname(file);
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const work = mkdtempSync(join(dir, 'build-'));
   try {
     const db = await openPglite(join(work, 'data'), { initDbStartParams: INITDB_PARAMS });
@@ -126,8 +147,11 @@ export async function buildSnapshot(file: string): Promise<Buffer> {
       await db.close(); // a clean shutdown: the next start needs no recovery
     }
     const tar = tarDirectory(join(work, 'data'));
+    // The digest first: a reader that sees the tarball also sees the digest that vouches for it.
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, tar);
+    writeFileSync(`${tmp}.sha256`, digestOf(tar) + '\n', { mode: 0o600 });
+    renameSync(`${tmp}.sha256`, `${file}.sha256`);
+    writeFileSync(tmp, tar, { mode: 0o600 });
     renameSync(tmp, file);
     return tar;
   } finally {
@@ -144,7 +168,10 @@ function prune(dir: string, keep: string): void {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       if (path === keep || !/^pglite-.*\.tar$/.test(name)) continue;
-      if (Date.now() - statSync(path).mtimeMs > UNUSED_MS) rmSync(path, { force: true });
+      if (Date.now() - statSync(path).mtimeMs > UNUSED_MS) {
+        rmSync(path, { force: true });
+        rmSync(`${path}.sha256`, { force: true });
+      }
     }
   } catch {
     // best effort
@@ -187,17 +214,17 @@ export async function migratedSnapshot(): Promise<Blob | null> {
   const file = await migratedSnapshotFile();
   if (!file) return null;
   if (blobMemo?.file !== file) {
-    try {
-      blobMemo = { file, blob: new Blob([readFileSync(file) as Uint8Array<ArrayBuffer>]) };
-    } catch {
-      return null;
-    }
+    const data = readVerifiedSnapshot(file);
+    if (!data) return null;
+    blobMemo = { file, blob: new Blob([data as Uint8Array<ArrayBuffer>]) };
   }
   return blobMemo.blob;
 }
 
 /** true when the snapshot file is there (found or built now); false while another process builds it. */
 async function findOrBuild(path: string): Promise<boolean> {
+  const dir = dirname(path);
+  ensurePrivateDir(dir); // throws for a folder of another user or a link: the cache is not used then
   try {
     const now = new Date();
     utimesSync(path, now, now); // "last used", for prune()
@@ -205,8 +232,6 @@ async function findOrBuild(path: string): Promise<boolean> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
   const lock = `${path}.lock`;
   let fd: number;
   try {
