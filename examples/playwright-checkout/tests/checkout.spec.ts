@@ -1,4 +1,4 @@
-import { test as tessera, expect, type Card } from 'tessera/playwright';
+import { test as tessera, expect, type Card } from 'tessera-gateway/playwright';
 import { startShop } from '../shop.mjs';
 
 // Every worker gets its own real Tessera gateway (in memory, started in well under a second once
