@@ -5,6 +5,7 @@ import { registerAuth } from './http/auth.js';
 import { registerBodyParsers } from './http/body.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { registerHeaders } from './http/headers.js';
 import { TokenLimiter } from './http/ratelimit.js';
 import { Metrics } from './metrics.js';
 import { collectRoutes } from './openapi.js';
@@ -60,6 +61,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Take the client address from X-Forwarded-For (behind a proxy). */
   trustProxy?: boolean;
+  /** Serve the demo checkout at / and /demo/* (TESSERA_DEMO; `tessera serve --dev`). Default off. */
+  demo?: boolean;
 }
 
 /** Field names whose values never reach a log line. */
@@ -99,12 +102,13 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
   registerBodyParsers(app);
   registerErrorHandler(app);
   registerAuth(app);
-  registerIdempotency(app);
+  registerIdempotency(app, { secretFields: REDACT });
+  registerHeaders(app);
 
   const openapi = collectRoutes(app);
   await app.register(staticRoutes);
   await app.register(healthRoutes);
-  await app.register(demoRoutes);
+  await app.register(demoRoutes, { enabled: opts.demo ?? false });
   await app.register(
     async (api) => {
       await api.register(tokenRoutes);

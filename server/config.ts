@@ -22,6 +22,8 @@ export interface Config {
   trustProxy: boolean;
   /** Email and SMS transports of the outbox; absent ones leave messages queued (GET /api/v1/outbox). */
   notify: NotifyConfig;
+  /** TESSERA_DEMO: the demo checkout at / and /demo/*; undefined follows the mode (on with `serve --dev` only). */
+  demo?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -43,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX || undefined,
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     notify: notifyConfig(env),
+    demo: env.TESSERA_DEMO ? onOff(env, 'TESSERA_DEMO') : undefined,
   };
 }
 

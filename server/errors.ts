@@ -109,6 +109,10 @@ export const CATALOGUE = {
   WEBHOOK03: [409, 'only a failed delivery can be queued again'],
   WEBHOOK04: [409, 'the secret before the last rotation still signs deliveries; rotate again with expire_old now, or after it expires'],
   EVENT01: [404, 'event not found'],
+  DEMO01: [403, 'the demo checkout answers its own page only; a cross-site request is refused'],
+  DEMO02: [415, 'the demo checkout takes Content-Type: application/json only'],
+  VAULT01: [503, "stored payment data cannot be read with this node's data key (TESSERA_DATA_KEY, TESSERA_DATA_KEYS_RETIRED); nothing was changed, the operator must configure the key it was encrypted with"],
+  VAULT02: [422, 'the stored payment data of this record fails its integrity check (altered, or copied from another record) and cannot be used; tokenize the card or account again'],
   INTERNAL: [500, 'internal error; nothing was changed, retry later'],
 } as const satisfies Record<string, readonly [number, string]>;
 

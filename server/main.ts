@@ -8,7 +8,8 @@ import { Env, ExpireOld, KeySet, createKeySet, createMerchant, listKeys } from '
 import { startTessera } from './start.js';
 
 const USAGE = `usage:
-  tessera serve                                   start the gateway (PORT, DATABASE_URL, TESSERA_DATA_DIR, ...)
+  tessera serve [--dev]                           start the gateway (PORT, DATABASE_URL, TESSERA_DATA_DIR, ...);
+                                                  --dev: development mode, the demo checkout on unless TESSERA_DEMO=off
   tessera keys create [--merchant ID] [--name NAME] [--env test|live] [--expire-old now|1h|never]
                                                   new key set (a new merchant when --merchant is absent)
   tessera keys list --merchant ID                 key sets, redacted`;
@@ -27,8 +28,12 @@ private key  ${set.private_key}
 (the private key is shown only now: keep it on your server)`);
 }
 
-async function serve(config: Config): Promise<void> {
+async function serve(config: Config, args: string[]): Promise<void> {
+  const { values: flags } = parseArgs({ args, options: { dev: { type: 'boolean', default: false } } });
+  // Development mode serves the demo checkout (no key, the demo merchant's test data); production does not.
+  const demo = config.demo ?? flags.dev;
   const gw = await startTessera({
+    demo,
     port: config.port,
     host: config.host,
     storage: 'disk',
@@ -57,7 +62,8 @@ async function serve(config: Config): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   console.log(`Tessera listening on ${gw.url}
-  demo checkout   ${gw.url}/
+  mode            ${flags.dev ? 'development (--dev)' : 'production (tessera serve --dev for development)'}
+  demo checkout   ${demo ? `${gw.url}/` : 'off (TESSERA_DEMO=on serves it)'}
   dashboard       ${gw.url}/dashboard
   tokenizer       ${gw.tokenizerUrl}
   API             ${gw.url}/api/v1
@@ -107,7 +113,7 @@ async function keys(config: Config, args: string[]): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   const config = loadConfig();
-  if (command === 'serve' || command === undefined) return serve(config);
+  if (command === 'serve' || command === undefined) return serve(config, rest);
   if (command === 'keys') return keys(config, rest);
   throw new ConfigError(USAGE);
 }

@@ -39,6 +39,8 @@ export interface StartOptions {
   redisKeyPrefix?: string;
   /** Honour X-Forwarded-For from a proxy in front (TRUST_PROXY). */
   trustProxy?: boolean;
+  /** Serve the demo checkout at / and /demo/* (TESSERA_DEMO; on with `tessera serve --dev`). Default off. */
+  demo?: boolean;
   /** The demo merchant's test-environment verification switches. */
   settings?: Partial<MerchantSettings>;
   /** Email (SMTP_URL) and SMS (SMS_WEBHOOK_URL) transports; without them messages stay in the outbox. */
@@ -126,7 +128,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
         if (r.messages) outbox.kick();
       },
     });
-    const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy });
+    const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
     const address = await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
     const url = address;
     // Hourly: idempotency keys past their 24 hours, and the card data of tokens that expired unused.

@@ -6,7 +6,6 @@
   var $ = function (id) { return document.getElementById(id); };
   var forms = [$('card-form'), $('bank-form')];
   var keyInput = $('public-key');
-  var baseInput = $('base-url');
   var timeoutInput = $('timeout');
   var statusLine = $('status');
   var tokenBox = $('token-result');
@@ -15,11 +14,13 @@
   var errorList = $('errors');
   var pending = false;
 
-  // Links such as /?timeout=500 or /?base_url=https://pay.example.com prefill the advanced options.
+  // A link such as /?timeout=500 prefills the timeout. Nothing in the URL can choose where the card
+  // goes: the tokenizer talks to the gateway that served this page (no baseUrl is ever passed).
   var params = new URLSearchParams(location.search);
-  if (params.get('timeout')) timeoutInput.value = params.get('timeout');
-  if (params.get('base_url')) baseInput.value = params.get('base_url');
-  if (params.get('timeout') || params.get('base_url')) document.querySelector('details.advanced').open = true;
+  if (params.get('timeout')) {
+    timeoutInput.value = params.get('timeout');
+    document.querySelector('details.advanced').open = true;
+  }
 
   if (!window.Tessera) {
     setStatus('error', 'The tokenizer did not load from /tokenizer.js. Build it with npm run build and reload.');
@@ -55,7 +56,6 @@
     var opts = {};
     var timeout = parseInt(timeoutInput.value, 10);
     if (timeout > 0) opts.timeout = timeout;
-    if (baseInput.value.trim()) opts.baseUrl = baseInput.value.trim();
     return opts;
   }
 

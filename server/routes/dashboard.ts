@@ -57,13 +57,6 @@ const testCardsSchema = {
 const ASSETS = [['dashboard.js', 'application/javascript; charset=utf-8'], ['dashboard.css', 'text/css; charset=utf-8']] as const;
 
 /**
- * The page holds a private key (in sessionStorage), so it loads nothing but its own files, runs no
- * inline script, and cannot be framed.
- */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-  + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-/**
  * The merchant dashboard (spec 5.5): a static page at /dashboard that calls the JSON API with the
  * private key the merchant signs in with, plus the few endpoints the API lacks, under
  * /api/v1/dashboard (private key; a public key is 403 like everywhere else).
@@ -71,18 +64,13 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 export default async function dashboardRoutes(app: FastifyInstance) {
   const { db, clock } = app.services;
   const page = { config: { access: 'none' as const } };
-  const secure = (reply: { header(k: string, v: string): unknown }) => {
-    reply.header('content-security-policy', CSP);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('cache-control', 'no-cache');
-  };
+  // The page holds a private key (in sessionStorage): it loads nothing but its own files, runs no
+  // inline script and cannot be framed, by the pages' CSP that http/headers.ts sets on every answer.
 
   const html = readFileSync(join(PUBLIC_DIR, 'dashboard', 'index.html'));
   for (const url of ['/dashboard', '/dashboard/']) {
     app.get(url, page, async (_req, reply) => {
-      secure(reply);
+      reply.header('cache-control', 'no-cache');
       reply.type('text/html; charset=utf-8');
       return html;
     });
@@ -90,7 +78,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   for (const [file, type] of ASSETS) {
     const body = readFileSync(join(PUBLIC_DIR, 'dashboard', file));
     app.get(`/dashboard/${file}`, page, async (_req, reply) => {
-      secure(reply);
+      reply.header('cache-control', 'no-cache');
       reply.type(type);
       return body;
     });

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { PUBLIC_DIR } from '../paths.js';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -8,6 +11,12 @@ export default async function docsRoutes(app: FastifyInstance, opts: { openapi: 
   app.get('/api/v1/openapi.json', options, async (_req, reply) => {
     reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*');
     return opts.openapi();
+  });
+  // The page's style is a file: the pages' CSP (http/headers.ts) allows no inline style.
+  const css = readFileSync(join(PUBLIC_DIR, 'docs.css'));
+  app.get('/docs.css', options, async (_req, reply) => {
+    reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache');
+    return css;
   });
   app.get('/docs', options, async (_req, reply) => {
     const doc = opts.openapi();
@@ -24,8 +33,7 @@ export default async function docsRoutes(app: FastifyInstance, opts: { openapi: 
       .join('\n');
     reply.type('text/html; charset=utf-8');
     return `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Tessera API</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}
-table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left}</style>
+<title>Tessera API</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/docs.css">
 <h1>Tessera API</h1><p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1).
 Authentication: HTTP Basic, the API key as username and an empty password.</p>
 <h2>Endpoints</h2><table><thead><tr><th>Method</th><th>Path</th><th>Key</th></tr></thead><tbody>${rows}</tbody></table>

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { demoPublicKey } from '../domain/keys.js';
 import { GatewayError } from '../errors.js';
 import { PUBLIC_DIR, TOKENIZER_DIR } from '../paths.js';
 
@@ -23,11 +22,10 @@ function load(file: string): Asset | null {
   };
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * The tokenizer at a stable URL (short cache, so fixes reach pages) and at a content-versioned URL
- * (immutable, for pages pinning it with Subresource Integrity), plus the demo checkout page.
+ * (immutable, for pages pinning it with Subresource Integrity), and the pages' shared palette.
+ * The demo checkout is routes/demo.ts; nosniff and the other hardening headers are http/headers.ts.
  */
 export default async function staticRoutes(app: FastifyInstance) {
   const iife = load('tessera.js');
@@ -38,17 +36,17 @@ export default async function staticRoutes(app: FastifyInstance) {
 
   app.get('/tokenizer.js', options, async (_req, reply) => {
     if (!iife) throw missing();
-    reply.type(js).header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff');
+    reply.type(js).header('cache-control', 'public, max-age=300');
     return iife.body;
   });
   app.get<{ Params: { version: string } }>('/tokenizer-:version.js', options, async (req, reply) => {
     if (!iife || req.params.version !== iife.version) throw missing();
-    reply.type(js).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff');
+    reply.type(js).header('cache-control', 'public, max-age=31536000, immutable');
     return iife.body;
   });
   app.get('/tokenizer.mjs', options, async (_req, reply) => {
     if (!esm) throw missing();
-    reply.type(js).header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff');
+    reply.type(js).header('cache-control', 'public, max-age=300');
     return esm.body;
   });
   app.get('/tokenizer.json', options, async (_req, reply) => {
@@ -57,21 +55,10 @@ export default async function staticRoutes(app: FastifyInstance) {
     return { url: '/tokenizer.js', versioned_url: `/tokenizer-${iife.version}.js`, integrity: iife.integrity, version: iife.version };
   });
 
-  // The pages' own assets: a fixed list, so nothing else under public/ is served by accident.
   // palette.css holds the colours the demo page and the dashboard share.
-  const css = 'text/css; charset=utf-8';
-  for (const [file, type] of [['palette.css', css], ['demo.css', css], ['demo.js', js]] as const) {
-    const body = readFileSync(join(PUBLIC_DIR, file));
-    app.get(`/${file}`, options, async (_req, reply) => {
-      reply.type(type).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
-      return body;
-    });
-  }
-
-  const page = readFileSync(join(PUBLIC_DIR, 'index.html'), 'utf8');
-  app.get('/', options, async (_req, reply) => {
-    const key = (await demoPublicKey(app.services.db, app.services.clock.now())) ?? '';
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-    return page.replaceAll('{{PUBLIC_KEY}}', escapeHtml(key));
+  const palette = readFileSync(join(PUBLIC_DIR, 'palette.css'));
+  app.get('/palette.css', options, async (_req, reply) => {
+    reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache');
+    return palette;
   });
 }

@@ -57,7 +57,9 @@ export async function startGateway(opts: { startTimeoutMs?: number } = {}): Prom
   };
   delete env.TESSERA_DATA_KEY;
   delete env.TESSERA_DATA_KEYS_RETIRED;
-  const child = spawn(process.execPath, [MAIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  delete env.TESSERA_DEMO;
+  // --dev as npm start: development mode serves the demo checkout (production leaves it off).
+  const child = spawn(process.execPath, [MAIN, 'serve', '--dev'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
