@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync } from 'node:crypto';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +36,18 @@ export class Vault {
     const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     d.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8');
+  }
+
+  /**
+   * A keyed fingerprint (HMAC-SHA256) of `data` under a key derived by HKDF from data key `kid`
+   * (the current one by default) for one `purpose`: `<kid>.<hex>`. Unlike a plain hash of a card
+   * number, nobody can test guesses against it without the data key. Unknown `kid`: null.
+   */
+  mac(purpose: string, data: string, kid = this.currentKeyId): string | null {
+    const key = this.keys.get(kid);
+    if (!key) return null;
+    const derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `tessera ${purpose}`, 32));
+    return `${kid}.${createHmac('sha256', derived).update(data).digest('hex')}`;
   }
 }
 

@@ -4,7 +4,8 @@ import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
 import { getSettings } from '../domain/settings.js';
 import type { Scope } from '../domain/keys.js';
 import { Transaction, getTransaction, listTransactions, presentTransaction, refundCharge } from '../domain/transactions.js';
-import { rememberResource } from '../http/idempotency.js';
+import { ErrorCode, GatewayError } from '../errors.js';
+import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { anyBody, bool, int, nullableString as str, timestamp } from '../http/schemas.js';
 
@@ -51,7 +52,18 @@ export default async function chargeRoutes(app: FastifyInstance) {
     }
   };
 
-  app.post('/charge', { schema: { body: anyBody, response: { 200: transactionSchema } } }, async (req) => {
+  /**
+   * The answer of a charge or refund whose node died after it committed, rebuilt from the record
+   * for the Idempotency-Key retry: a decline is its 402, as createCharge answers it.
+   */
+  const replayCharge: IdempotentReplay = async (req, id) => {
+    const txn = await getTransaction(db, req.identity, id);
+    if (txn.error_code) throw new GatewayError(txn.error_code as ErrorCode, txn.error_message ?? undefined, { transaction_id: txn.id });
+    return presentTransaction(txn);
+  };
+  const replayRefund: IdempotentReplay = async (req, id) => presentTransaction(await getTransaction(db, req.identity, id));
+
+  app.post('/charge', { config: { idempotentReplay: replayCharge }, schema: { body: anyBody, response: { 200: transactionSchema } } }, async (req) => {
     const settings = await getSettings(db, req.identity);
     const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>, settings);
     const { txn, failure } = await createCharge({ db, vault }, req.identity, body,
@@ -67,7 +79,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
 
   app.post<{ Params: { id: string } }>(
     '/charge/:id/cancel',
-    { schema: { body: anyBody, response: { 200: transactionSchema } } },
+    { config: { idempotentReplay: replayRefund }, schema: { body: anyBody, response: { 200: transactionSchema } } },
     async (req) => {
       const amount = (req.body as Record<string, unknown> | undefined)?.amount;
       const txn = await db.tx(async (q) => {
