@@ -267,3 +267,62 @@ describe('embedded data directory', () => {
     await again.stop();
   }, 120_000);
 });
+
+// Issue 15.6: a node that dies after a charge committed but before its answer was stored. The
+// test-only failpoint TESSERA_FAILPOINT=after-commit-before-answer kills the process (SIGKILL) at
+// exactly that point; the retry with the same Idempotency-Key must answer 200 with that charge.
+describe.each(backends.map((make) => [make.name === 'pgliteBackend' ? 'pglite' : 'postgres', make] as const))('killed between commit and answer on %s', (name, make) => {
+  test('the Idempotency-Key retry replays the committed transaction with 200, once', async () => {
+    const backend = await make();
+    let server: ServerProcess | null = null;
+    cleanups.push(async () => {
+      await server?.crash();
+      await backend.cleanup();
+    });
+    const failing = () => (backend.dataDir
+      ? spawnServer({ dataDir: backend.dataDir, env: { TESSERA_FAILPOINT: 'after-commit-before-answer' } })
+      : spawnServer({ databaseUrl: backend.db!.url, dataKey: backend.dataKey, env: { TESSERA_FAILPOINT: 'after-commit-before-answer' } }));
+    server = await failing();
+    const keys = { pk: server.publicKey!, sk: server.privateKey! };
+    let client = new Client(server.url, 4);
+    const tok = await client.request({ method: 'POST', path: '/api/v1/tokens', headers: basic(keys.pk), body: CARD });
+    expect(tok.status).toBe(200);
+    const request = {
+      method: 'POST', path: '/api/v1/charge', body: { token: tok.json().id, amount: 4321, description: 'lost answer' },
+      headers: { ...basic(keys.sk), 'idempotency-key': `lost-${randomBytes(6).toString('hex')}` },
+    };
+    // Without a key the failpoint has nothing to lose: this charge answers.
+    const tok2 = await client.request({ method: 'POST', path: '/api/v1/tokens', headers: basic(keys.pk), body: CARD });
+    const plain = await client.request({ method: 'POST', path: '/api/v1/charge', headers: basic(keys.sk), body: { token: tok2.json().id, amount: 1000 } });
+    expect(plain.status).toBe(200);
+    await expect(client.request(request)).rejects.toThrow();
+    expect((await server.exited).signal).toBe('SIGKILL');
+    client.close();
+
+    server = await backend.start();
+    client = new Client(server.url, 4);
+    const list = async () => (await client.request({ path: '/api/v1/transactions?limit=100', headers: basic(keys.sk) })).json().list
+      .filter((t: { description: string }) => t.description === 'lost answer');
+    const committed = await list();
+    expect(committed, 'the charge committed before the kill').toHaveLength(1);
+    if (backend.db) {
+      // On PostgreSQL another node may still be answering: its claim is trusted for LEASE_MS (30 s).
+      const early = await client.request(request);
+      expect({ status: early.status, code: early.json().errors?.[0]?.code }).toEqual({ status: 409, code: 'IDEM03' });
+      const q = pgQueryable(backend.db.url);
+      await q.query("UPDATE idempotency_keys SET created_at = created_at - interval '31 seconds'");
+      await q.close();
+    }
+    const retry = await client.request(request);
+    expect(retry.status).toBe(200);
+    expect(retry.json()).toMatchObject({ id: committed[0].id, amount_settled: 4321, status: 'SETTLED' });
+    const again = await client.request(request);
+    expect({ status: again.status, id: again.json().id, replayed: again.headers['idempotent-replayed'] })
+      .toEqual({ status: 200, id: committed[0].id, replayed: 'true' });
+    expect(await list(), 'the retries charged nothing').toHaveLength(1);
+    figure(`crash ${name} between commit and answer`, { replayed: committed[0].id });
+    client.close();
+    await server.stop();
+    server = null;
+  }, 120_000);
+});
