@@ -1,11 +1,11 @@
-// `tessera/playwright`: Playwright Test with a Tessera gateway per worker.
+// `tessera-gateway/playwright`: Playwright Test with a Tessera gateway per worker.
 //
-//   import { test, expect } from 'tessera/playwright';
+//   import { test, expect } from 'tessera-gateway/playwright';
 //   test('pays', async ({ page, gateway, cards, charge }) => { ... });
 //
 // Needs @playwright/test in the project (one copy: this module imports it). When two copies could
 // load (a linked checkout of Tessera), extend your own: `base.extend(tesseraFixtures)` from
-// 'tessera/playwright/fixtures', which does not import Playwright.
+// 'tessera-gateway/playwright/fixtures', which does not import Playwright.
 import { test as base, expect } from '@playwright/test';
 import { TesseraTestFixtures, TesseraWorkerFixtures, tesseraFixtures } from './testing/fixtures.js';
 
