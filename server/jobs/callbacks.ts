@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { Db, Queryable } from '../db/index.js';
 import type { Scope } from '../domain/keys.js';
 import type { Vault } from '../vault.js';
+import { OutboundError, OutboundPolicy, post } from '../net/outbound.js';
 
 // Billing callbacks (spec 6: "plans accept a callback_url; what is sent and when: not shown").
 // After every run of a subscription (and every retry) the billing is POSTed as JSON to the plan's
@@ -17,14 +18,25 @@ export interface CallbackDeps {
   db: Db;
   vault: Vault;
   clock: Clock;
-  /** Injectable for tests; the global fetch otherwise. */
-  fetch?: typeof fetch;
+  /**
+   * Not used: every request goes through server/net/outbound.ts (address checks, deadline, answer
+   * cap). Kept only because jobs/scheduler.ts picks this key for its JobDeps; remove with that.
+   */
+  fetch?: unknown;
+  /** The address policy and resolver of outbound requests; the process's (configureOutbound) otherwise. */
+  outbound?: OutboundPolicy;
   log?: { warn(obj: object, msg?: string): void };
 }
 
 export interface DeliveryOptions {
+  /** Callbacks claimed per round (default 32), at most `perScope` of each merchant environment. */
   batchSize?: number;
+  /** Requests in flight at once (default 16). */
+  concurrency?: number;
+  /** Callbacks of one merchant environment claimed per round, so in flight at once (default 2). */
+  perScope?: number;
   maxAttempts?: number;
+  /** The deadline of one attempt, all of it: DNS, connect, TLS, answer, body (default 5 s). */
   timeoutMs?: number;
   leaseMs?: number;
   backoff?: (failedAttempts: number) => number;
@@ -112,68 +124,109 @@ export interface DeliveryResult {
 }
 
 /**
- * Claims due callbacks (one statement: FOR UPDATE SKIP LOCKED, attempt counted, next_attempt_at
- * pushed past a lease) and POSTs them. 2xx is delivered; anything else, a timeout or a network
- * error is retried with backoff until MAX_CALLBACK_ATTEMPTS, then `failed` (kept). Times are real.
+ * Claims due callbacks in one statement (FOR UPDATE SKIP LOCKED, attempt counted, next_attempt_at
+ * pushed past a lease): at most `perScope` of each merchant environment, taken round-robin across
+ * them, so one merchant's backlog or hanging endpoint cannot hold up another's. They are POSTed
+ * `concurrency` at a time, each attempt under one deadline, and each signed when its connection is
+ * ready (a slow DNS answer or connect does not age the timestamp). 2xx is delivered; anything
+ * else, a timeout or a network error is retried with backoff until the row's attempts are spent,
+ * then `failed` (kept). Times are real.
  */
 export async function deliverCallbacks(deps: CallbackDeps, now: Date = deps.clock.now(), opts: DeliveryOptions = {}): Promise<DeliveryResult> {
-  const { batchSize = 20, maxAttempts = MAX_CALLBACK_ATTEMPTS, timeoutMs = 10_000, leaseMs = 60_000, backoff = callbackBackoff } = opts;
-  const post = deps.fetch ?? fetch;
-  const rows = await deps.db.query<CallbackRow>(
-    `WITH due AS (
-       SELECT id FROM callbacks WHERE status = 'pending' AND next_attempt_at <= $1
-        ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+  const { batchSize = 32, concurrency = 16, perScope = 2, leaseMs = 60_000 } = opts;
+  const claimed = await deps.db.query<CallbackRow>(
+    `WITH ranked AS (
+       SELECT id, next_attempt_at, row_number() OVER (PARTITION BY merchant_id, env ORDER BY next_attempt_at, id) AS rn
+         FROM callbacks WHERE status = 'pending' AND next_attempt_at <= $1),
+     due AS (
+       SELECT c.id FROM callbacks c JOIN ranked r ON r.id = c.id
+        WHERE r.rn <= $4 AND c.status = 'pending' AND c.next_attempt_at <= $1
+        ORDER BY r.rn, r.next_attempt_at, c.id LIMIT $2 FOR UPDATE OF c SKIP LOCKED)
      UPDATE callbacks c SET attempts = c.attempts + 1, next_attempt_at = $3
        FROM due WHERE c.id = due.id
      RETURNING c.id, c.merchant_id, c.env, c.billing_id, c.url, c.body, c.attempts, c.max_attempts`,
-    [now, batchSize, new Date(now.getTime() + leaseMs)],
+    [now, batchSize, new Date(now.getTime() + leaseMs), perScope],
   );
-  const result: DeliveryResult = { claimed: rows.length, sent: 0, retrying: 0, failed: 0 };
-  for (const row of rows.sort((a, b) => a.id - b.id)) {
-    let status: number | null = null;
-    let error: string | null = null;
-    const started = Date.now();
-    try {
-      const { secret, previous } = await webhookSecret(deps.db, deps.vault, { merchantId: row.merchant_id, env: row.env }, now);
-      const res = await post(row.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Tessera-Callback/1',
-          [SIGNATURE_HEADER]: signCallback(secret, Math.floor(now.getTime() / 1000), row.body, previous ? [previous.secret] : []),
-          'tessera-callback-id': String(row.id),
-          'tessera-attempt': String(row.attempts),
-        },
-        body: row.body,
-      });
-      status = res.status;
-      await res.arrayBuffer().catch(() => undefined);
-      if (!res.ok) error = `HTTP ${res.status}`;
-    } catch (err) {
-      error = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String((err as Error).message ?? err);
-    }
-    const done = new Date();
-    // Every attempt is kept (GET /webhooks/deliveries shows them).
-    await deps.db.query(
-      `INSERT INTO callback_attempts (callback_id, merchant_id, env, attempt, at, status_code, error, duration_ms)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [row.id, row.merchant_id, row.env, row.attempts, now, status, error, done.getTime() - started],
-    );
-    if (error === null) {
-      await deps.db.query("UPDATE callbacks SET status = 'sent', sent_at = $2, last_status = $3, last_error = NULL WHERE id = $1", [row.id, done, status]);
-      result.sent++;
-    } else if (row.attempts >= (row.max_attempts ?? maxAttempts)) {
-      await deps.db.query("UPDATE callbacks SET status = 'failed', last_status = $2, last_error = $3 WHERE id = $1", [row.id, status, error]);
-      result.failed++;
-      deps.log?.warn({ callback_id: row.id, billing_id: row.billing_id, error }, 'billing callback failed for good');
-    } else {
-      await deps.db.query('UPDATE callbacks SET next_attempt_at = $2, last_status = $3, last_error = $4 WHERE id = $1', [
-        row.id, new Date(now.getTime() + backoff(row.attempts)), status, error,
-      ]);
-      result.retrying++;
-    }
-  }
+  const result: DeliveryResult = { claimed: claimed.length, sent: 0, retrying: 0, failed: 0 };
+  const rows = roundRobin(claimed);
+  let next = 0;
+  const worker = async () => {
+    while (next < rows.length) result[await deliverOne(deps, rows[next++], now, opts)]++;
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
   return result;
+}
+
+/** The first of each merchant environment, then the second of each, …; by id within one. */
+function roundRobin(rows: CallbackRow[]): CallbackRow[] {
+  const byScope = new Map<string, CallbackRow[]>();
+  for (const r of [...rows].sort((a, b) => a.id - b.id)) {
+    const key = `${r.merchant_id}/${r.env}`;
+    byScope.set(key, [...(byScope.get(key) ?? []), r]);
+  }
+  const queues = [...byScope.values()].sort((a, b) => a[0].id - b[0].id);
+  const out: CallbackRow[] = [];
+  for (let i = 0; out.length < rows.length; i++) for (const q of queues) if (q[i]) out.push(q[i]);
+  return out;
+}
+
+/** What a merchant is shown when something on our side failed before the request went out. */
+const NOT_SENT = 'not sent: the gateway could not prepare the request; it is retried';
+
+async function deliverOne(deps: CallbackDeps, row: CallbackRow, now: Date, opts: DeliveryOptions): Promise<'sent' | 'retrying' | 'failed'> {
+  const { maxAttempts = MAX_CALLBACK_ATTEMPTS, timeoutMs = 5_000, backoff = callbackBackoff } = opts;
+  let status: number | null = null;
+  let error: string | null = null;
+  let detail: string | null = null;
+  let duration: number | null = null;
+  const started = Date.now();
+  try {
+    const scope = { merchantId: row.merchant_id, env: row.env };
+    const { secret, previous } = await webhookSecret(deps.db, deps.vault, scope, deps.clock.now());
+    const res = await post(row.url, {
+      caller: row.env,
+      policy: deps.outbound,
+      timeoutMs,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Tessera-Callback/1',
+        'tessera-callback-id': String(row.id),
+        'tessera-attempt': String(row.attempts),
+      },
+      body: row.body,
+      // Signed when the connection is ready: the timestamp is the time the request leaves.
+      lateHeaders: () => {
+        const sentAt = deps.clock.now();
+        const also = previous && previous.expires_at > sentAt ? [previous.secret] : [];
+        return { [SIGNATURE_HEADER]: signCallback(secret, Math.floor(sentAt.getTime() / 1000), row.body, also) };
+      },
+    });
+    status = res.status;
+    duration = Date.now() - started;
+    if (status < 200 || status > 299) error = `HTTP ${status}`;
+  } catch (err) {
+    // No HTTP answer: one message whatever the cause, and no duration (see OutboundError).
+    error = err instanceof OutboundError ? err.message : NOT_SENT;
+    detail = err instanceof OutboundError ? `${err.kind}: ${err.detail}` : String((err as Error)?.message ?? err);
+  }
+  const done = new Date();
+  // Every attempt is kept (GET /webhooks/deliveries shows them).
+  await deps.db.query(
+    `INSERT INTO callback_attempts (callback_id, merchant_id, env, attempt, at, status_code, error, duration_ms)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [row.id, row.merchant_id, row.env, row.attempts, now, status, error, duration],
+  );
+  if (error === null) {
+    await deps.db.query("UPDATE callbacks SET status = 'sent', sent_at = $2, last_status = $3, last_error = NULL WHERE id = $1", [row.id, done, status]);
+    return 'sent';
+  }
+  if (row.attempts >= (row.max_attempts ?? maxAttempts)) {
+    await deps.db.query("UPDATE callbacks SET status = 'failed', last_status = $2, last_error = $3 WHERE id = $1", [row.id, status, error]);
+    deps.log?.warn({ callback_id: row.id, billing_id: row.billing_id, error, detail }, 'callback failed for good');
+    return 'failed';
+  }
+  await deps.db.query('UPDATE callbacks SET next_attempt_at = $2, last_status = $3, last_error = $4 WHERE id = $1', [
+    row.id, new Date(now.getTime() + backoff(row.attempts)), status, error,
+  ]);
+  return 'retrying';
 }
