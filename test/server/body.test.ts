@@ -104,12 +104,39 @@ describe('body parsers and the error handler on a bare app', () => {
     ['JSON array without a Content-Type', '[1,2]', {}, [1, 2]],
     ['form', 'metadata[color]=red&tags[]=x', { 'content-type': 'application/x-www-form-urlencoded' }, { metadata: { color: 'red' }, tags: ['x'] }],
     ['form without a Content-Type', 'a=1&b[c]=2', {}, { a: '1', b: { c: '2' } }],
-    ['form sent as text/plain', 'a=1', { 'content-type': 'text/plain' }, { a: '1' }],
+    ['JSON as application/*+json', '{"a":1}', { 'content-type': 'application/vnd.api+json; charset=utf-8' }, { a: 1 }],
+    ['JSON as text/json', '{"a":1}', { 'content-type': 'text/json' }, { a: 1 }],
+    ['an empty JSON array is an empty body', '[]', { 'content-type': 'application/json' }, {}],
+    ['a bare empty JSON array is an empty body', ' [ ] ', {}, {}],
+    ['a non-empty JSON array stays an array', '[{}]', { 'content-type': 'application/json' }, [{}]],
+    ['JSON with a byte-order mark', '\ufeff{"a":1}', { 'content-type': 'application/json' }, { a: 1 }],
     ['an empty JSON body', '', { 'content-type': 'application/json' }, {}],
   ])('%s', async (_, payload, headers, expected) => {
     const res = await echo(payload, headers);
     expect(res.statusCode).toBe(200);
     expect(res.json().body).toEqual(expected);
+  });
+
+  test.each([
+    ['text/plain', 'a=1'],
+    ['application/xml', '<a>1</a>'],
+    ['text/xml', '<a>1</a>'],
+    ['application/octet-stream', '{"a":1}'],
+    ['text/html; charset=utf-8', 'a=1'],
+    ['application/jsonx', '{"a":1}'],
+    ['not a media type', 'a=1'],
+  ])('Content-Type %s -> 415 REQ03', async (type, payload) => {
+    const res = await echo(payload, { 'content-type': type });
+    expectError(res, 415, 'REQ03');
+  });
+
+  test('415 comes before the body is read: an unsupported body over the limit is still 415', async () => {
+    expectError(await echo('x'.repeat(5000), { 'content-type': 'text/plain' }), 415, 'REQ03');
+  });
+
+  test('the 415 message lists what is accepted', async () => {
+    expect((await echo('a=1', { 'content-type': 'text/plain' })).json().errors[0].message)
+      .toMatch(/application\/json.*x-www-form-urlencoded.*multipart\/form-data/);
   });
 
   test.each([
