@@ -84,6 +84,8 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     },
     bodyLimit: opts.bodyLimit ?? 256 * 1024,
     trustProxy: opts.trustProxy ?? false,
+    // `/api/v1//receipts/templates` (an official README example) is `/api/v1/receipts/templates`.
+    routerOptions: { ignoreDuplicateSlashes: true },
     requestTimeout: 30_000,
     // Node checks requestTimeout only every connectionsCheckingInterval (30 s by default), which let a
     // slow-loris connection live 60 to 90 s; checked each second, it is cut at 30 s.
