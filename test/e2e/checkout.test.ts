@@ -16,6 +16,8 @@ let page: Page;
 /** Every URL the page requested, in order. */
 let requests: string[];
 let pageErrors: Error[];
+/** What the pages' Content-Security-Policy blocked: nothing, or the page relies on something it forbids. */
+let cspViolations: string[];
 
 beforeAll(async () => {
   [gateway, browser] = await Promise.all([startGateway(), launchChromium()]);
@@ -32,8 +34,12 @@ beforeEach(async ({ onTestFailed }) => {
   page.setDefaultTimeout(15_000);
   requests = [];
   pageErrors = [];
+  cspViolations = [];
   page.on('request', (r) => requests.push(r.url()));
   page.on('pageerror', (e) => pageErrors.push(e));
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
   onTestFailed(() => {
     console.error(`--- gateway output ---\n${gateway?.output()}\n--- page requests ---\n${requests.join('\n')}`);
   });
@@ -42,6 +48,7 @@ beforeEach(async ({ onTestFailed }) => {
 afterEach(async () => {
   await context?.close();
   expect(pageErrors.map(String)).toEqual([]);
+  expect(cspViolations).toEqual([]);
 });
 
 const field = (label: string) => page.getByLabel(label, { exact: true });
@@ -217,5 +224,66 @@ describe('demo checkout page', () => {
     await expect(page.getByRole('button', { name: 'Get a card token' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Get a bank account token' }).isVisible()).resolves.toBe(true);
     expect(await page.locator('#merchant-step').count()).toBe(1);
+  });
+
+  it('sends the card only to the gateway that served it, whatever the link says (?base_url= is ignored)', async () => {
+    const foreign: string[] = [];
+    await context.route('https://evil.example/**', (route) => {
+      foreign.push(route.request().url());
+      return route.abort('connectionrefused');
+    });
+    await openCheckout('/?base_url=https://evil.example&timeout=8000');
+    expect(await page.locator('#base-url').count()).toBe(0);
+    await fillCard('4111 1111 1111 1111');
+    await submitCard();
+    expect(await tokenId()).toMatch(/^[0-9a-f]{10}$/);
+    expect(foreign).toEqual([]);
+    expect(requests.filter((u) => new URL(u).origin !== gateway!.url)).toEqual([]);
+    expect(requests.filter(isJsonp)).toHaveLength(1);
+  });
+
+  it('is served with a strict Content-Security-Policy that the page runs under', async () => {
+    const res = await page.goto(gateway!.url + '/');
+    const csp = (await res!.allHeaders())['content-security-policy'];
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toMatch(/unsafe|\*/);
+    // An injected inline script does not run (the page's own scripts did: the token tests above),
+    // and the refusal is reported where afterEach looks for violations.
+    const reported = page.waitForEvent('console', (m) => /Content Security Policy/i.test(m.text()));
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__injected = true';
+      document.body.append(s);
+    });
+    expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
+    await reported;
+    expect(cspViolations).toHaveLength(1);
+    cspViolations = []; // the refusal above was the point
+  });
+});
+
+describe('a gateway started without --dev (production)', () => {
+  let production: GatewayProcess | undefined;
+  beforeAll(async () => {
+    production = await startGateway({ dev: false });
+  });
+  afterAll(() => production?.stop());
+
+  it('says so at start, serves no demo checkout, and its merchant server does not exist', async () => {
+    expect(production!.output()).toMatch(/^\s*mode\s+production\b/m);
+    expect(production!.output()).toMatch(/^\s*demo checkout\s+off\b/m);
+    expect(gateway!.output()).toMatch(/^\s*mode\s+development \(--dev\)/m); // what npm start runs
+    expect(gateway!.output()).toMatch(/^\s*demo checkout\s+http:\/\/127\.0\.0\.1:\d+\/$/m);
+    const home = await fetch(production!.url + '/');
+    expect(home.status).toBe(200);
+    const body = await home.text();
+    expect(body).toContain('href="/docs"');
+    expect(body).not.toContain('card-form');
+    for (const url of ['/demo.js', '/demo.css']) expect((await fetch(production!.url + url)).status, url).toBe(404);
+    const charge = await fetch(production!.url + '/demo/charge', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'abcdef0123', amount: 1000 }),
+    });
+    expect(charge.status).toBe(404);
+    expect(((await charge.json()) as { errors: { code: string }[] }).errors[0].code).toBe('NOTFOUND');
   });
 });

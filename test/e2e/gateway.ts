@@ -44,7 +44,7 @@ const PRIVATE_KEY = /^private key\s+(test_sk_[0-9a-f]+)\s*$/m;
  * is no window between picking a free port and binding it. The demo keys are printed on
  * first start, which a fresh data directory guarantees.
  */
-export async function startGateway(opts: { startTimeoutMs?: number } = {}): Promise<GatewayProcess> {
+export async function startGateway(opts: { startTimeoutMs?: number; /** `serve --dev`, as npm start; default true. */ dev?: boolean } = {}): Promise<GatewayProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} missing: run npm run build first`);
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-e2e-'));
   const env: NodeJS.ProcessEnv = {
@@ -59,7 +59,8 @@ export async function startGateway(opts: { startTimeoutMs?: number } = {}): Prom
   delete env.TESSERA_DATA_KEYS_RETIRED;
   delete env.TESSERA_DEMO;
   // --dev as npm start: development mode serves the demo checkout (production leaves it off).
-  const child = spawn(process.execPath, [MAIN, 'serve', '--dev'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = opts.dev === false ? [MAIN, 'serve'] : [MAIN, 'serve', '--dev'];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
