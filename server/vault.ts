@@ -2,15 +2,41 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { GatewayError } from './errors.js';
 
 /**
- * AES-256-GCM for card numbers, CVVs and bank account numbers.
- * Blob: v1.<keyId>.<iv>.<tag>.<ciphertext> (base64url). The key id names the key, so
- * after a rotation old blobs still decrypt with a retired key.
+ * Where a blob lives. A v2 blob is sealed to it (AES-GCM associated data): copied into another
+ * row, column, merchant or environment it no longer decrypts. server/vault-homes.ts names them.
+ */
+export interface BlobHome {
+  table: string;
+  column: string;
+  merchantId: string;
+  env: string;
+  /** The row's id; '' for rows whose key is the merchant environment itself (webhook_secrets). */
+  id: string;
+}
+
+/** Why a blob could not be read, for the operator's log (never a secret, never a plaintext). */
+export interface UnreadableBlob {
+  reason: 'unknown_key' | 'integrity';
+  keyId: string;
+  table: string;
+  column: string;
+}
+
+/**
+ * AES-256-GCM for card numbers, CVVs, bank account numbers and signing secrets.
+ * Blob: v2.<keyId>.<iv>.<tag>.<ciphertext> (base64url), sealed to its BlobHome. The key id names
+ * the key, so after a rotation old blobs still decrypt with a retired key. v1 blobs (the same
+ * layout without associated data, written before blobs were bound to their row) still decrypt;
+ * `tessera data-key reencrypt` turns them into v2 under the current key.
  */
 export class Vault {
   private readonly keys = new Map<string, Buffer>();
   readonly currentKeyId: string;
+  /** Called before an unreadable blob is refused (start.ts logs it). */
+  onUnreadable?: (info: UnreadableBlob) => void;
 
   constructor(current: Buffer, retired: Buffer[] = []) {
     for (const k of [current, ...retired]) {
@@ -20,22 +46,45 @@ export class Vault {
     this.currentKeyId = keyId(current);
   }
 
-  encrypt(plain: string): string {
+  /** Key ids this vault can decrypt with: the current one first, then the retired ones. */
+  get keyIds(): string[] {
+    return [...this.keys.keys()];
+  }
+
+  hasKey(id: string): boolean {
+    return this.keys.has(id);
+  }
+
+  encrypt(plain: string, home: BlobHome): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentKeyId)!, iv);
+    cipher.setAAD(associatedData(home));
     const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return ['v1', this.currentKeyId, iv, cipher.getAuthTag(), ct]
+    return ['v2', this.currentKeyId, iv, cipher.getAuthTag(), ct]
       .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
       .join('.');
   }
 
-  decrypt(blob: string): string {
-    const [v, kid, iv, tag, ct] = blob.split('.');
+  /**
+   * The plaintext of a blob stored at `home`. A key id this node does not hold is VAULT01 (503:
+   * the node is configured with the wrong data key, or a retired key was dropped too early); a
+   * blob that fails authentication (altered, or moved from another row) or is not a blob at all
+   * is VAULT02 (unusable payment data).
+   */
+  decrypt(blob: string, home: BlobHome): string {
+    const parts = blob.split('.');
+    const [v, kid, iv, tag, ct] = parts;
     const key = this.keys.get(kid);
-    if (v !== 'v1' || !key) throw new Error(`vault: unknown key id ${kid}`);
-    const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-    d.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8');
+    if (parts.length !== 5 || (v !== 'v1' && v !== 'v2')) throw this.unreadable('integrity', kid ?? '', home);
+    if (!key) throw this.unreadable('unknown_key', kid, home);
+    try {
+      const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      if (v === 'v2') d.setAAD(associatedData(home));
+      d.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8');
+    } catch {
+      throw this.unreadable('integrity', kid, home);
+    }
   }
 
   /**
@@ -49,9 +98,24 @@ export class Vault {
     const derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `tessera ${purpose}`, 32));
     return `${kid}.${createHmac('sha256', derived).update(data).digest('hex')}`;
   }
+
+  /** True when the blob is already v2 under the current key (nothing for the re-encryption to do). */
+  isCurrent(blob: string): boolean {
+    return blob.startsWith(`v2.${this.currentKeyId}.`);
+  }
+
+  private unreadable(reason: UnreadableBlob['reason'], kid: string, home: BlobHome): GatewayError {
+    this.onUnreadable?.({ reason, keyId: /^[0-9a-f]{8}$/.test(kid) ? kid : '?', table: home.table, column: home.column });
+    return new GatewayError(reason === 'unknown_key' ? 'VAULT01' : 'VAULT02');
+  }
 }
 
-function keyId(key: Buffer): string {
+/** Unambiguous (JSON of the parts) and versioned, so a later binding cannot collide with this one. */
+function associatedData(home: BlobHome): Buffer {
+  return Buffer.from(JSON.stringify(['tessera-v2', home.table, home.column, home.merchantId, home.env, home.id]), 'utf8');
+}
+
+export function keyId(key: Buffer): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 8);
 }
 

@@ -5,6 +5,7 @@ import { parseObjectParam } from '../http/body.js';
 import { Processor, processorFor } from '../processor/processor.js';
 import { findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
+import { methodHome } from '../vault-homes.js';
 import { findChargeableMethod } from './customers.js';
 import { Scope, newId } from './keys.js';
 import { consumeToken, preparePaymentData } from './tokens.js';
@@ -87,7 +88,7 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
     if (bankAccount === null) throw new GatewayError('REQ01', 'charge_bank_account must be true or false');
     const m = await findChargeableMethod(q, scope, String(body.customer_id).trim(), text(body.method_id),
       bankAccount ?? null);
-    const number = deps.vault.decrypt(m.secret_enc);
+    const number = deps.vault.decrypt(m.secret_enc, methodHome(scope, m.method_id));
     const holder = [m.bank_account_holder_first_name, m.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
     const { metadata, default_receipts, email, ...payer } = m.customer;
     return {
@@ -104,9 +105,9 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
     };
   }
   if (shape === 'card') {
-    const card = preparePaymentData(scope, body, now, deps.vault);
+    // Used at once and never stored: nothing to encrypt.
+    const { secret: number, ...card } = preparePaymentData(scope, body, now);
     if (card.token_type !== 'credit_card') throw new GatewayError('REQ01', 'direct charges take cards only; tokenize bank accounts');
-    const number = deps.vault.decrypt(card.secret_enc);
     return {
       ...base, paymentMethod: 'credit_card', number, csc: text(body.csc ?? body.cvv), zip: card.zip, verify: true,
       fields: {
@@ -119,7 +120,7 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
   }
   const token = await consumeToken(q, deps.vault, scope, String(body.token).trim(), now);
   if (!token) throw new GatewayError('69201');
-  const number = deps.vault.decrypt(token.secret_enc);
+  const number = token.number;
   const holder = [token.bank_account_holder_first_name, token.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
   return {
     ...base, paymentMethod: token.token_type, number, csc: text(body.cvv ?? body.csc) ?? token.csc,

@@ -1,6 +1,7 @@
 import { Db, Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { Vault } from '../vault.js';
+import { methodHome } from '../vault-homes.js';
 import { Scope, newId } from './keys.js';
 import { consumeToken } from './tokens.js';
 import { getSettings } from './settings.js';
@@ -102,8 +103,11 @@ export function typeDefault<M extends { id: string; method_type: MethodType; has
   return newest.find((m) => m.has_details) ?? newest[0];
 }
 
-/** Columns a token fills in a method row. */
-type Details = Record<string, unknown> & { method_type: MethodType };
+/**
+ * Columns a token fills in a method row. The number is not among them: `seal` encrypts it for the
+ * row it goes to (a blob is bound to its row), once that row's id is known.
+ */
+type Details = Record<string, unknown> & { method_type: MethodType; seal?: (methodId: string) => string };
 
 const DETAIL_COLUMNS = ['token_id', 'card_type', 'card_owner_name', 'last_4', 'bin', 'card_exp_month',
   'card_exp_year', 'csc_check', 'bank_routing_number', 'bank_account_holder_first_name',
@@ -121,8 +125,9 @@ export interface TokenInput {
 
 /**
  * Consumes the token (once, in the caller's transaction), checks its type, verifies a card as the
- * merchant's settings require, and returns the columns of the method row. The encrypted number is
- * copied as is; the CVV is used for verification and then forgotten.
+ * merchant's settings require, and returns the columns of the method row. The number is encrypted
+ * anew for the method row (the token's blob is sealed to the token); the CVV is used for
+ * verification and then forgotten.
  */
 export async function detailsFromToken(
   q: Queryable,
@@ -141,7 +146,7 @@ export async function detailsFromToken(
   const common = {
     method_type: token.token_type, token_id: token.id, last_4: token.last_4,
     address_1: token.address_1, address_2: token.address_2, city: token.city, state: token.state, zip,
-    country: token.country, secret_enc: token.secret_enc,
+    country: token.country, seal: (methodId: string) => vault.encrypt(token.number, methodHome(scope, methodId)),
   };
   if (token.token_type === 'bank_account') {
     return {
@@ -153,7 +158,7 @@ export async function detailsFromToken(
     };
   }
   const checked = verifyCard(await getSettings(q, scope), {
-    outcome: testOutcome(vault, token.secret_enc),
+    outcome: testOutcome(token.number),
     csc: input.csc || token.csc,
     zip,
   });
@@ -173,12 +178,14 @@ export async function insertMethod(
   details: Details,
   now: Date,
 ): Promise<string> {
+  const { seal, ...columns } = details;
+  const id = newId(16); // 128 random bits: no retry needed
   const row: Record<string, unknown> = {
-    ...details, merchant_id: scope.merchantId, env: scope.env, customer_id: customer.id,
+    ...columns, merchant_id: scope.merchantId, env: scope.env, customer_id: customer.id,
     company: customer.company, created_at: now, updated_at: now,
+    ...(seal ? { secret_enc: seal(id) } : {}),
   };
   const cols = Object.keys(row);
-  const id = newId(16); // 128 random bits: no retry needed
   await q.query(
     `INSERT INTO payment_methods (id, ${cols.join(', ')}) VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})`,
     [id, ...Object.values(row)],
@@ -193,6 +200,7 @@ export function placeholder(type: MethodType): Details {
 /** Replaces a method's details (same id, so subscriptions and schedules naming it keep working). */
 export async function fillMethod(q: Queryable, scope: Scope, methodId: string, details: Details, now: Date) {
   const row: Record<string, unknown> = Object.fromEntries(DETAIL_COLUMNS.map((c) => [c, details[c] ?? null]));
+  row.secret_enc = details.seal ? details.seal(methodId) : null;
   row.updated_at = now;
   const cols = Object.keys(row);
   await q.query(

@@ -3,6 +3,7 @@ import { Queryable } from '../db/index.js';
 import { GatewayError, isErrorCode } from '../errors.js';
 import { TEST_BANK, findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
+import { tokenHome } from '../vault-homes.js';
 import { Scope, newId } from './keys.js';
 
 export const TOKEN_TTL_MS = 15 * 60 * 1000;
@@ -60,9 +61,11 @@ const str = (v: unknown): string | null => (v === undefined || v === null || v =
 
 /**
  * Validates payment data exactly as the browser tokenizer does (same module), then what only the
- * server can know: test mode takes test numbers only. Throws GatewayError; returns the row to store.
+ * server can know: test mode takes test numbers only. Throws GatewayError; returns the columns to
+ * store and, apart, the number and CVV in clear (`secret`, `csc`): the caller encrypts them for
+ * the row they go to (createToken), or uses them at once (a charge by card).
  */
-export function preparePaymentData(scope: Scope, data: Record<string, unknown>, now: Date, vault: Vault) {
+export function preparePaymentData(scope: Scope, data: Record<string, unknown>, now: Date) {
   const failed = validatePaymentData(data, now);
   if (failed) throw new GatewayError(isErrorCode(failed.code) ? failed.code : 'REQ01', failed.message);
   for (const f of TEXT_FIELDS) {
@@ -94,8 +97,8 @@ export function preparePaymentData(scope: Scope, data: Record<string, unknown>, 
       bank_account_holder_last_name: str(data.bank_account_holder_last_name),
       bank_account_type: type,
       ...address,
-      secret_enc: vault.encrypt(account),
-      csc_enc: null,
+      secret: account,
+      csc: null,
     };
   }
 
@@ -116,8 +119,8 @@ export function preparePaymentData(scope: Scope, data: Record<string, unknown>, 
     bin_type: test?.bin_type ?? 'UNKNOWN',
     bin_level: test?.bin_level ?? 'UNKNOWN',
     ...address,
-    secret_enc: vault.encrypt(number),
-    csc_enc: csc ? vault.encrypt(csc) : null,
+    secret: number,
+    csc,
   };
 }
 
@@ -134,21 +137,29 @@ export async function createToken(
   data: Record<string, unknown>,
   now: Date,
 ): Promise<TokenRow> {
-  const row: Record<string, unknown> = {
-    ...preparePaymentData(scope, data, now, vault),
+  const { secret, csc, ...fields } = preparePaymentData(scope, data, now);
+  const base: Record<string, unknown> = {
+    ...fields,
     merchant_id: scope.merchantId,
     env: scope.env,
     created_at: now,
     expires_at: new Date(now.getTime() + TOKEN_TTL_MS),
   };
-  const cols = Object.keys(row);
+  const cols = [...Object.keys(base), 'secret_enc', 'csc_enc'];
   // RETURNING only the id: returning the whole wide row costs more than the insert (measured).
   const sql = `INSERT INTO tokens (id, ${cols.join(', ')})
                VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
                ON CONFLICT (id) DO NOTHING RETURNING id`;
-  // 40 random bits: a collision is rare but possible, so draw again.
+  // 40 random bits: a collision is rare but possible, so draw again. The blobs are sealed to the
+  // row's id, so each draw encrypts for its own id.
   for (let i = 0; i < 5; i++) {
     const id = newId(5);
+    const home = { id, merchant_id: scope.merchantId, env: scope.env };
+    const row = {
+      ...base,
+      secret_enc: vault.encrypt(secret, tokenHome(home, 'secret_enc')),
+      csc_enc: csc ? vault.encrypt(csc, tokenHome(home, 'csc_enc')) : null,
+    };
     const [saved] = await q.query(sql, [id, ...Object.values(row)]);
     if (saved) return { ...EMPTY_TOKEN, ...row, id, used_at: null } as TokenRow;
   }
@@ -165,6 +176,8 @@ export async function getToken(q: Queryable, scope: Scope, id: string): Promise<
 }
 
 export interface ConsumedToken extends TokenRow {
+  /** The card or account number, decrypted; the stored copy is wiped by the same statement. */
+  number: string;
   /** The CVV given at tokenisation, decrypted; the stored copy is wiped by the same statement. */
   csc: string | null;
 }
@@ -184,8 +197,13 @@ export async function consumeToken(
 ): Promise<ConsumedToken | null> {
   const [row] = await q.query<TokenRow & { old_csc: string | null }>(CONSUME_TOKEN, [id, scope.merchantId, scope.env, now]);
   if (!row) return null;
+  // A blob that does not decrypt here (VAULT01/VAULT02) throws: the caller's transaction rolls the wipe back.
   const { old_csc, ...token } = row;
-  return { ...token, csc: old_csc ? vault.decrypt(old_csc) : null };
+  return {
+    ...token,
+    number: vault.decrypt(token.secret_enc, tokenHome(row, 'secret_enc')),
+    csc: old_csc ? vault.decrypt(old_csc, tokenHome(row, 'csc_enc')) : null,
+  };
 }
 
 /**

@@ -1,6 +1,5 @@
 import { GatewayError } from '../errors.js';
 import { TestOutcome, findTestCard } from '../processor/test-cards.js';
-import { Vault } from '../vault.js';
 
 /** The merchant's verification switches for one environment (merchant_settings). */
 export interface VerificationSettings {
@@ -45,7 +44,7 @@ export function verifyCard(settings: VerificationSettings, card: CardCheck): Car
   return result;
 }
 
-/** The test-card outcome behind an encrypted card number (null for numbers outside the table). */
-export function testOutcome(vault: Vault, secretEnc: string): TestOutcome | null {
-  return findTestCard(vault.decrypt(secretEnc))?.outcome ?? null;
+/** The test-card outcome of a card number (null for numbers outside the table). */
+export function testOutcome(number: string): TestOutcome | null {
+  return findTestCard(number)?.outcome ?? null;
 }

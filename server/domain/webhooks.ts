@@ -3,6 +3,7 @@ import { GatewayError } from '../errors.js';
 import { SigningSecret, newSigningSecret, webhookSecret } from '../jobs/callbacks.js';
 import { enqueue, retryOutboxMessage } from '../notify/outbox.js';
 import type { Vault } from '../vault.js';
+import { webhookSecretHome } from '../vault-homes.js';
 import { Constraint } from './constraints.js';
 import { EventResource } from './events.js';
 import { Scope } from './keys.js';
@@ -117,7 +118,8 @@ export async function rotateSecret(db: Db, vault: Vault, scope: Scope, now: Date
     await q.query(
       `UPDATE webhook_secrets SET secret_enc = $3, created_at = $4, previous_secret_enc = $5, previous_expires_at = $6
         WHERE merchant_id = $1 AND env = $2`,
-      [scope.merchantId, scope.env, vault.encrypt(secret), now, previous && vault.encrypt(previous.secret), previous?.expires_at ?? null],
+      [scope.merchantId, scope.env, vault.encrypt(secret, webhookSecretHome(scope, 'secret_enc')), now,
+        previous && vault.encrypt(previous.secret, webhookSecretHome(scope, 'previous_secret_enc')), previous?.expires_at ?? null],
     );
     return presentSecret(scope, { secret, created_at: now, previous });
   });
@@ -301,7 +303,8 @@ export async function listDeliveries(q: Queryable, scope: Scope, page: { limit: 
     add(`d.${f}`, v);
   }
   if (filter.status !== undefined && filter.status !== '') {
-    const s = STATES[String(filter.status)];
+    const key = typeof filter.status === 'string' ? filter.status : '';
+    const s = Object.prototype.hasOwnProperty.call(STATES, key) ? STATES[key] : undefined;
     if (!s) throw new GatewayError('REQ01', 'status must be one of pending, delivered, failed');
     add('COALESCE(c.status, o.status)', s);
   }

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { Db, Queryable } from '../db/index.js';
 import type { Scope } from '../domain/keys.js';
 import type { Vault } from '../vault.js';
+import { webhookSecretHome } from '../vault-homes.js';
 import { OutboundError, OutboundPolicy, post } from '../net/outbound.js';
 
 // Billing callbacks (spec 6: "plans accept a callback_url; what is sent and when: not shown").
@@ -72,14 +73,14 @@ export async function webhookSecret(
     const secret = newSigningSecret();
     await q.query(
       'INSERT INTO webhook_secrets (merchant_id, env, secret_enc, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-      [scope.merchantId, scope.env, vault.encrypt(secret), now],
+      [scope.merchantId, scope.env, vault.encrypt(secret, webhookSecretHome(scope, 'secret_enc')), now],
     );
     [row] = await read();
   }
   const previous = row.previous_secret_enc && row.previous_expires_at && row.previous_expires_at > now
-    ? { secret: vault.decrypt(row.previous_secret_enc), expires_at: row.previous_expires_at }
+    ? { secret: vault.decrypt(row.previous_secret_enc, webhookSecretHome(scope, 'previous_secret_enc')), expires_at: row.previous_expires_at }
     : null;
-  return { secret: vault.decrypt(row.secret_enc), created_at: row.created_at, previous };
+  return { secret: vault.decrypt(row.secret_enc, webhookSecretHome(scope, 'secret_enc')), created_at: row.created_at, previous };
 }
 
 /**

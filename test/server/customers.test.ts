@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestGateway, bank, basic, startGateway, tokenFor, visa } from '../helpers/gateway.js';
+import { methodHome } from '../../server/vault-homes.js';
 
 let gw: TestGateway;
 beforeAll(async () => { gw = await startGateway(); });
@@ -355,9 +356,9 @@ test('raw rows hold no card number, account number or CVV', async () => {
   expect(dump).not.toContain('4111111111111111');
   expect(dump).not.toContain(bank.bank_account_number);
   expect(rows.some((r) => Object.values(r).includes(csc))).toBe(false);
-  const [m] = await gw.db.query('SELECT token_id, secret_enc FROM payment_methods WHERE id = $1', [card.json().default_method_id]);
+  const [m] = await gw.db.query('SELECT id, merchant_id, env, token_id, secret_enc FROM payment_methods WHERE id = $1', [card.json().default_method_id]);
   const [t] = await gw.db.query('SELECT csc_enc, used_at FROM tokens WHERE id = $1', [m.token_id]);
   expect(t.csc_enc).toBeNull();
   expect(t.used_at).not.toBeNull();
-  expect(gw.vault.decrypt(m.secret_enc)).toBe('4111111111111111');
+  expect(gw.vault.decrypt(m.secret_enc, methodHome({ merchantId: m.merchant_id, env: m.env }, m.id))).toBe('4111111111111111');
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findChargeableMethod } from '../../server/domain/customers.js';
 import { Scope } from '../../server/domain/keys.js';
 import { TestGateway, bank, basic, startGateway, tokenFor, visa } from '../helpers/gateway.js';
+import { methodHome } from '../../server/vault-homes.js';
 
 let gw: TestGateway;
 beforeAll(async () => { gw = await startGateway(); });
@@ -196,11 +197,11 @@ describe('findChargeableMethod (charges by customer)', () => {
       card_exp_month: 12, card_exp_year: 2030, card_owner_name: 'Ada Lovelace', zip: '94107',
       customer: { id: c.id, first_name: 'Ada', email: 'ada@example.com', zip: '10001', country: 'USA', metadata: { tier: 'gold' }, default_receipts: true, default_receipt_template_id: null },
     });
-    expect(gw.vault.decrypt(m.secret_enc)).toBe('4111111111111111');
+    expect(gw.vault.decrypt(m.secret_enc, methodHome(scope(), m.method_id))).toBe('4111111111111111');
 
     const b = await find(c.id, null, true);
     expect(b).toMatchObject({ method_id: bankId, method_type: 'bank_account', bank_account_holder_first_name: 'Grace', bank_account_holder_last_name: 'Hopper' });
-    expect(gw.vault.decrypt(b.secret_enc)).toBe(bank.bank_account_number);
+    expect(gw.vault.decrypt(b.secret_enc, methodHome(scope(), b.method_id))).toBe(bank.bank_account_number);
     expect((await find(c.id, bankId, false)).method_id).toBe(bankId); // a chosen method wins over the flag
     expect((await find(c.id, null, null)).method_id).toBe(c.default_method_id);
 

@@ -3,7 +3,10 @@ import { Scope } from '../../server/domain/keys.js';
 import { TOKEN_TTL_MS, consumeToken, wipeExpiredTokens } from '../../server/domain/tokens.js';
 import { findTestCard } from '../../server/processor/test-cards.js';
 import { luhn } from '../../src/checks.js';
+import { tokenHome } from '../../server/vault-homes.js';
 import { TestGateway, bank, basic, startGateway, tokenFor, visa } from '../helpers/gateway.js';
+
+type TokenIdentity = { id: string; merchant_id: string; env: string };
 
 let gw: TestGateway;
 beforeAll(async () => { gw = await startGateway(); });
@@ -155,8 +158,8 @@ describe('POST /tokens', () => {
     const { csc: _, ...rest } = visa;
     const res = await post({ ...rest, cvv: '456', favourite_colour: 'teal' });
     expect(res.statusCode).toBe(200);
-    const [row] = await gw.db.query('SELECT csc_enc FROM tokens WHERE id = $1', [res.json().id]);
-    expect(gw.vault.decrypt(row.csc_enc)).toBe('456');
+    const [row] = await gw.db.query<TokenIdentity & { csc_enc: string }>('SELECT id, merchant_id, env, csc_enc FROM tokens WHERE id = $1', [res.json().id]);
+    expect(gw.vault.decrypt(row.csc_enc, tokenHome(row, 'csc_enc'))).toBe('456');
   });
 
   test('bank-account token: fields, no account number, ACH bin fields', async () => {
@@ -301,7 +304,7 @@ describe('consumeToken', () => {
     const winners = results.filter((r) => r !== null);
     expect(winners).toHaveLength(1);
     expect(winners[0]).toMatchObject({ id, csc: '123', last_4: '1111' });
-    expect(gw.vault.decrypt(winners[0]!.secret_enc)).toBe(visa.card_number);
+    expect(winners[0]!.number).toBe(visa.card_number);
     const [row] = await gw.db.query('SELECT secret_enc, csc_enc, used_at FROM tokens WHERE id = $1', [id]);
     expect(row.secret_enc).toBe('');
     expect(row.csc_enc).toBeNull();
@@ -325,10 +328,10 @@ describe('consumeToken', () => {
         throw new Error('processor down');
       }),
     ).rejects.toThrow('processor down');
-    const [row] = await gw.db.query('SELECT secret_enc, csc_enc, used_at FROM tokens WHERE id = $1', [id]);
+    const [row] = await gw.db.query<TokenIdentity & { secret_enc: string; csc_enc: string | null; used_at: Date | null }>('SELECT id, merchant_id, env, secret_enc, csc_enc, used_at FROM tokens WHERE id = $1', [id]);
     expect(row.used_at).toBeNull();
     expect(row.csc_enc).not.toBeNull();
-    expect(gw.vault.decrypt(row.secret_enc)).toBe(visa.card_number);
+    expect(gw.vault.decrypt(row.secret_enc, tokenHome(row, 'secret_enc'))).toBe(visa.card_number);
     expect((await consume(id))!.csc).toBe('123');
   });
 
@@ -341,10 +344,10 @@ describe('consumeToken', () => {
     expect(await wipeExpiredTokens(gw.db, gw.clock.now())).toBe(0); // 1 ms before it expires
     gw.clock.advance(1);
     expect(await wipeExpiredTokens(gw.db, gw.clock.now())).toBe(1);
-    const rows = await gw.db.query('SELECT id, secret_enc, csc_enc FROM tokens WHERE id = ANY($1::text[])', [`{${expired},${fresh}}`]);
+    const rows = await gw.db.query('SELECT id, merchant_id, env, secret_enc, csc_enc FROM tokens WHERE id = ANY($1::text[])', [`{${expired},${fresh}}`]);
     const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
     expect(byId[expired]).toMatchObject({ secret_enc: '', csc_enc: null });
-    expect(gw.vault.decrypt(byId[fresh].secret_enc)).toBe(visa.card_number); // still usable: untouched
+    expect(gw.vault.decrypt(byId[fresh].secret_enc, tokenHome(byId[fresh], 'secret_enc'))).toBe(visa.card_number); // still usable: untouched
     expect((await getToken(expired)).json()).toEqual(before);
     expect(await wipeExpiredTokens(gw.db, gw.clock.now())).toBe(0); // nothing left to wipe
     expect(await consume(fresh)).not.toBeNull();
@@ -374,6 +377,6 @@ test('a consumed token comes back with every column of the table (the statement 
   const columns = await gw.db.query(
     "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'tokens'",
   );
-  const keys = Object.keys(token!).filter((k) => k !== 'csc');
+  const keys = Object.keys(token!).filter((k) => k !== 'csc' && k !== 'number'); // both decrypted
   expect(keys.sort()).toEqual(columns.map((c) => c.column_name).sort());
 });
