@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { Clock, systemClock } from './clock.js';
-import { Db, openDatabase } from './db/index.js';
+import { Db, Queryable, openDatabase } from './db/index.js';
 import { ensurePrivateDir } from './db/private-dir.js';
 import { KeyCache, KeySet, createKeySet, createMerchant } from './domain/keys.js';
 import { MerchantSettings, updateSettings } from './domain/settings.js';
@@ -91,20 +91,21 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
   }
   if (dataDir) ensurePrivateDir(dataDir, opts.warn); // before anything writes into it
   const vault = loadVault({ dataKey: opts.dataKey, retiredKeys: opts.retiredDataKeys, dataDir, warn: opts.warn });
-  const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir, prepare: opts.preparedStatements });
   const clock = opts.clockStart ? clockFrom(opts.clockStart) : systemClock;
+  let demo = null as { id: string; set: KeySet } | null; // set by setup (a closure: TS cannot see it)
+  // First start: the demo merchant, inside the migrations' transaction and lock, so nodes starting
+  // together on an empty PostgreSQL make one, not one each.
+  const setup = async (q: Queryable) => {
+    const [{ n }] = await q.query('SELECT count(*)::int AS n FROM merchants');
+    if (n > 0) return;
+    const id = await createMerchant(q, 'Demo merchant', clock.now(), { demo: true });
+    const set = await createKeySet(q, { merchantId: id, env: 'test' }, clock.now());
+    if (opts.settings) await updateSettings(q, { merchantId: id, env: 'test' }, opts.settings);
+    demo = { id, set };
+  };
+  const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir, prepare: opts.preparedStatements, setup });
   let redis: ReturnType<typeof connectRedis> | null = null;
   try {
-    let demo: { id: string; set: KeySet } | null = null;
-    const [{ n }] = await db.query('SELECT count(*)::int AS n FROM merchants');
-    if (n === 0) {
-      demo = await db.tx(async (q) => {
-        const id = await createMerchant(q, 'Demo merchant', clock.now(), { demo: true });
-        const set = await createKeySet(q, { merchantId: id, env: 'test' }, clock.now());
-        if (opts.settings) await updateSettings(q, { merchantId: id, env: 'test' }, opts.settings);
-        return { id, set };
-      });
-    }
     // Counts in Redis when there is one; the local store (memory or PostgreSQL) stands in for it.
     const local = localCounters(db);
     redis = opts.redisUrl ? connectRedis(opts.redisUrl) : null;

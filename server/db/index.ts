@@ -1,4 +1,4 @@
-import { Db } from './db.js';
+import { Db, Queryable } from './db.js';
 import { lockDataDir } from './lock.js';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite.js';
@@ -16,6 +16,8 @@ export interface OpenOptions {
   schema?: string;
   /** PostgreSQL named prepared statements (DATABASE_PREPARED_STATEMENTS); default on. */
   prepare?: boolean;
+  /** First-start work, run after the migrations in their transaction and under their lock (see migrate). */
+  setup?: (q: Queryable) => Promise<void>;
 }
 
 /** Opens the configured database, holds the data-dir lock for PGlite, and applies migrations. */
@@ -25,7 +27,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
     const { openPg } = await import('./pg.js');
     const db = await openPg(opts.databaseUrl, { schema: opts.schema, prepare: opts.prepare });
     if (opts.schema) await db.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
-    await migrate(db);
+    await migrate(db, opts.setup);
     return db;
   }
   let unlock = () => {};
@@ -35,7 +37,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
   }
   try {
     const db = opts.dataDir ? await openPglite(opts.dataDir) : await openMemory();
-    await migrate(db);
+    await migrate(db, opts.setup);
     return {
       ...db,
       async close() {

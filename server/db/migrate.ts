@@ -1,12 +1,17 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR } from '../paths.js';
-import { Db } from './db.js';
+import { Db, Queryable } from './db.js';
 
 // Any constant: serialises migrations when several nodes start on one PostgreSQL.
 const MIGRATION_LOCK = 7_305_551;
 
-export async function migrate(db: Db): Promise<string[]> {
+/**
+ * Applies the migrations not yet recorded, then runs `setup` (first-start work: the demo merchant)
+ * in the same transaction, under the same lock: nodes starting together on an empty database
+ * take turns, and the second one sees what the first one created.
+ */
+export async function migrate(db: Db, setup?: (q: Queryable) => Promise<void>): Promise<string[]> {
   const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
   return db.tx(async (q) => {
     await q.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -21,6 +26,7 @@ export async function migrate(db: Db): Promise<string[]> {
       await q.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [file, new Date()]);
       applied.push(file);
     }
+    await setup?.(q);
     return applied;
   });
 }
