@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../../server/paths.js';
+import { freePort } from '../server/notify-fixtures.js';
 
 // The package as a new user gets it: `npm pack` on an unbuilt copy of this repository (its
 // `prepare` script must build dist/), installed from the tarball into an empty project, then the
@@ -126,4 +127,46 @@ describe(`the ${pkg.name} package`, () => {
     expect(passed, out).toBeGreaterThanOrEqual(7);
     expect(out).not.toMatch(/\d+ (failed|flaky|skipped)/);
   }, 420_000);
+
+  test('the Dockerfile recipe: non-root, data dir a volume, HOST 0.0.0.0; its CMD serves and its HEALTHCHECK passes', async () => {
+    // No container engine here: read the recipe, then do what the image does on this machine.
+    const lines = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    const final = lines.slice(lines.map((l) => l.startsWith('FROM ')).lastIndexOf(true));
+    const instr = (name: string) => final.filter((l) => l.startsWith(`${name} `)).map((l) => l.slice(name.length + 1).trim());
+    const env = Object.fromEntries(instr('ENV').flatMap((l) => l.split(/\s+/).map((kv) => kv.split('=') as [string, string])));
+    expect(env).toMatchObject({ HOST: '0.0.0.0', TESSERA_DATA_DIR: '/data' });
+    const user = instr('USER').pop();
+    expect(user).toBeDefined();
+    expect(['root', '0']).not.toContain(user);
+    expect(JSON.parse(instr('VOLUME').pop()!)).toContain(env.TESSERA_DATA_DIR);
+    const cmd: string[] = JSON.parse(instr('CMD').pop()!);
+    const health: string[] = JSON.parse(/CMD (\[.*\])$/.exec(instr('HEALTHCHECK').pop()!)![1]);
+    expect(health.join(' ')).toContain('/readyz');
+    const install = instr('RUN').find((l) => l.includes('npm install --global'))!;
+    expect(install).toContain('--omit=dev');
+
+    // The image's install, into a prefix of our own, then its CMD with its ENV.
+    const prefix = join(work, 'image');
+    const installed = await run(npm, ['install', '--global', '--omit=dev', '--prefer-offline', '--prefix', prefix, tarball], { cwd: work, timeoutMs: 180_000, env: npmEnv });
+    expect(installed.code, installed.out).toBe(0);
+    const port = await freePort();
+    const runEnv = { ...env, PORT: String(port), TESSERA_DATA_DIR: join(work, 'data'), PATH: `${join(prefix, 'bin')}:${process.env.PATH}` };
+    const server = spawn(cmd[0], cmd.slice(1), { cwd: work, env: { ...process.env, ...runEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    server.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    server.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const exited = new Promise<number | null>((r) => server.on('exit', (code) => r(code)));
+    try {
+      let healthy: { code: number | null; out: string } = { code: null, out: '' };
+      for (let i = 0; i < 120 && healthy.code !== 0 && server.exitCode === null; i++) {
+        healthy = await run(health[0], health.slice(1), { cwd: work, timeoutMs: 3000, env: runEnv });
+        if (healthy.code !== 0) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(healthy.code, out).toBe(0);
+      expect(out).toMatch(new RegExp(`listening on http://\\S+:${port}`));
+    } finally {
+      server.kill('SIGTERM');
+    }
+    expect(await exited, out).toBe(0);
+  }, 240_000);
 });
