@@ -71,7 +71,6 @@ export const CATALOGUE = {
   AUTH01: [401, 'missing, unknown or expired API key (HTTP Basic: key as username, empty password)'],
   AUTH02: [403, 'a public key cannot be used here; use the private key from your server'],
   AUTH04: [403, 'a test key cannot create live keys; sign in with a live private key'],
-  AUTH03: [403, 'a private key must never be sent from a browser; use the public key'],
   REQ01: [400, 'invalid request'],
   REQ02: [413, 'request body too large'],
   REQ03: [415, 'unsupported content type; send JSON or form-encoded data'],

@@ -19,6 +19,8 @@ export interface KeySetView {
   created_at: Date;
   expires_at: Date | null;
   status: KeySetStatus;
+  /** When the set's private key was first seen where only a public key belongs (a browser): roll the set. */
+  private_key_exposed_at: Date | null;
 }
 
 export interface MerchantKeys {
@@ -39,11 +41,14 @@ export async function merchantKeys(q: Queryable, merchantId: string, now: Date):
     if (!set) {
       const expires = k.expires_at ? new Date(k.expires_at) : null;
       const status: KeySetStatus = !expires ? 'active' : expires.getTime() <= now.getTime() ? 'expired' : 'expiring';
-      set = { key_set_id: k.key_set_id, env: k.env, public_key: null, private_key: null, created_at: k.created_at, expires_at: expires, status };
+      set = { key_set_id: k.key_set_id, env: k.env, public_key: null, private_key: null, created_at: k.created_at, expires_at: expires, status, private_key_exposed_at: null };
       sets.set(k.key_set_id, set);
     }
     if (k.kind === 'pk') set.public_key = k.redacted;
-    else set.private_key = k.redacted;
+    else {
+      set.private_key = k.redacted;
+      set.private_key_exposed_at = k.exposed_at ? new Date(k.exposed_at) : null;
+    }
   }
   // Newest first; among sets made in the same instant, the one valid longest first.
   const validUntil = (s: KeySetView) => s.expires_at?.getTime() ?? Number.MAX_SAFE_INTEGER;

@@ -109,30 +109,95 @@ export async function authenticate(q: Queryable, key: string, now: Date): Promis
   return (await lookupKey(q, key, now))?.id ?? null;
 }
 
+/** How many unknown keys a KeyCache remembers (oldest forgotten first), apart from the known ones. */
+export const UNKNOWN_KEYS_CACHED = 10_000;
+/** How many known keys a KeyCache remembers (oldest forgotten first). */
+export const KNOWN_KEYS_CACHED = 10_000;
+
+type Found = Awaited<ReturnType<typeof lookupKey>>;
+
 /**
  * Remembers key lookups for a short time: a busy checkout authenticates the same key hundreds of
  * times a second, and the lookup is a third of a token request. A key never outlives its own
  * expiry here; `forget()` drops everything when this process changes keys or a test clock, and
  * other nodes see such changes within `ttlMs`. ttlMs 0 turns the cache off.
+ *
+ * Unknown keys are remembered apart from known ones, each set bounded and forgetting its oldest
+ * entry first: a flood of made-up keys can push out only other unknown keys, never a merchant's
+ * real key (which would send every checkout request to the database). Malformed keys are answered
+ * without a lookup and never stored; concurrent lookups of one key share one query.
  */
 export class KeyCache {
-  private entries = new Map<string, { id: KeyIdentity | null; until: number }>();
-  constructor(private readonly ttlMs = 0) {}
+  private known = new Map<string, { id: KeyIdentity; until: number }>();
+  private unknown = new Map<string, number>();
+  private pending = new Map<string, Promise<Found>>();
+  constructor(
+    private readonly ttlMs = 0,
+    private readonly max = { known: KNOWN_KEYS_CACHED, unknown: UNKNOWN_KEYS_CACHED },
+  ) {}
 
   async authenticate(q: Queryable, key: string, now: Date): Promise<KeyIdentity | null> {
-    if (this.ttlMs <= 0) return authenticate(q, key, now);
+    if (this.ttlMs <= 0 || !KEY_PATTERN.test(key)) return authenticate(q, key, now);
     const t = now.getTime();
-    const hit = this.entries.get(key);
+    const hit = this.known.get(key);
     if (hit && t < hit.until) return hit.id;
-    const found = await lookupKey(q, key, now);
-    if (this.entries.size >= 10_000) this.entries.clear(); // bounded: unknown keys are cached too
-    this.entries.set(key, { id: found?.id ?? null, until: Math.min(t + this.ttlMs, found?.expiresAt ?? Infinity) });
+    const miss = this.unknown.get(key);
+    if (miss !== undefined && t < miss) return null;
+    let lookup = this.pending.get(key);
+    if (!lookup) {
+      lookup = lookupKey(q, key, now).finally(() => this.pending.delete(key));
+      this.pending.set(key, lookup);
+    }
+    const found = await lookup;
+    if (found) {
+      this.unknown.delete(key);
+      remember(this.known, key, { id: found.id, until: Math.min(t + this.ttlMs, found.expiresAt) }, this.max.known);
+    } else {
+      this.known.delete(key);
+      remember(this.unknown, key, t + this.ttlMs, this.max.unknown);
+    }
     return found?.id ?? null;
   }
 
   forget(): void {
-    this.entries.clear();
+    this.known.clear();
+    this.unknown.clear();
   }
+}
+
+/** Sets a map entry as its newest, dropping the oldest entry when the map is full. */
+function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  if (map.size >= max) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
+
+export interface ExposedKey {
+  merchant_id: string;
+  env: Env;
+  key_set_id: string;
+  redacted: string;
+  exposed_at: Date;
+}
+
+/**
+ * Records that a private key was sent where a browser sends keys (the JSONP endpoint): it sits in
+ * a web page and must be treated as compromised. The first sighting is kept. Answers the key's set
+ * for the merchant's warning, or null when the key is not a known private key.
+ */
+export async function markKeyExposed(
+  q: Queryable,
+  key: string,
+  now: Date,
+): Promise<ExposedKey | null> {
+  if (!KEY_PATTERN.test(key)) return null;
+  const [row] = await q.query<ExposedKey & Record<string, any>>(
+    `UPDATE api_keys SET exposed_at = COALESCE(exposed_at, $2)
+      WHERE key_hash = $1 AND kind = 'sk'
+      RETURNING merchant_id, env, key_set_id, redacted, exposed_at`,
+    [hashKey(key), now],
+  );
+  return row ? { ...row, exposed_at: new Date(row.exposed_at) } : null;
 }
 
 export interface KeyListing {
@@ -142,11 +207,13 @@ export interface KeyListing {
   redacted: string;
   created_at: Date;
   expires_at: Date | null;
+  /** When a private key was first seen where only a public key belongs (a browser); null otherwise. */
+  exposed_at: Date | null;
 }
 
 export async function listKeys(q: Queryable, merchantId: string): Promise<KeyListing[]> {
   return q.query<KeyListing & Record<string, any>>(
-    `SELECT key_set_id, env, kind, redacted, created_at, expires_at FROM api_keys
+    `SELECT key_set_id, env, kind, redacted, created_at, expires_at, exposed_at FROM api_keys
       WHERE merchant_id = $1 ORDER BY created_at DESC, kind`,
     [merchantId],
   );

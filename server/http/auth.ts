@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { KeyIdentity } from '../domain/keys.js';
+import { KeyIdentity, markKeyExposed } from '../domain/keys.js';
 import { GatewayError } from '../errors.js';
 
 /** Who may call a route: `private` (default), `public` (either key kind), `none` (the route decides). */
@@ -28,19 +28,51 @@ export function basicUser(header: string | undefined): string | null {
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('identity', null as unknown as KeyIdentity);
   app.decorateRequest('now', null as unknown as Date);
+  const limiter = app.services.limiter;
+  if (limiter && !limiter.events) {
+    limiter.events = { warn: (obj, msg) => app.log.warn(obj, msg), count: (name, help, labels) => app.metrics.inc(name, help, labels) };
+  }
   // onRequest: a request without a valid key is refused before its body is read or validated.
   app.addHook('onRequest', async (req: FastifyRequest) => {
     const real = app.services.clock.now();
     req.now = real;
     const access = req.routeOptions.config?.access ?? 'private';
     if (access === 'none' || req.is404) return;
-    const key = basicUser(req.headers.authorization);
-    const id = key ? await app.services.keys!.authenticate(app.services.db, key, real) : null; // keys expire in real time
-    if (!id) throw new GatewayError('AUTH01');
+    const id = await identify(app, req, basicUser(req.headers.authorization), real);
     if (access === 'private' && id.kind !== 'sk') throw new GatewayError('AUTH02');
     req.identity = id;
     req.now = nowFor(id, real);
   });
+}
+
+/**
+ * The identity behind a presented key, or AUTH01. Failed attempts count against the client
+ * address; past its ceiling the address gets 429 RATE01 (with Retry-After) instead, without a key
+ * lookup. `browser`: the key came where only a public key belongs (the JSONP endpoint, in a page's
+ * URL); a private key there is answered exactly as an unknown key, and recorded as exposed for the
+ * merchant's dashboard.
+ */
+export async function identify(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  key: string | null,
+  real: Date,
+  opts: { browser?: boolean } = {},
+): Promise<KeyIdentity> {
+  if (!key) throw new GatewayError('AUTH01');
+  const { limiter, keys, db } = app.services;
+  const blocked = limiter?.authBlocked(req.ip, real);
+  if (blocked) throw blocked;
+  let id = await keys!.authenticate(db, key, real); // keys expire in real time
+  if (id && opts.browser && id.kind !== 'pk') {
+    const exposed = await markKeyExposed(db, key, real);
+    req.log.warn({ merchant_id: id.merchantId, env: id.env, key_set_id: exposed?.key_set_id },
+      'a private key was sent from a browser: it is compromised; the merchant should roll the key set (dashboard, Keys)');
+    app.metrics.inc('tessera_exposed_private_keys_total', 'Private keys seen where only a public key belongs (the JSONP endpoint).', { env: id.env });
+    id = null;
+  }
+  if (id) return id;
+  throw (await limiter?.noteAuthFailure(req.ip, key, real)) ?? new GatewayError('AUTH01');
 }
 
 /** The request's "now": real time shifted by the merchant's test clock in test mode. */

@@ -1,79 +1,215 @@
 import { createHash } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import type { KeyIdentity } from '../domain/keys.js';
 import { GatewayError } from '../errors.js';
 import { CounterStore, FAILURE_WINDOW, MINUTE } from './counters.js';
 
-/** Per-window ceilings; 0 switches a rule off. */
+/**
+ * Per-window ceilings; 0 (or absent) switches a rule off. Refused card data is counted per client
+ * (address, and key + address): one address that submits bad cards stops itself, never the
+ * merchant's other shoppers. Merchant-wide, refusals only raise an alarm that tightens the
+ * per-address ceiling for addresses that have already been refused.
+ */
 export interface RateLimits {
-  /** Token requests per client IP per minute. */
+  /** Token requests per client address per minute (`ip`). */
   perIp: number;
-  /** Token requests per public key per minute. */
+  /** Token requests per public key (merchant environment) per minute (`key`). */
   perKey: number;
-  /** Refused card or account data per merchant environment per 10 minutes (card testing). */
+  /**
+   * The card-testing alarm (`alarm`, formerly `failures`): refused card or account data of one
+   * merchant environment per 10 minutes. Past it, and at each doubling, the key + address ceiling
+   * halves (down to 1): an address with no refusal still gets its token.
+   */
   failures: number;
+  /** Refused card data per client address and merchant environment per 10 minutes (`key_ip_failures`). */
+  keyIpFailures?: number;
+  /** Refused card data per client address, all merchants, per 10 minutes (`ip_failures`). */
+  ipFailures?: number;
+  /** Failed authentications (unknown or expired keys) per client address per 10 minutes (`auth_failures`). */
+  authFailures?: number;
 }
 
-export const DEFAULT_LIMITS: RateLimits = { perIp: 300, perKey: 3000, failures: 200 };
+export const DEFAULT_LIMITS: Readonly<Required<RateLimits>> = {
+  perIp: 300, perKey: 3000, failures: 200, keyIpFailures: 10, ipFailures: 30, authFailures: 20,
+};
+
+/**
+ * The unit an address is counted in: an IPv4 address (IPv4-mapped IPv6 included), or the /64 of
+ * an IPv6 address, since one subscriber usually holds a whole /64 and could otherwise draw a fresh
+ * address for every attempt.
+ */
+export function clientOf(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const a = ipaddr.process(ip);
+  if (a.kind() === 'ipv4') return a.toString();
+  return `${(a as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+}
+
 /** Addresses are counted, not stored: buckets hold a hash. */
-const hashIp = (ip: string) => createHash('sha256').update(ip).digest('hex').slice(0, 16);
+const hashClient = (ip: string) => createHash('sha256').update(clientOf(ip)).digest('hex').slice(0, 16);
 
 /** Codes that mean "this card or account data was refused": what card testing produces. */
 const REFUSALS = new Set(['11112', '11301', '11302', '11303', '11305', '11306', '234722', '91703', '38501', 'TEST01']);
 
-function limited(windowMs: number, now: Date, what: string): GatewayError {
-  const retry = Math.ceil((Math.floor(now.getTime() / windowMs) * windowMs + windowMs - now.getTime()) / 1000);
-  return new GatewayError('RATE01', `too many ${what}; retry in ${retry} s`, { retry_after: String(retry) });
+/** Where the limiter reports what operators should see: warnings, and counters for /metrics. */
+export interface LimiterEvents {
+  warn(obj: Record<string, unknown>, msg: string): void;
+  count(name: string, help: string, labels?: Record<string, string>): void;
 }
+
+/** The alarm level of a merchant-wide refusal count: 0 below the threshold, then +1 at each doubling. */
+export function alarmLevel(count: number, threshold: number): number {
+  if (!threshold || count < threshold) return 0;
+  let level = 1;
+  for (let t = threshold * 2; t <= count; t *= 2) level++;
+  return level;
+}
+
+/** The key + address ceiling at an alarm level: halved per level, never below 1. */
+export const tightened = (ceiling: number, level: number) => Math.max(1, Math.floor(ceiling / 2 ** level));
+
+const BLOCKED_MAX = 10_000;
 
 /**
- * The card-testing defence of the public token endpoints: per-IP and per-key request ceilings,
- * and a velocity rule that stops a merchant environment's tokenization for the rest of a
- * 10-minute window once too much card data has been refused.
+ * The limits of the public token endpoints (card testing) and of authentication (key guessing).
+ * Counts live in the shared CounterStore; an address found past the failed-authentication
+ * ceiling is also remembered by this node until its window ends, so its next attempts cost no key
+ * lookup at all.
  */
 export class TokenLimiter {
+  /** Set once the app exists (registerAuth). */
+  events?: LimiterEvents;
+  private blocked = new Map<string, number>();
+  private readonly limits: Required<RateLimits>;
+
   constructor(
     private store: CounterStore,
-    private limits: RateLimits = DEFAULT_LIMITS,
-  ) {}
+    limits: RateLimits = DEFAULT_LIMITS,
+  ) {
+    this.limits = { keyIpFailures: 0, ipFailures: 0, authFailures: 0, ...limits };
+  }
 
   async checkIp(ip: string, now: Date): Promise<void> {
-    if (this.limits.perIp && (await this.store.hit(`ip:${hashIp(ip)}`, MINUTE, now)) > this.limits.perIp) {
-      throw limited(MINUTE, now, 'token requests from this address');
+    if (this.limits.perIp && (await this.store.hit(`ip:${hashClient(ip)}`, MINUTE, now)) > this.limits.perIp) {
+      throw this.limited('ip', MINUTE, now, 'token requests from this address');
     }
   }
 
-  async checkKey(id: KeyIdentity, now: Date): Promise<void> {
+  /** Per-key request ceiling, then the refusal ceilings of this client (tightened while the merchant's alarm is raised). */
+  async checkKey(id: KeyIdentity, ip: string, now: Date): Promise<void> {
+    const { perKey, ipFailures, keyIpFailures, failures } = this.limits;
     const scope = `${id.merchantId}:${id.env}`;
-    if (this.limits.perKey && (await this.store.hit(`key:${scope}`, MINUTE, now)) > this.limits.perKey) {
-      throw limited(MINUTE, now, 'token requests for this key');
+    const client = hashClient(ip);
+    if (perKey && (await this.store.hit(`key:${scope}`, MINUTE, now)) > perKey) {
+      throw this.limited('key', MINUTE, now, 'token requests for this key');
     }
-    if (this.limits.failures && (await this.store.hit(`fail:${scope}`, FAILURE_WINDOW, now, 0)) >= this.limits.failures) {
-      throw limited(FAILURE_WINDOW, now, 'refused cards for this key (card-testing defence)');
+    if (ipFailures && (await this.store.hit(`fail-ip:${client}`, FAILURE_WINDOW, now, 0)) >= ipFailures) {
+      throw this.limited('ip_failures', FAILURE_WINDOW, now, 'refused cards from this address (card-testing defence)');
+    }
+    if (!keyIpFailures && !failures) return;
+    const mine = await this.store.hit(`fail-key-ip:${scope}:${client}`, FAILURE_WINDOW, now, 0);
+    if (mine === 0) return; // an address never refused is never held back, alarm or not
+    let ceiling = keyIpFailures || Infinity;
+    if (failures) {
+      const level = alarmLevel(await this.store.hit(`fail:${scope}`, FAILURE_WINDOW, now, 0), failures);
+      if (level) ceiling = tightened(keyIpFailures || DEFAULT_LIMITS.keyIpFailures, level);
+    }
+    if (mine >= ceiling) {
+      throw this.limited('key_ip_failures', FAILURE_WINDOW, now, 'refused cards from this address for this key (card-testing defence)');
     }
   }
 
-  /** Counts a refusal towards the velocity rule. */
-  async noteFailure(id: KeyIdentity | null, err: GatewayError, now: Date): Promise<void> {
-    if (id && this.limits.failures && REFUSALS.has(err.code)) {
-      await this.store.hit(`fail:${id.merchantId}:${id.env}`, FAILURE_WINDOW, now);
+  /** Counts a refusal for this client, for this client and key, and towards the merchant's alarm. */
+  async noteFailure(id: KeyIdentity | null, ip: string, err: GatewayError, now: Date): Promise<void> {
+    if (!id || !REFUSALS.has(err.code)) return;
+    const { ipFailures, keyIpFailures, failures } = this.limits;
+    const scope = `${id.merchantId}:${id.env}`;
+    const client = hashClient(ip);
+    if (ipFailures) await this.store.hit(`fail-ip:${client}`, FAILURE_WINDOW, now);
+    if (keyIpFailures || failures) await this.store.hit(`fail-key-ip:${scope}:${client}`, FAILURE_WINDOW, now);
+    if (!failures) return;
+    const n = await this.store.hit(`fail:${scope}`, FAILURE_WINDOW, now);
+    const level = alarmLevel(n, failures);
+    // The store answers each hit with its own count, so exactly one request sees each threshold.
+    if (level && n === failures * 2 ** (level - 1)) {
+      const ceiling = tightened(keyIpFailures || DEFAULT_LIMITS.keyIpFailures, level);
+      this.events?.warn({ merchant_id: id.merchantId, env: id.env, refused: n, level, per_address_ceiling: ceiling },
+        'card-testing alarm: many refused cards for this merchant; addresses already refused are now held to a lower ceiling');
+      this.events?.count('tessera_card_testing_alarms_total',
+        'Card-testing alarms raised or escalated (a merchant environment\'s refused cards passed the alarm threshold or doubled it).', { env: id.env });
     }
+  }
+
+  /** True while this node knows the address is past the failed-authentication ceiling (no lookup needed). */
+  authBlocked(ip: string, now: Date): GatewayError | null {
+    if (!this.limits.authFailures) return null;
+    const client = hashClient(ip);
+    const until = this.blocked.get(client);
+    if (until === undefined) return null;
+    if (until <= now.getTime()) {
+      this.blocked.delete(client);
+      return null;
+    }
+    return this.limited('auth_failures', FAILURE_WINDOW, now, 'failed authentications from this address');
+  }
+
+  /**
+   * Counts a failed authentication of this address; answers the RATE01 to send instead of AUTH01
+   * once the address is past its ceiling. Logged at warn with the key's kind prefix only.
+   */
+  async noteAuthFailure(ip: string, key: string, now: Date): Promise<GatewayError | null> {
+    this.events?.count('tessera_auth_failures_total', 'Requests with an unknown, expired or misplaced API key.');
+    if (!this.limits.authFailures) return null;
+    const client = hashClient(ip);
+    const n = await this.store.hit(`auth-fail:${client}`, FAILURE_WINDOW, now);
+    if (n <= this.limits.authFailures) {
+      this.events?.warn({ address: clientOf(ip), key_prefix: keyPrefix(key), failures: n },
+        n === this.limits.authFailures
+          ? 'authentication failed; this address is now refused (429) for the rest of the window'
+          : 'authentication failed: unknown or expired key');
+    }
+    if (n < this.limits.authFailures) return null;
+    if (this.blocked.size >= BLOCKED_MAX) this.blocked.delete(this.blocked.keys().next().value!);
+    this.blocked.set(client, windowEnd(FAILURE_WINDOW, now));
+    return n > this.limits.authFailures ? this.limited('auth_failures', FAILURE_WINDOW, now, 'failed authentications from this address') : null;
+  }
+
+  private limited(rule: string, windowMs: number, now: Date, what: string): GatewayError {
+    this.events?.count('tessera_rate_limited_total', 'Requests refused with 429 RATE01, by rule.', { rule });
+    const retry = Math.ceil((windowEnd(windowMs, now) - now.getTime()) / 1000);
+    return new GatewayError('RATE01', `too many ${what}; retry in ${retry} s`, { retry_after: String(retry) });
   }
 }
 
-/** TESSERA_RATE_LIMITS: "off", or "ip=300,key=3000,failures=200" (any subset). */
-export function parseLimits(spec: string | undefined): RateLimits {
-  if (!spec) return DEFAULT_LIMITS;
-  if (spec.trim() === 'off') return { perIp: 0, perKey: 0, failures: 0 };
+const windowEnd = (windowMs: number, now: Date) => Math.floor(now.getTime() / windowMs) * windowMs + windowMs;
+
+/** What may be logged of a presented key: its `<env>_<kind>_` prefix (8 characters), never more. */
+export function keyPrefix(key: string): string {
+  const m = /^(test|live)_(pk|sk)_/.exec(key);
+  return m ? m[0] : `(not a key, ${key.length} characters)`;
+}
+
+const NAMES: Record<string, keyof RateLimits> = {
+  ip: 'perIp', key: 'perKey', alarm: 'failures', failures: 'failures',
+  key_ip_failures: 'keyIpFailures', ip_failures: 'ipFailures', auth_failures: 'authFailures',
+};
+
+/**
+ * TESSERA_RATE_LIMITS: "off", or any subset of
+ * "ip=300,key=3000,key_ip_failures=10,ip_failures=30,alarm=200,auth_failures=20"
+ * (`failures` is the old name of `alarm` and still accepted).
+ */
+export function parseLimits(spec: string | undefined): Required<RateLimits> {
+  if (!spec) return { ...DEFAULT_LIMITS };
+  if (spec.trim() === 'off') return { perIp: 0, perKey: 0, failures: 0, keyIpFailures: 0, ipFailures: 0, authFailures: 0 };
   const out = { ...DEFAULT_LIMITS };
   for (const part of spec.split(',')) {
     const [k, v] = part.split('=').map((s) => s.trim());
     const n = Number(v);
     if (!Number.isInteger(n) || n < 0) throw new Error(`TESSERA_RATE_LIMITS: ${part} is not name=non-negative integer`);
-    if (k === 'ip') out.perIp = n;
-    else if (k === 'key') out.perKey = n;
-    else if (k === 'failures') out.failures = n;
-    else throw new Error(`TESSERA_RATE_LIMITS: unknown limit ${k} (ip, key, failures)`);
+    const name = Object.hasOwn(NAMES, k) ? NAMES[k] : undefined;
+    if (!name) throw new Error(`TESSERA_RATE_LIMITS: unknown limit ${k} (${Object.keys(NAMES).join(', ')})`);
+    out[name] = n;
   }
   return out;
 }
-

@@ -18,6 +18,7 @@ const keySetView = {
   properties: {
     key_set_id: str, env: str, public_key: nullableStr, private_key: nullableStr,
     created_at: time, expires_at: nullableTime, status: { type: 'string', enum: ['active', 'expiring', 'expired'] },
+    private_key_exposed_at: nullableTime,
   },
 };
 const keysSchema = {

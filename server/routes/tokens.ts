@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { KeyIdentity } from '../domain/keys.js';
 import { createToken, getToken, presentToken } from '../domain/tokens.js';
 import { GatewayError } from '../errors.js';
-import { nowFor } from '../http/auth.js';
+import { identify, nowFor } from '../http/auth.js';
 import { assertNoNul } from '../http/body.js';
 import { toGatewayError } from '../http/errors.js';
 import { checkCallback, jsonpBody } from '../http/jsonp.js';
@@ -56,11 +56,10 @@ export default async function tokenRoutes(app: FastifyInstance) {
     try {
       assertNoNul(query, 'query');
       await limiter?.checkIp(req.ip, now);
-      const key = typeof query.public_api_key === 'string' ? query.public_api_key : '';
-      id = key ? await app.services.keys!.authenticate(db, key, now) : null;
-      if (!id) throw new GatewayError('AUTH01');
-      if (id.kind !== 'pk') throw new GatewayError('AUTH03');
-      await limiter?.checkKey(id, now);
+      const key = typeof query.public_api_key === 'string' ? query.public_api_key : null;
+      // A private key here sits in a web page: answered as an unknown key, recorded for the merchant.
+      id = await identify(app, req, key, now, { browser: true });
+      await limiter?.checkKey(id, req.ip, now);
       const token = await createToken(db, vault, id, query, nowFor(id, now));
       payload = reply.serializeInput(presentToken(token, { withBin: true }), createdToken);
     } catch (err) {
@@ -69,12 +68,14 @@ export default async function tokenRoutes(app: FastifyInstance) {
         req.log.error({ err }, 'token creation failed');
         ge = new GatewayError('TKN01');
       }
-      await limiter?.noteFailure(id, ge, now);
+      await limiter?.noteFailure(id, req.ip, ge, now);
       if (ge.details.retry_after) reply.header('retry-after', ge.details.retry_after);
       payload = JSON.stringify(ge.toJSON());
     }
     // Errors travel through the callback with status 200: a browser drops the body of a failed script load.
-    reply
+    // Returned: an async handler that only calls send() is answered twice when an onSend hook is
+    // asynchronous, and Fastify's warning about it quotes the URL, card data and key included.
+    return reply
       .header('content-type', 'application/javascript; charset=utf-8')
       .header('x-content-type-options', 'nosniff')
       .header('cache-control', 'no-store')
@@ -87,13 +88,13 @@ export default async function tokenRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const now = clock.now(); // limits count real time; the token lives on the merchant's clock
       await limiter?.checkIp(req.ip, now);
-      await limiter?.checkKey(req.identity, now);
+      await limiter?.checkKey(req.identity, req.ip, now);
       try {
         const token = await createToken(db, vault, req.identity, (req.body ?? {}) as Record<string, unknown>, req.now);
         reply.header('cache-control', 'no-store');
         return presentToken(token, { withBin: true });
       } catch (err) {
-        if (err instanceof GatewayError) await limiter?.noteFailure(req.identity, err, now);
+        if (err instanceof GatewayError) await limiter?.noteFailure(req.identity, req.ip, err, now);
         throw err;
       }
     },

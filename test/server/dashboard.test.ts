@@ -105,6 +105,7 @@ describe('key sets', () => {
         key_set_id: m.test.key_set_id, env: 'test', status: 'active', expires_at: null, created_at: expect.any(String),
         public_key: `${m.test.public_key.slice(0, 8)}…${m.test.public_key.slice(-4)}`,
         private_key: `${m.test.private_key.slice(0, 8)}…${m.test.private_key.slice(-4)}`,
+        private_key_exposed_at: null,
       },
     ]);
     expect(body.live).toHaveLength(1);
@@ -112,6 +113,25 @@ describe('key sets', () => {
     expectNoWholeKeys(res.body, m.test.private_key, m.live.private_key, m.test.public_key, m.live.public_key);
     // The same answer whichever environment's key asks.
     expect((await get('/api/v1/dashboard/keys', m.live.private_key)).json()).toEqual(body);
+  });
+
+  test('a private key sent to the JSONP endpoint shows as exposed on its set, first sighting kept, that merchant only', async () => {
+    const x = await gw.newMerchant();
+    const jsonp = (key: string) => gw.app.inject({
+      url: '/api/v1/tokens/jsonp',
+      query: { callback: 'cb', public_api_key: key, ...Object.fromEntries(Object.entries(visa).map(([k, v]) => [k, String(v)])) },
+    });
+    const first = gw.clock.now().toISOString();
+    await jsonp(x.live.private_key);
+    gw.clock.advance(60_000);
+    await jsonp(x.live.private_key);
+    await jsonp(x.test.public_key); // a public key is where it belongs
+    const body = (await get('/api/v1/dashboard/keys', x.test.private_key)).json();
+    expect(body.live.map((s: any) => [s.key_set_id, s.private_key_exposed_at])).toEqual([[x.live.key_set_id, first]]);
+    expect(body.test.map((s: any) => s.private_key_exposed_at)).toEqual([null]);
+    const others = (await get('/api/v1/dashboard/keys', m.test.private_key)).json();
+    expect(new Set([...others.test, ...others.live].map((s: any) => s.private_key_exposed_at))).toEqual(new Set([null]));
+    expectNoWholeKeys(JSON.stringify(body), x.live.private_key);
   });
 
   test("another merchant's key sets never appear", async () => {

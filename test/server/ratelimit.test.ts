@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { parseLimits } from '../../server/http/ratelimit.js';
+import { alarmLevel, clientOf, parseLimits, tightened } from '../../server/http/ratelimit.js';
 import { TestGateway, basic, startGateway, visa } from '../helpers/gateway.js';
 
 let gw: TestGateway | undefined;
@@ -51,20 +51,76 @@ describe('card-testing defence', () => {
     expect(other.statusCode).toBe(200);
   });
 
-  test('velocity rule: after N refused cards the key is stopped for the window, good cards included', async () => {
-    gw = await startGateway({ limits: { perIp: 0, perKey: 0, failures: 3 } });
-    for (const n of ['4111111111111112', '4012888888881881', '1234567812345678']) {
-      const res = await post(gw, { ...visa, card_number: n });
-      expect(res.statusCode).toBe(400);
-    }
-    const blocked = await post(gw, visa);
+  test('a flood of refused cards from one address stops that address only: the other shoppers of the merchant still get tokens', async () => {
+    gw = await startGateway({ limits: { perIp: 0, perKey: 0, failures: 200, keyIpFailures: 10, ipFailures: 30 } });
+    const attacker = '203.0.113.66';
+    const statuses: number[] = [];
+    for (let i = 0; i < 200; i++) statuses.push((await post(gw, { ...visa, card_number: '4111111111111112' }, attacker)).statusCode);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
+    expect(new Set(statuses.slice(10))).toEqual(new Set([429]));
+    const blocked = await post(gw, visa, attacker); // the attacker's good card too, for the rest of the window
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().errors[0].message).toMatch(/card-testing/);
+    expect(blocked.json().errors[0]).toMatchObject({ code: 'RATE01', message: expect.stringMatching(/card-testing/) });
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(600);
-    // JSONP refusals count too, and the block shows there as well.
-    expect(callbackArg((await jsonp(gw, visa)).body).errors[0].code).toBe('RATE01');
+    expect(callbackArg((await jsonp(gw, visa, attacker)).body).errors[0].code).toBe('RATE01');
+    // Another address, with a typo first, and over JSONP.
+    expect((await post(gw, { ...visa, card_number: '4111111111111112' }, '198.51.100.20')).statusCode).toBe(400);
+    expect((await post(gw, visa, '198.51.100.20')).statusCode).toBe(200);
+    expect(callbackArg((await jsonp(gw, visa, '198.51.100.21')).body).class).toBe('token');
     gw.clock.advance(10 * 60_000);
-    expect((await post(gw, visa)).statusCode).toBe(200);
+    expect((await post(gw, visa, attacker)).statusCode).toBe(200);
+  });
+
+  test('refusals are counted per address across merchants too (ip_failures)', async () => {
+    gw = await startGateway({ limits: { perIp: 0, perKey: 0, failures: 0, keyIpFailures: 0, ipFailures: 3 } });
+    const bad = { ...visa, card_number: '4111111111111112' };
+    expect((await post(gw, bad)).statusCode).toBe(400);
+    expect((await post(gw, bad)).statusCode).toBe(400);
+    const other = (ip = '203.0.113.7') => gw!.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw!.other.test.public_key), payload: bad, remoteAddress: ip });
+    expect((await other()).statusCode).toBe(400);
+    expect((await other()).statusCode).toBe(429);
+    expect((await post(gw, visa)).json().errors[0].code).toBe('RATE01');
+    expect((await post(gw, visa, '198.51.100.1')).statusCode).toBe(200);
+  });
+
+  test('merchant-wide alarm: logged and counted, halves the ceiling of refused addresses at each doubling; a clean address always passes', async () => {
+    gw = await startGateway({ limits: { perIp: 0, perKey: 0, failures: 6, keyIpFailures: 4, ipFailures: 0 } });
+    const warnings: [Record<string, unknown>, string][] = [];
+    const limiter = gw.app.services.limiter!;
+    const events = limiter.events!;
+    limiter.events = { ...events, warn: (obj, msg) => warnings.push([obj, msg]) };
+    const bad = { ...visa, card_number: '4111111111111112' };
+    const refuse = async (ip: string, n: number) => { for (let i = 0; i < n; i++) expect((await post(gw!, bad, ip)).statusCode).toBe(400); };
+    await refuse('192.0.2.50', 1); // a shopper's typo, before any alarm
+    await refuse('192.0.2.1', 2);
+    await refuse('192.0.2.2', 2);
+    expect(warnings).toEqual([]);
+    await refuse('192.0.2.3', 1); // 6 refused: alarm, per-address ceiling 4 -> 2
+    expect(warnings).toEqual([[{ merchant_id: gw.merchant.id, env: 'test', refused: 6, level: 1, per_address_ceiling: 2 }, expect.stringMatching(/card-testing alarm/)]]);
+    expect((await post(gw, visa, '192.0.2.1')).statusCode).toBe(429); // 2 refusals: at the tightened ceiling
+    expect((await post(gw, visa, '192.0.2.50')).statusCode).toBe(200); // 1 refusal: below it
+    expect((await post(gw, visa, '192.0.2.99')).statusCode).toBe(200); // never refused
+    await refuse('192.0.2.3', 1);
+    for (const ip of ['192.0.2.4', '192.0.2.5', '192.0.2.6', '192.0.2.7', '192.0.2.8']) await refuse(ip, 1); // 12 refused: ceiling 1
+    expect(warnings.map(([o]) => [o.refused, o.level, o.per_address_ceiling])).toEqual([[6, 1, 2], [12, 2, 1]]);
+    expect((await post(gw, visa, '192.0.2.50')).statusCode).toBe(429); // one refusal is now enough
+    expect((await post(gw, visa, '192.0.2.99')).statusCode).toBe(200); // still never refused
+    expect(callbackArg((await jsonp(gw, visa, '192.0.2.100')).body).class).toBe('token');
+    // Another merchant is not under this one's alarm.
+    const other = await gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.other.test.public_key), payload: visa, remoteAddress: '192.0.2.50' });
+    expect(other.statusCode).toBe(200);
+    const metrics = (await gw.app.inject({ url: '/metrics' })).body;
+    expect(metrics).toMatch(/^tessera_card_testing_alarms_total\{env="test"\} 2$/m);
+    expect(metrics).toMatch(/^tessera_rate_limited_total\{rule="key_ip_failures"\} 2$/m);
+  });
+
+  test('an IPv6 client is counted by its /64, an IPv4-mapped address as the IPv4 address', async () => {
+    gw = await startGateway({ limits: { perIp: 1, perKey: 0, failures: 0 } });
+    expect((await post(gw, visa, '2001:db8:1:2::1')).statusCode).toBe(200);
+    expect((await post(gw, visa, '2001:db8:1:2:ffff::9')).statusCode).toBe(429);
+    expect((await post(gw, visa, '2001:db8:1:3::1')).statusCode).toBe(200);
+    expect((await post(gw, visa, '203.0.113.80')).statusCode).toBe(200);
+    expect((await post(gw, visa, '::ffff:203.0.113.80')).statusCode).toBe(429);
   });
 
   test('without a limiter nothing is limited, refusals included', async () => {
@@ -74,10 +130,23 @@ describe('card-testing defence', () => {
   });
 });
 
-test('TESSERA_RATE_LIMITS parsing', () => {
-  expect(parseLimits(undefined)).toEqual({ perIp: 300, perKey: 3000, failures: 200 });
-  expect(parseLimits('off')).toEqual({ perIp: 0, perKey: 0, failures: 0 });
-  expect(parseLimits('ip=10, failures=5')).toEqual({ perIp: 10, perKey: 3000, failures: 5 });
+test('TESSERA_RATE_LIMITS parsing: new names, the old `failures` still accepted as the alarm', () => {
+  const all = { perIp: 300, perKey: 3000, failures: 200, keyIpFailures: 10, ipFailures: 30, authFailures: 20 };
+  expect(parseLimits(undefined)).toEqual(all);
+  expect(parseLimits('off')).toEqual({ perIp: 0, perKey: 0, failures: 0, keyIpFailures: 0, ipFailures: 0, authFailures: 0 });
+  expect(parseLimits('ip=10, failures=5')).toEqual({ ...all, perIp: 10, failures: 5 });
+  expect(parseLimits('alarm=50,key_ip_failures=3,ip_failures=7,auth_failures=0')).toEqual({ ...all, failures: 50, keyIpFailures: 3, ipFailures: 7, authFailures: 0 });
   expect(() => parseLimits('ip=-1')).toThrow(/non-negative/);
-  expect(() => parseLimits('burst=3')).toThrow(/unknown limit/);
+  expect(() => parseLimits('burst=3')).toThrow(/unknown limit burst/);
+  expect(() => parseLimits('constructor=3')).toThrow(/unknown limit/);
+});
+
+test('client addresses and alarm levels', () => {
+  expect(clientOf('203.0.113.5')).toBe('203.0.113.5');
+  expect(clientOf('::ffff:203.0.113.5')).toBe('203.0.113.5');
+  expect(clientOf('2001:DB8:0:0:1::5')).toBe('2001:db8:0:0::/64');
+  expect(clientOf('not an address')).toBe('not an address');
+  expect([0, 5, 6, 11, 12, 24, 48].map((n) => alarmLevel(n, 6))).toEqual([0, 0, 1, 1, 2, 3, 4]);
+  expect(alarmLevel(1000, 0)).toBe(0);
+  expect([1, 2, 3, 4].map((l) => tightened(10, l))).toEqual([5, 2, 1, 1]);
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { Scope } from '../../server/domain/keys.js';
 import { TOKEN_TTL_MS, consumeToken, wipeExpiredTokens } from '../../server/domain/tokens.js';
 import { findTestCard } from '../../server/processor/test-cards.js';
@@ -11,6 +11,7 @@ type TokenIdentity = { id: string; merchant_id: string; env: string };
 let gw: TestGateway;
 beforeAll(async () => { gw = await startGateway(); });
 afterAll(() => gw.close());
+afterEach(() => { vi.restoreAllMocks(); });
 
 const REAL_VISA = '4012888888881881'; // Luhn-valid, not in the test table
 const NOT_TEST_ROUTING = '021000021'; // valid ABA checksum, not the sample bank
@@ -45,6 +46,19 @@ const post = (payload: unknown, key: string = gw.merchant.test.public_key, heade
 
 const getToken = (id: string, key: string = gw.merchant.test.private_key) =>
   gw.app.inject({ url: `/api/v1/tokens/${id}`, headers: basic(key) });
+
+/** Warnings logged by request loggers from now on ([bindings, message] pairs). */
+function captureWarnings(): [unknown, unknown][] {
+  const seen: [unknown, unknown][] = [];
+  const child = gw.app.log.child.bind(gw.app.log);
+  vi.spyOn(gw.app.log, 'child').mockImplementation((...args: Parameters<typeof child>) => {
+    const log = child(...args);
+    const warn = log.warn.bind(log);
+    log.warn = ((obj: unknown, msg?: unknown) => (seen.push([obj, msg]), warn(obj as object, msg as string))) as typeof log.warn;
+    return log;
+  });
+  return seen;
+}
 
 const countTokens = async () => (await gw.db.query('SELECT count(*)::int AS n FROM tokens'))[0].n as number;
 
@@ -109,10 +123,29 @@ describe('GET /tokens/jsonp', () => {
     expect(await countTokens()).toBe(before);
   });
 
-  test('a private key as public_api_key is AUTH03', async () => {
+  test('a private key as public_api_key is answered exactly as an unknown key, and recorded and logged as exposed', async () => {
+    const x = await gw.newMerchant();
     const before = await countTokens();
-    expect((await jsonp(visa, 'cb', gw.merchant.test.private_key)).errors[0].code).toBe('AUTH03');
+    const raw = (key: string) => gw.app.inject({ url: jsonpUrl({ public_api_key: key, callback: 'cb', ...visa }) });
+    const unknown = await raw(`test_pk_${'0'.repeat(55)}`);
+    const warnings = captureWarnings();
+    for (const key of [x.test.private_key, x.live.private_key, `test_sk_${'0'.repeat(55)}`]) {
+      const res = await raw(key);
+      expect({ status: res.statusCode, type: res.headers['content-type'], body: res.body })
+        .toEqual({ status: unknown.statusCode, type: unknown.headers['content-type'], body: unknown.body });
+    }
+    expect(JSON.parse(unknown.body.slice('/**/cb('.length, -2))).toEqual({ errors: [{ code: 'AUTH01', message: expect.any(String) }] });
     expect(await countTokens()).toBe(before);
+    const rows = await gw.db.query("SELECT env, exposed_at FROM api_keys WHERE merchant_id = $1 AND kind = 'sk' ORDER BY env", [x.id]);
+    expect(rows.map((r) => [r.env, new Date(r.exposed_at).getTime()])).toEqual([['live', gw.clock.now().getTime()], ['test', gw.clock.now().getTime()]]);
+    const exposed = warnings.filter(([, msg]) => /private key was sent from a browser/.test(String(msg)));
+    expect(exposed.map(([obj]) => (obj as any).key_set_id)).toEqual([x.test.key_set_id, x.live.key_set_id]);
+    expect(JSON.stringify(warnings)).not.toContain(x.test.private_key.slice(8));
+    expect(JSON.stringify(warnings)).not.toContain(x.live.private_key.slice(8));
+    expect(JSON.stringify(warnings)).not.toContain(visa.card_number);
+    expect(exposed).toHaveLength(warnings.length); // nothing else was logged (no double reply quoting the URL)
+    // Still a working key where it belongs (the merchant rolls it; Tessera does not break their server).
+    expect((await post(visa, x.test.private_key)).statusCode).toBe(200);
   });
 
   test.each([

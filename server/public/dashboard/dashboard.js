@@ -405,6 +405,11 @@ async function renderKeys(view) {
   const o = state.overview;
   view.append(...pageHead('Keys', 'Key sets of both environments. A private key is shown once, when its set is generated; '
     + 'afterwards only its first and last characters. Generating a set expires the current keys of that environment now or in one hour.'));
+  // A private key seen in a browser (the JSONP endpoint) is compromised: say so until its set expires.
+  for (const s of [...data.test, ...data.live].filter((k) => k.private_key_exposed_at && k.status !== 'expired')) {
+    view.append(h('div', { 'data-testid': 'key-exposed' }, statusBox('error', `The ${s.env} private key of ${s.key_set_id} was sent from a web page on `
+      + `${when(s.private_key_exposed_at)}: treat it as compromised. Generate new ${s.env} keys expiring the old ones now, and keep private keys on your server.`)));
+  }
   const reveal = h('div', { id: 'new-key-set' });
   view.append(reveal, h('div', { class: 'columns' }, keyColumn('test', data, o, reveal), keyColumn('live', data, o, reveal)));
 }
@@ -419,7 +424,8 @@ function keyColumn(env, data, o, reveal) {
       { key: 'key_set_id', label: 'Key set', render: (s) => [h('code', { class: 'nowrap' }, s.key_set_id), h('div', { class: 'hint' }, when(s.created_at))] },
       { key: 'keys', label: 'Keys', render: (s) => h('div', {},
         h('div', {}, h('span', { class: 'visually-hidden' }, 'public '), h('code', { class: 'nowrap' }, s.public_key ?? '—')),
-        h('div', {}, h('span', { class: 'visually-hidden' }, 'private '), h('code', { class: 'nowrap' }, s.private_key ?? '—'))) },
+        h('div', {}, h('span', { class: 'visually-hidden' }, 'private '), h('code', { class: 'nowrap' }, s.private_key ?? '—'),
+          s.private_key_exposed_at ? [' ', h('span', { class: 'pill bad' }, 'exposed')] : null)) },
       { key: 'status', label: 'Status', render: (s) => [statusPill(s.status), s.expires_at ? h('div', { class: 'hint' }, `${s.status === 'expired' ? 'expired' : 'until'} ${when(s.expires_at)}`) : null] },
     ], { caption: `${sets.length} key set${sets.length === 1 ? '' : 's'}, newest first` }));
   } else {
