@@ -29,7 +29,12 @@ private key  ${set.private_key}
 }
 
 async function serve(config: Config, args: string[]): Promise<void> {
-  const { values: flags } = parseArgs({ args, options: { dev: { type: 'boolean', default: false } } });
+  let flags: { dev: boolean };
+  try {
+    flags = parseArgs({ args, options: { dev: { type: 'boolean', default: false } } }).values;
+  } catch {
+    throw new ConfigError(USAGE);
+  }
   // Development mode serves the demo checkout (no key, the demo merchant's test data); production does not.
   const demo = config.demo ?? flags.dev;
   const gw = await startTessera({

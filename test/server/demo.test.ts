@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../server/app.js';
+import { ConfigError, loadConfig } from '../../server/config.js';
 import { createKeySet, createMerchant, demoMerchantId } from '../../server/domain/keys.js';
 import { TestGateway, basic, startGateway, tokenFor, visa } from '../helpers/gateway.js';
 
@@ -125,4 +126,11 @@ describe('on', () => {
     expect(ok.statusCode).toBe(200);
     expect(await countTransactions()).toBe(before + 1);
   });
+});
+
+test('TESSERA_DEMO is on or off; unset, the mode decides (tessera serve --dev)', () => {
+  expect(loadConfig({}).demo).toBeUndefined();
+  expect(loadConfig({ TESSERA_DEMO: 'on' }).demo).toBe(true);
+  expect(loadConfig({ TESSERA_DEMO: 'off' }).demo).toBe(false);
+  expect(() => loadConfig({ TESSERA_DEMO: 'yes' })).toThrow(ConfigError);
 });
