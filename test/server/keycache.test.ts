@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ManualClock } from '../../server/clock.js';
-import { KeyCache, createKeySet, createMerchant } from '../../server/domain/keys.js';
+import { KeyCache, UNKNOWN_KEYS_CACHED, createKeySet, createMerchant, hashKey } from '../../server/domain/keys.js';
 import { testDb } from '../helpers/gateway.js';
 
 let db: Awaited<ReturnType<typeof testDb>>;
@@ -51,4 +51,49 @@ test('ttl 0 is no cache at all', async () => {
   expect(await cache.authenticate(db, set.private_key, clock.now())).not.toBeNull();
   await createKeySet(db, { merchantId, env: 'test' }, clock.now(), 'now');
   expect(await cache.authenticate(db, set.private_key, clock.now())).toBeNull();
+});
+
+/** A database of one key, counting its lookups: enough for KeyCache, and fast enough for 10,001 keys. */
+function oneKeyDb(key: string, id = { merchant_id: 'mer_1', env: 'test', kind: 'sk', expires_at: null, offset_ms: 0 }) {
+  const db = {
+    lookups: 0,
+    async query(_sql: string, params: unknown[] = []) {
+      db.lookups++;
+      await Promise.resolve();
+      return params[0] === hashKey(key) ? [id] : [];
+    },
+  };
+  return db;
+}
+const madeUp = (i: number) => `test_sk_${i.toString(16).padStart(55, '0')}`;
+
+test('a flood of unknown keys never pushes a known key out of the cache (no lookup storm after it)', async () => {
+  const key = madeUp(0xfffff);
+  const q = oneKeyDb(key);
+  const cache = new KeyCache(60_000);
+  const now = new Date();
+  expect((await cache.authenticate(q as any, key, now))?.merchantId).toBe('mer_1');
+  for (let i = 0; i <= UNKNOWN_KEYS_CACHED; i++) expect(await cache.authenticate(q as any, madeUp(i), now)).toBeNull();
+  const before = q.lookups;
+  expect((await cache.authenticate(q as any, key, now))?.merchantId).toBe('mer_1');
+  expect(q.lookups).toBe(before);
+  // The unknown set forgets its oldest first and stays bounded.
+  expect(await cache.authenticate(q as any, madeUp(0), now)).toBeNull();
+  expect(q.lookups).toBe(before + 1);
+  expect(await cache.authenticate(q as any, madeUp(UNKNOWN_KEYS_CACHED), now)).toBeNull();
+  expect(q.lookups).toBe(before + 1);
+});
+
+test('malformed keys are refused without a lookup; concurrent lookups of one key share one query', async () => {
+  const key = madeUp(7);
+  const q = oneKeyDb(key);
+  const cache = new KeyCache(1000);
+  const now = new Date();
+  for (const bad of ['nope', `${key}0`, key.toUpperCase(), '']) expect(await cache.authenticate(q as any, bad, now)).toBeNull();
+  expect(q.lookups).toBe(0);
+  const ids = await Promise.all(Array.from({ length: 50 }, () => cache.authenticate(q as any, key, now)));
+  expect(ids.every((id) => id?.merchantId === 'mer_1')).toBe(true);
+  const misses = await Promise.all(Array.from({ length: 50 }, () => cache.authenticate(q as any, madeUp(8), now)));
+  expect(misses.every((id) => id === null)).toBe(true);
+  expect(q.lookups).toBe(2);
 });
