@@ -70,7 +70,7 @@ function readBody(payload: Readable, declared: string | undefined, limit: number
       if (size > limit) fail(new GatewayError('REQ02'));
       else chunks.push(chunk);
     });
-    payload.on('error', () => fail(new GatewayError('REQ01', 'the request body was not received whole')));
+    payload.on('error', (err) => fail(err instanceof GatewayError ? err : new GatewayError('REQ01', 'the request body was not received whole')));
     payload.on('end', () => {
       if (settled) return;
       settled = true;
