@@ -73,7 +73,7 @@ export const CATALOGUE = {
   AUTH04: [403, 'a test key cannot create live keys; sign in with a live private key'],
   REQ01: [400, 'invalid request'],
   REQ02: [413, 'request body too large'],
-  REQ03: [415, 'unsupported content type; send JSON or form-encoded data'],
+  REQ03: [415, 'unsupported content type or encoding; send JSON, form-encoded or multipart/form-data, as is or with gzip, deflate or br'],
   REQ04: [408, 'the request was not received in time (30 s)'],
   REQ05: [431, 'request headers too large'],
   JSONP01: [400, 'callback must be a JavaScript identifier or dotted path'],
