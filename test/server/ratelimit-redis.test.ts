@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
-import { CounterStore, MemoryCounters, RedisCounters, RedisLike, connectRedis } from '../../server/http/counters.js';
+import type { KeyIdentity } from '../../server/domain/keys.js';
+import { GatewayError } from '../../server/errors.js';
+import { CounterStore, MemoryCounters, RedisCounters, RedisLike, connectRedis, localCounters } from '../../server/http/counters.js';
+import { TokenLimiter } from '../../server/http/ratelimit.js';
 import { startTessera } from '../../server/start.js';
-import { TestGateway, basic, startGateway, visa } from '../helpers/gateway.js';
+import { TestGateway, basic, startGateway, testDb, visa } from '../helpers/gateway.js';
 import { freePort } from './notify-fixtures.js';
 
 // The card-testing counters in Redis (REDIS_URL). Needs a Redis: TEST_REDIS_URL (.ci/run sets it).
@@ -33,6 +36,41 @@ const statuses = async (g: TestGateway, n: number) => {
   return out;
 };
 
+/** One sequence of limiter calls; what each call answered. */
+async function limiterScenario(store: CounterStore): Promise<string[]> {
+  const limiter = new TokenLimiter(store, { perIp: 0, perKey: 0, failures: 4, keyIpFailures: 3, ipFailures: 5, authFailures: 2 });
+  const id: KeyIdentity = { merchantId: 'mer_scenario', env: 'test', kind: 'pk', clockOffsetMs: 0 };
+  const now = new Date('2026-11-22T12:00:30Z');
+  const out: string[] = [];
+  const check = async (ip: string) => {
+    try {
+      await limiter.checkKey(id, ip, now);
+      out.push(`${ip} ok`);
+    } catch (e) {
+      out.push(`${ip} ${(e as GatewayError).code}`);
+    }
+  };
+  const refuse = (ip: string) => limiter.noteFailure(id, ip, new GatewayError('11112'), now);
+  for (let i = 0; i < 3; i++) await check('192.0.2.1').then(() => refuse('192.0.2.1'));
+  await check('192.0.2.1'); // three refusals: its own ceiling
+  await check('192.0.2.2').then(() => refuse('192.0.2.2')); // the fourth refusal: alarm, ceiling 3 -> 1
+  await check('192.0.2.2'); // one refusal is now enough
+  await check('192.0.2.3'); // never refused
+  for (let i = 0; i < 3; i++) out.push(`auth ${(await limiter.noteAuthFailure('192.0.2.9', 'test_sk_x', now))?.code ?? 'AUTH01'}`);
+  out.push(`auth blocked ${limiter.authBlocked('192.0.2.9', now)?.code}`);
+  return out;
+}
+const EXPECTED_SCENARIO = [
+  '192.0.2.1 ok', '192.0.2.1 ok', '192.0.2.1 ok', '192.0.2.1 RATE01', '192.0.2.2 ok', '192.0.2.2 RATE01', '192.0.2.3 ok',
+  'auth AUTH01', 'auth AUTH01', 'auth RATE01', 'auth blocked RATE01',
+];
+
+test('the scenario the Redis store is held to, on the local store', async () => {
+  const db = await testDb();
+  closers.push(() => db.drop());
+  expect(await limiterScenario(localCounters(db))).toEqual(EXPECTED_SCENARIO);
+});
+
 describe.skipIf(!REDIS)(`rate-limit counters in Redis${REDIS ? '' : ' (skipped: set TEST_REDIS_URL)'}`, () => {
   test('two nodes on one Redis count together; a window\'s key expires at most two windows after its first hit', async () => {
     const p = prefix();
@@ -59,6 +97,14 @@ describe.skipIf(!REDIS)(`rate-limit counters in Redis${REDIS ? '' : ' (skipped: 
     expect(keys).toHaveLength(1);
     expect(await r.sendCommand(['GET', keys[0]])).toBe('4');
     if (gw.db.kind === 'pg') expect(await gw.db.query('SELECT * FROM rate_counters')).toEqual([]);
+  });
+
+  test('the per-client refusal rules, the alarm and the failed-auth rule answer alike on Redis and on the local store', async () => {
+    const db = await testDb();
+    closers.push(() => db.drop());
+    const redisRun = await limiterScenario(new RedisCounters(await redis(), new MemoryCounters(), { prefix: prefix() }));
+    expect(redisRun).toEqual(await limiterScenario(localCounters(db)));
+    expect(redisRun).toEqual(EXPECTED_SCENARIO);
   });
 
   test('Redis unreachable: the ceiling still holds, counted in the database or memory instead, and no request fails', async () => {
