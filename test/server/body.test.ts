@@ -25,8 +25,35 @@ describe('parseForm', () => {
     ['nothing', '', {}],
     ['a key that is not a path is kept as is', 'a]b=1', { 'a]b': '1' }],
     ['a later scalar replaces a nested value', 'm[a]=1&m=2', { m: '2' }],
+    ['a % without two hex digits stays as written', 'a=100%&b=%zz&c=%4', { a: '100%', b: '%zz', c: '%4' }],
+    ['percent-encoded brackets are nesting', 'm%5Ba%5D=1', { m: { a: '1' } }],
+    ['a name without a value, empty pairs, an empty name', 'a&&=x&b=', { a: '', '': 'x', b: '' }],
+    ['an array grows by appending', 'tags[]=a&tags[1]=b&tags[]=c&tags[0]=z', { tags: ['z', 'b', 'c'] }],
+    ['an index past the end turns the array into an object', 'tags[]=a&tags[7]=b', { tags: { 0: 'a', 7: 'b' } }],
+    ['a name turns the array into an object', 'tags[]=a&tags[x]=b', { tags: { 0: 'a', x: 'b' } }],
+    ['32 levels, the body being the first', `a${'[b]'.repeat(31)}=1`, JSON.parse(`{"a":${'{"b":'.repeat(31)}"1"${'}'.repeat(31)}}`)],
   ])('%s', (_, body, expected) => {
     expect(parseForm(body)).toEqual(expected);
+  });
+
+  test.each<[string, string, number, RegExp]>([
+    ['more fields than the limit', 'a=1&b=2&c=3&d=4', 3, /more than 3 fields/],
+    ['a key 33 levels deep', `a${'[b]'.repeat(32)}=1`, 1000, /body\.a is nested more than 32 levels/],
+    ['a key a million levels deep', `a${'[b]'.repeat(1_000_000)}=1`, 1000, /nested more than 32 levels/],
+    ['a value that is not UTF-8', 'city=caf%E9', 1000, /body\.city is not valid UTF-8/],
+    ['an encoded lone surrogate', 'a[b]=%ED%A0%80', 1000, /body\.a\[b\] is not valid UTF-8/],
+    ['an overlong encoding', 'a=%C0%AF', 1000, /not valid UTF-8/],
+    ['a field name that is not UTF-8', '%FF=1', 1000, /form field name "%FF" is not valid UTF-8/],
+  ])('refuses %s with REQ01', (_, body, maxKeys, message) => {
+    let err: unknown;
+    try {
+      parseForm(body, maxKeys);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(GatewayError);
+    expect(err).toMatchObject({ code: 'REQ01', status: 400 });
+    expect((err as Error).message).toMatch(message);
   });
 
   test.each([
@@ -66,6 +93,10 @@ describe('parseObjectParam', () => {
     ['an array', ['a']],
     ['a number', 7],
     ['a boolean', true],
+    ['a JSON-encoded lone surrogate', '{"note":"\\ud800"}'],
+    ['a JSON-encoded lone surrogate in a key', '{"\\udc00":1}'],
+    ['a JSON-encoded NUL', '{"note":"\\u0000"}'],
+    ['JSON nested 33 levels deep', `${'{"a":'.repeat(33)}1${'}'.repeat(33)}`],
   ])('refuses %s with REQ01 naming the parameter', (_, value) => {
     let err: unknown;
     try {
