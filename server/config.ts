@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { RateLimits, parseLimits } from './http/ratelimit.js';
 import type { NotifyConfig } from './notify/index.js';
+import { parseAllowList } from './net/addresses.js';
 
 /** Every environment variable Tessera reads, in one typed place. */
 export interface Config {
@@ -22,6 +23,11 @@ export interface Config {
   trustProxy: boolean;
   /** Email and SMS transports of the outbox; absent ones leave messages queued (GET /api/v1/outbox). */
   notify: NotifyConfig;
+  /**
+   * TESSERA_OUTBOUND_ALLOW: private targets merchants' webhook and callback URLs may name anyway
+   * (CIDR blocks, addresses, host names, `*.suffix`), e.g. `10.0.0.0/8,hooks.internal`.
+   */
+  outboundAllow: string[];
   /** TESSERA_DEMO: the demo checkout at / and /demo/*; undefined follows the mode (on with `serve --dev` only). */
   demo?: boolean;
 }
@@ -45,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX || undefined,
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     notify: notifyConfig(env),
+    outboundAllow: outboundAllowFrom(env),
     demo: env.TESSERA_DEMO ? onOff(env, 'TESSERA_DEMO') : undefined,
   };
 }
@@ -88,5 +95,14 @@ function limits(spec: string | undefined): RateLimits {
     return parseLimits(spec);
   } catch (err) {
     throw new ConfigError((err as Error).message);
+  }
+}
+
+/** TESSERA_OUTBOUND_ALLOW, checked: an entry that is not an address, CIDR block or host name is a ConfigError. */
+export function outboundAllowFrom(env: NodeJS.ProcessEnv): string[] {
+  try {
+    return parseAllowList(env.TESSERA_OUTBOUND_ALLOW);
+  } catch (err) {
+    throw new ConfigError(`TESSERA_OUTBOUND_ALLOW: ${(err as Error).message}`);
   }
 }

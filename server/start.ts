@@ -15,6 +15,8 @@ import { completeDueReviews } from './domain/updater.js';
 import { NotifyConfig, OutboxWorker, createTransports } from './notify/index.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { WebhookDispatcher } from './jobs/dispatch.js';
+import { configureOutbound } from './net/outbound.js';
+import { outboundAllowFrom } from './config.js';
 
 export interface StartOptions {
   /** 0 picks a free port. Default 8080. */
@@ -39,6 +41,11 @@ export interface StartOptions {
   redisKeyPrefix?: string;
   /** Honour X-Forwarded-For from a proxy in front (TRUST_PROXY). */
   trustProxy?: boolean;
+  /**
+   * Private targets merchants' webhook and callback URLs may name (TESSERA_OUTBOUND_ALLOW, read from
+   * the environment when absent). The setting is the process's: every gateway of it shares one.
+   */
+  outboundAllow?: string[];
   /** Serve the demo checkout at / and /demo/* (TESSERA_DEMO; on with `tessera serve --dev`). Default off. */
   demo?: boolean;
   /** The demo merchant's test-environment verification switches. */
@@ -90,6 +97,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     throw new Error('TESSERA_DATA_KEY is required with DATABASE_URL (openssl rand -base64 32)');
   }
   if (dataDir) ensurePrivateDir(dataDir, opts.warn); // before anything writes into it
+  configureOutbound({ allow: opts.outboundAllow ?? outboundAllowFrom(process.env) });
   const vault = loadVault({ dataKey: opts.dataKey, retiredKeys: opts.retiredDataKeys, dataDir, warn: opts.warn });
   const clock = opts.clockStart ? clockFrom(opts.clockStart) : systemClock;
   let demo = null as { id: string; set: KeySet } | null; // set by setup (a closure: TS cannot see it)

@@ -1,7 +1,9 @@
 import { Db, Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { Frequency, FREQUENCIES, isFrequency, readDay } from './calendar.js';
+import type { OutboundPolicy } from '../net/outbound.js';
 import type { Scope } from './keys.js';
+import { vetTargetUrl } from './target-url.js';
 import { parseAmount, text } from './validate.js';
 
 export interface PlanRow {
@@ -49,7 +51,7 @@ export function readCallbackUrl(scope: Scope, raw: unknown): string | null {
 }
 
 /** POST /plans: frequency, name and amount required; day and callback_url optional. */
-export async function createPlan(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date): Promise<PlanRow> {
+export async function createPlan(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date, policy?: OutboundPolicy): Promise<PlanRow> {
   const frequency = text(body.frequency)?.toLowerCase();
   if (!isFrequency(frequency)) throw new GatewayError('REQ01', `frequency must be one of ${FREQUENCIES.join(', ')}`);
   const name = text(body.name);
@@ -59,6 +61,8 @@ export async function createPlan(q: Queryable, scope: Scope, body: Record<string
   const day = readDay(frequency, body.day);
   if ('error' in day) throw new GatewayError('REQ01', day.error);
   const callbackUrl = readCallbackUrl(scope, body.callback_url);
+  // The route holds a transaction open already; the resolver's deadline (2 s) bounds the wait.
+  if (callbackUrl !== null) await vetTargetUrl(scope, callbackUrl, 'callback_url', policy);
   const [row] = await q.query<PlanRow>(
     `INSERT INTO plans (merchant_id, env, name, frequency, day, amount, callback_url, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING *, 0 AS active_subscriptions`,

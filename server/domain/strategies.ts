@@ -1,8 +1,10 @@
 import { Db, Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
+import type { OutboundPolicy } from '../net/outbound.js';
 import { Scope, newId } from './keys.js';
 import { normalisePhone } from './receipts.js';
 import { getRule } from './rules.js';
+import { vetTargetUrl } from './target-url.js';
 import { isEmail, text } from './validate.js';
 
 // Webhook strategies (spec 4.10): how a merchant hears about an event. `webhook` POSTs the signed
@@ -50,6 +52,17 @@ export function readUrl(scope: Scope, raw: unknown): string {
   if (s.length > MAX_URL) throw new GatewayError('REQ01', `url must be at most ${MAX_URL} characters`);
   if (scope.env === 'live' && u.protocol !== 'https:') throw new GatewayError('REQ01', 'url must use https in live mode');
   return u.toString();
+}
+
+/** The webhook URL a create or update body may set, vetted before its transaction (malformed ones are left to readUrl). */
+async function vetBodyUrl(scope: Scope, body: Body, policy?: OutboundPolicy): Promise<void> {
+  let url: string;
+  try {
+    url = readUrl(scope, body.url);
+  } catch {
+    return;
+  }
+  await vetTargetUrl(scope, url, 'url', policy);
 }
 
 function readMode(v: unknown): Mode {
@@ -103,9 +116,10 @@ export async function listStrategies(q: Queryable, scope: Scope, page: { limit: 
 
 /** POST /webhooks/strategies: `mode` and its target (url, email_address or phone_number). */
 export async function createStrategy(db: Db, scope: Scope, body: Body, now: Date,
-  onRecord?: (q: Queryable, id: string) => Promise<void>): Promise<StrategyRow> {
+  onRecord?: (q: Queryable, id: string) => Promise<void>, policy?: OutboundPolicy): Promise<StrategyRow> {
   const mode = readMode(body.mode);
   const t = readTarget(scope, mode, body);
+  if (t.url !== null) await vetTargetUrl(scope, t.url, 'url', policy);
   return db.tx(async (q) => {
     const id = `strat_${newId(8)}`;
     await q.query(
@@ -122,7 +136,14 @@ export async function createStrategy(db: Db, scope: Scope, body: Body, now: Date
  * PUT /webhooks/strategies/:id: `mode` may change; the target of the (new) mode is read from the
  * body when given, else kept when the mode is unchanged, else required. Other modes' targets clear.
  */
-export async function updateStrategy(db: Db, scope: Scope, id: string, body: Body, now: Date): Promise<StrategyRow> {
+export async function updateStrategy(db: Db, scope: Scope, id: string, body: Body, now: Date, policy?: OutboundPolicy): Promise<StrategyRow> {
+  // A url the update may keep is vetted first, outside the transaction (it resolves a name); an
+  // unknown id still answers 200007 first.
+  const mode = typeof body.mode === 'string' ? body.mode.trim().toLowerCase() : body.mode;
+  if (body.url !== undefined && (mode === undefined || mode === 'webhook')) {
+    await getStrategy(db, scope, id);
+    await vetBodyUrl(scope, body, policy);
+  }
   return db.tx(async (q) => {
     const s = await getStrategy(q, scope, id, true);
     const mode = body.mode === undefined ? s.mode : readMode(body.mode);

@@ -1,4 +1,5 @@
 import { signCallback } from '../jobs/callbacks.js';
+import { OutboundError, PostResult, post } from '../net/outbound.js';
 import { SendError, SmsMessage, Transport } from './outbox.js';
 
 export interface SmsWebhookOptions {
@@ -34,20 +35,20 @@ export function webhookSmsTransport(opts: SmsWebhookOptions): Transport<SmsMessa
         'idempotency-key': `sms-${delivery.env}-${delivery.id}`,
         'user-agent': 'Tessera-SMS/1',
       };
-      // Real time, not the gateway clock: the receiver checks freshness against its own clock.
-      if (opts.secret) headers['x-tessera-signature'] = signBody(opts.secret, Math.floor(Date.now() / 1000), body);
-      let res: Response;
+      // The operator's own endpoint, so no address rules (it may well be private); the deadline
+      // and the answer cap (4 KiB) still apply. Redirects are not followed.
+      let res: PostResult;
       try {
-        res = await fetch(opts.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeout), redirect: 'error' });
+        res = await post(opts.url, {
+          caller: 'operator', headers, body, timeoutMs: timeout,
+          // Signed when the connection is ready, in real time (the receiver checks freshness against its own clock).
+          lateHeaders: (): Record<string, string> => (opts.secret ? { 'x-tessera-signature': signBody(opts.secret, Math.floor(Date.now() / 1000), body) } : {}),
+        });
       } catch (err) {
-        const e = err as Error & { cause?: { code?: string } };
-        throw new SendError(`SMS webhook unreachable: ${e.cause?.code ?? e.name}: ${e.message}`);
+        throw new SendError(`SMS webhook unreachable: ${err instanceof OutboundError ? `${err.kind}: ${err.detail}` : String(err)}`);
       }
-      if (res.ok) {
-        await res.body?.cancel();
-        return;
-      }
-      const detail = (await res.text().catch(() => '')).slice(0, 200);
+      if (res.status >= 200 && res.status < 300) return;
+      const detail = res.body.slice(0, 200);
       const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
       throw new SendError(`SMS webhook answered ${res.status}${detail ? `: ${detail}` : ''}`, permanent);
     },
