@@ -1,5 +1,6 @@
 import bare from './bare.mjs';
 import charges from './charges.mjs';
+import clockAdvance from './clock-advance.mjs';
 import coldStart from './cold-start.mjs';
 import jsonpTokens from './jsonp-tokens.mjs';
 import rawInsert from './raw-insert.mjs';
@@ -19,4 +20,4 @@ import twoNode from './two-node.mjs';
  * BENCH_ONLY=name,name runs a subset. Scenarios marked `diagnostic` run only with BENCH_DIAG=1 or
  * when BENCH_ONLY names them.
  */
-export const scenarios = [bare, rawInsert, jsonpTokens, charges, twoNode, tokenSteps, coldStart];
+export const scenarios = [bare, rawInsert, jsonpTokens, charges, twoNode, tokenSteps, coldStart, clockAdvance];

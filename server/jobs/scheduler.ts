@@ -1,229 +1,14 @@
-import { Db } from '../db/index.js';
-import { RecurringDeps, billSubscription } from '../domain/billings.js';
-import type { Scope } from '../domain/keys.js';
-import { sendChargeReceipt } from '../domain/receipts.js';
-import { ST, ScheduledRow, billScheduled } from '../domain/scheduled.js';
-import { SUB, SubscriptionRow } from '../domain/subscriptions.js';
-import type { Transaction } from '../domain/transactions.js';
-import type { Notifier } from '../notify/outbox.js';
-import { CallbackDeps, DeliveryOptions, deliverCallbacks } from './callbacks.js';
+import { deliverCallbacks, DeliveryOptions } from './callbacks.js';
 import { Loop } from './loop.js';
+import { JobDeps, RunSummary, runDue, serial } from './runs.js';
+import { resumeAdvances, stopAdvances } from './test-clock.js';
 
-// The scheduler: one loop per server process. Each piece of due work (a subscription's run, a
-// scheduled transaction) is claimed with SELECT … FOR UPDATE SKIP LOCKED in a transaction of its
-// own, which also charges and records it and moves it on; so several processes on one PostgreSQL
-// never bill the same run twice, and a crash anywhere before the commit leaves nothing to undo.
-// Due-ness is judged per merchant environment: real time, plus the test clock's offset in test mode.
+// The scheduler: one loop per server process. A round runs the due work of every merchant
+// environment (runs.ts: each run claimed with FOR UPDATE SKIP LOCKED in a transaction of its own,
+// so several processes on one PostgreSQL never bill the same run twice), delivers due callbacks,
+// and takes over test-clock advances whose node stopped holding them (test-clock.ts).
 
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-export interface JobDeps extends RecurringDeps, Pick<CallbackDeps, 'fetch'> {
-  log?: Logger;
-  /** The outbox worker, kicked when a run made a receipt. */
-  notify?: Notifier;
-}
-
-export interface RunSummary {
-  billings: number;
-  failed_billings: number;
-  scheduled_transactions: number;
-  failed_scheduled_transactions: number;
-  /** Runs that hit an unexpected error (rolled back, logged; retried next round). */
-  errors: number;
-}
-
-const empty = (): RunSummary => ({ billings: 0, failed_billings: 0, scheduled_transactions: 0, failed_scheduled_transactions: 0, errors: 0 });
-
-/**
- * Where to look: everything due at real time `realNow` (each test env at its own offset), or one
- * environment at `at`. `skip`: work that failed unexpectedly in this round (so one broken row
- * cannot starve the rest; it is tried again next round).
- */
-type Target = ({ realNow: Date } | { scope: Scope; at: Date; number?: number }) & { skip?: Array<number | string> };
-
-const skipped = (col: string, n: number) => `AND ${col}::text NOT IN (SELECT jsonb_array_elements_text($${n}::jsonb))`;
-
-/** A run that failed unexpectedly: its transaction rolled back (no charge, no record). */
-class RunError extends Error {
-  constructor(readonly key: number | string, readonly cause: unknown) {
-    super(`run of ${key} failed: ${String((cause as Error)?.message ?? cause)}`);
-  }
-}
-
-const ENV_NOW = `($1::timestamptz + coalesce(c.offset_ms, 0)::float8 * interval '1 millisecond')`;
-
-/** One run per process at a time: the loop and a test-clock advance take turns (other nodes are kept apart by the row locks). */
-const turns = new WeakMap<Db, Promise<unknown>>();
-export function serial<T>(db: Db, fn: () => Promise<T>): Promise<T> {
-  const prev = turns.get(db) ?? Promise.resolve();
-  const run = prev.catch(() => {}).then(fn);
-  turns.set(db, run.catch(() => {}));
-  return run;
-}
-
-/** The receipt a run's charge asked for, made after the commit (the outbox sweep covers a crash here). */
-async function afterCommit(deps: JobDeps, scope: Scope, txn: Transaction | null, now: Date): Promise<void> {
-  if (!txn?.receipt_due || !txn.successful) return;
-  try {
-    const out = await sendChargeReceipt(deps.db, scope, txn, now);
-    if (out !== txn) deps.notify?.kick();
-  } catch (err) {
-    deps.log?.error({ err, transaction_id: txn.id }, 'receipt not made; the outbox sweep will retry');
-  }
-}
-
-/** Claims, charges and records one due subscription run; null when nothing (unlocked) is due. */
-export async function runOneSubscription(deps: JobDeps, target: Target): Promise<{ ok: boolean; callback: boolean } | null> {
-  const run = await deps.db.tx(async (q) => {
-    const [sub] = 'realNow' in target
-      ? await q.query<SubscriptionRow & { offset_ms: number }>(
-        `SELECT s.*, s.anchor_date::text AS anchor_text, coalesce(c.offset_ms, 0) AS offset_ms
-           FROM subscriptions s LEFT JOIN test_clocks c ON s.env = 'test' AND c.merchant_id = s.merchant_id
-          WHERE s.status = 'active' AND s.next_billing <= ${ENV_NOW} ${skipped('s.number', 2)}
-          ORDER BY s.next_billing, s.number LIMIT 1
-          FOR UPDATE OF s SKIP LOCKED`,
-        [target.realNow, JSON.stringify(target.skip ?? [])],
-      )
-      : await q.query<SubscriptionRow & { offset_ms: number }>(
-        `SELECT ${SUB}, 0 AS offset_ms FROM subscriptions
-          WHERE merchant_id = $1 AND env = $2 AND status = 'active' AND next_billing <= $3
-            AND ($4::bigint IS NULL OR number = $4) ${skipped('number', 5)}
-          ORDER BY next_billing, number LIMIT 1
-          FOR UPDATE SKIP LOCKED`,
-        [target.scope.merchantId, target.scope.env, target.at, target.number ?? null, JSON.stringify(target.skip ?? [])],
-      );
-    if (!sub) return null;
-    const now = 'realNow' in target ? new Date(target.realNow.getTime() + Number(sub.offset_ms)) : target.at;
-    const { offset_ms: _o, ...row } = sub;
-    try {
-      return { now, scope: { merchantId: sub.merchant_id, env: sub.env } as Scope, ...(await billSubscription(q, deps, row, now)) };
-    } catch (err) {
-      throw new RunError(sub.number, err);
-    }
-  });
-  if (!run) return null;
-  await afterCommit(deps, run.scope, run.txn, run.now);
-  return { ok: run.billing.status === 'success', callback: run.callback };
-}
-
-/**
- * bill_immediately: the new subscription's first run, now, through the same claim as the loop
- * (if the loop got there first, it bills it and this returns null).
- */
-export function runSubscriptionNow(deps: JobDeps, scope: Scope, number: number, at: Date) {
-  return runOneSubscription(deps, { scope, at, number });
-}
-
-/** Claims, charges and records one due scheduled transaction; null when nothing (unlocked) is due. */
-export async function runOneScheduled(deps: JobDeps, target: Target): Promise<{ ok: boolean } | null> {
-  const run = await deps.db.tx(async (q) => {
-    const [st] = 'realNow' in target
-      ? await q.query<ScheduledRow & { offset_ms: number }>(
-        `SELECT st.*, st.bill_on::text AS bill_on_text, coalesce(c.offset_ms, 0) AS offset_ms
-           FROM scheduled_transactions st LEFT JOIN test_clocks c ON st.env = 'test' AND c.merchant_id = st.merchant_id
-          WHERE st.status = 'scheduled' AND st.amount IS NOT NULL
-            AND st.bill_on <= (${ENV_NOW} AT TIME ZONE 'UTC')::date ${skipped('st.id', 2)}
-          ORDER BY st.bill_on, st.seq LIMIT 1
-          FOR UPDATE OF st SKIP LOCKED`,
-        [target.realNow, JSON.stringify(target.skip ?? [])],
-      )
-      : await q.query<ScheduledRow & { offset_ms: number }>(
-        `SELECT ${ST}, 0 AS offset_ms FROM scheduled_transactions
-          WHERE merchant_id = $1 AND env = $2 AND status = 'scheduled' AND amount IS NOT NULL
-            AND bill_on <= ($3::timestamptz AT TIME ZONE 'UTC')::date ${skipped('id', 4)}
-          ORDER BY bill_on, seq LIMIT 1
-          FOR UPDATE SKIP LOCKED`,
-        [target.scope.merchantId, target.scope.env, target.at, JSON.stringify(target.skip ?? [])],
-      );
-    if (!st) return null;
-    const now = 'realNow' in target ? new Date(target.realNow.getTime() + Number(st.offset_ms)) : target.at;
-    const { offset_ms: _o, ...row } = st;
-    try {
-      return { now, scope: { merchantId: st.merchant_id, env: st.env } as Scope, ...(await billScheduled(q, deps, row, now)) };
-    } catch (err) {
-      throw new RunError(st.id, err);
-    }
-  });
-  if (!run) return null;
-  await afterCommit(deps, run.scope, run.txn, run.now);
-  return { ok: run.row.status === 'billed' };
-}
-
-/**
- * Everything due at real time `realNow` (a test environment at realNow + its clock offset): every
- * missed run of every subscription (catch-up: one billing per run), then every due scheduled
- * transaction. Tests call this instead of sleeping. `maxRuns` bounds one call; the rest waits.
- */
-export async function runDue(deps: JobDeps, realNow: Date = deps.clock.now(), opts: { maxRuns?: number } = {}): Promise<RunSummary> {
-  const max = opts.maxRuns ?? 10_000;
-  const out = empty();
-  const subSkip: number[] = [];
-  const stSkip: string[] = [];
-  for (let n = 0; n < max && (await drainOne(deps, out, 'sub', { realNow, skip: subSkip })); n++);
-  for (let n = 0; n < max && (await drainOne(deps, out, 'st', { realNow, skip: stSkip })); n++);
-  return out;
-}
-
-/** Runs one piece of work and counts it; false when nothing was due. An unexpected error is logged and skipped. */
-async function drainOne(deps: JobDeps, out: RunSummary, kind: 'sub' | 'st', target: Target): Promise<boolean> {
-  try {
-    if (kind === 'sub') {
-      const r = await runOneSubscription(deps, target);
-      if (r) out[r.ok ? 'billings' : 'failed_billings']++;
-      return !!r;
-    }
-    const r = await runOneScheduled(deps, target);
-    if (r) out[r.ok ? 'scheduled_transactions' : 'failed_scheduled_transactions']++;
-    return !!r;
-  } catch (err) {
-    if (!(err instanceof RunError)) throw err;
-    (target.skip as Array<number | string>).push(err.key);
-    out.errors++;
-    deps.log?.error({ err: err.cause, [kind === 'sub' ? 'subscription_id' : 'scheduled_transaction_id']: err.key },
-      'recurring run failed and was rolled back; it is tried again next round');
-    return true;
-  }
-}
-
-/** The earliest due moment of unlocked work in one environment, up to `to`. */
-async function earliestDue(db: Db, scope: Scope, to: Date, subSkip: number[], stSkip: string[]): Promise<Date | null> {
-  const [row] = await db.query<{ due: Date | null }>(
-    `SELECT min(due) AS due FROM (
-       SELECT min(next_billing) AS due FROM subscriptions
-        WHERE merchant_id = $1 AND env = $2 AND status = 'active' AND next_billing <= $3 ${skipped('number', 4)}
-       UNION ALL
-       SELECT min(bill_on)::timestamp AT TIME ZONE 'UTC' FROM scheduled_transactions
-        WHERE merchant_id = $1 AND env = $2 AND status = 'scheduled' AND amount IS NOT NULL
-          AND bill_on <= ($3::timestamptz AT TIME ZONE 'UTC')::date ${skipped('id', 5)}) d`,
-    [scope.merchantId, scope.env, to, JSON.stringify(subSkip), JSON.stringify(stSkip)],
-  );
-  return row?.due ? new Date(row.due) : null;
-}
-
-/**
- * A test clock moving one environment from `from` to `to`: the due work runs in time order, each
- * run stamped with the moment it fell due (a billing of Feb 1 says Feb 1), as if the clock had
- * passed through. Work overdue before `from` runs at `from`.
- */
-export async function runDueBetween(deps: JobDeps, scope: Scope, from: Date, to: Date): Promise<RunSummary> {
-  const out = empty();
-  const subSkip: number[] = [];
-  const stSkip: string[] = [];
-  for (let rounds = 0; rounds < 1_000_000; rounds++) {
-    const due = await earliestDue(deps.db, scope, to, subSkip, stSkip);
-    if (!due) break;
-    const at = due < from ? from : due;
-    let ran = 0;
-    while (await drainOne(deps, out, 'sub', { scope, at, skip: subSkip })) ran++;
-    while (await drainOne(deps, out, 'st', { scope, at, skip: stSkip })) ran++;
-    if (ran === 0) break; // what is due is held by another node's run
-  }
-  return out;
-}
+export * from './runs.js';
 
 export interface SchedulerOptions {
   /** Pause between rounds. Default 5 s. */
@@ -232,8 +17,9 @@ export interface SchedulerOptions {
 }
 
 /**
- * The per-process loop: a round runs what is due (runDue), then delivers due callbacks. Rounds
- * never overlap; start() and stop() are for startTessera; tests call tick() or runDue().
+ * The per-process loop: a round runs what is due (runDue), delivers due callbacks and takes over
+ * the test-clock advances nobody holds any more (they then run in the background, not in the
+ * round). Rounds never overlap; start() and stop() are for startTessera; tests call tick() or runDue().
  */
 export class Scheduler {
   private readonly loop = new Loop(
@@ -243,12 +29,14 @@ export class Scheduler {
 
   constructor(readonly deps: JobDeps, private readonly opts: SchedulerOptions = {}) {}
 
-  /** One round now (serialised with any other round or clock advance of this process). */
-  tick(realNow?: Date): Promise<{ ran: RunSummary; callbacks: Awaited<ReturnType<typeof deliverCallbacks>> }> {
+  /** One round now (serialised with any other round of this process). */
+  tick(realNow?: Date): Promise<{ ran: RunSummary; callbacks: Awaited<ReturnType<typeof deliverCallbacks>>; resumed: number }> {
     return serial(this.deps.db, async () => {
-      const ran = await runDue(this.deps, realNow ?? this.deps.clock.now());
+      const now = realNow ?? this.deps.clock.now();
+      const ran = await runDue(this.deps, now);
       const callbacks = await deliverCallbacks(this.deps, undefined, this.opts.delivery);
-      return { ran, callbacks };
+      const resumed = await resumeAdvances({ ...this.deps, onBilled: () => this.kick() }, now);
+      return { ran, callbacks, resumed };
     });
   }
 
@@ -261,7 +49,8 @@ export class Scheduler {
     this.loop.kick();
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await stopAdvances(this.deps.db);
   }
 }

@@ -14,7 +14,7 @@ const START = '2026-01-15T12:00:00.000Z';
 describe('GET /test_helpers/clock', () => {
   test('starts at real time, offset 0; test private key only', async () => {
     const { m, a } = await isolated(gw);
-    expect(await a.ok('GET', '/test_helpers/clock')).toEqual({ class: 'test_clock', now: START, offset_ms: 0, real_now: START });
+    expect(await a.ok('GET', '/test_helpers/clock')).toEqual({ class: 'test_clock', now: START, offset_ms: 0, real_now: START, advancing: false, advance: null });
     expectError(await a.get('/test_helpers/clock', m.live.private_key), 403, 'TEST02');
     expectError(await a.get('/test_helpers/clock', m.test.public_key), 403, 'AUTH02');
   });

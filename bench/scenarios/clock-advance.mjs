@@ -1,0 +1,123 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dist } from '../lib/dist.mjs';
+import { startGateway } from '../lib/gateway.mjs';
+import { summarise } from '../lib/stats.mjs';
+
+const PROBE = fileURLToPath(new URL('../lib/steady-probe.mjs', import.meta.url));
+/** Subscriptions (monthly) of merchant A: 2 years bill 24 runs each, 10 years 120. */
+const SUBSCRIPTIONS = Number(process.env.BENCH_CLOCK_SUBSCRIPTIONS ?? 100);
+/** Merchant B's steady request rate (requests per second) while A's clock advances. */
+const RATE = Number(process.env.BENCH_CLOCK_RATE ?? 20);
+const card = { card_owner_name: 'Bench Owner', card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2099, csc: '123' };
+const basic = (key) => 'Basic ' + Buffer.from(`${key}:`).toString('base64');
+
+async function call(url, method, key, body) {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: basic(key), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (res.status >= 300) throw new Error(`clock-advance: ${method} ${url} answered ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+}
+
+/** Merchant A: a fresh merchant with one customer (a card) and `n` monthly subscriptions due from tomorrow on. */
+async function merchantWithSubscriptions(ctx, gw, n) {
+  const { createMerchant, createKeySet } = await dist('domain/keys.js');
+  const { db, clock } = ctx.backend;
+  const now = clock.now();
+  const { id, keys } = await db.tx(async (q) => {
+    const id = await createMerchant(q, 'Bench clock merchant', now);
+    return { id, keys: await createKeySet(q, { merchantId: id, env: 'test' }, now) };
+  });
+  const token = await call(`${gw.url}/api/v1/tokens`, 'POST', keys.public_key, card);
+  const customer = await call(`${gw.url}/api/v1/customers`, 'POST', keys.private_key, { first_name: 'Ada', token: token.id });
+  const tomorrow = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+  await db.query(
+    `INSERT INTO plans (merchant_id, env, name, frequency, amount, created_at, updated_at)
+     SELECT $1, 'test', 'Plan ' || g, 'monthly', 1000 + g, $2, $2 FROM generate_series(1, $3::int) g`,
+    [id, now, n],
+  );
+  await db.query(
+    `WITH p AS (SELECT id, amount, nextval('subscription_numbers') AS num FROM plans WHERE merchant_id = $1 AND env = 'test')
+     INSERT INTO subscriptions (merchant_id, env, id, number, customer_id, method_id, status, plan_id, amount, frequency,
+       anchor_date, bill_immediately, billed_count, next_billing, metadata, created_at, updated_at)
+     SELECT $1, 'test', num::text, num, $2, $3, 'active', id, amount, 'monthly', $5::date, false, 0,
+            $5::date::timestamp AT TIME ZONE 'UTC', '{}', $4, $4 FROM p`,
+    [id, customer.id, customer.default_method_id, now, tomorrow],
+  );
+  return { id, keys };
+}
+
+function probe(url, key) {
+  const child = fork(PROBE, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const started = new Promise((resolve, reject) => {
+    child.once('message', (m) => (m.started ? resolve() : reject(new Error('probe did not start'))));
+    child.once('error', reject);
+  });
+  child.send({ url, headers: { authorization: basic(key) }, rate: RATE });
+  return {
+    started,
+    mark: () => child.send({ mark: true }),
+    stop: () => new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('error', reject);
+      child.send({ stop: true });
+    }),
+  };
+}
+
+/**
+ * Merchant A (SUBSCRIPTIONS monthly subscriptions) advances its test clock by 2 and by 10 years,
+ * asking to be answered when the advance is done (`?wait=true`: a gateway without background
+ * advances ignores it and runs it inline); meanwhile merchant B lists its live transactions at a
+ * steady RATE per second from a child process. Reported: B's latencies during the advance (the
+ * p99 is the number that matters: it must stay under 100 ms), and how long the advance took.
+ */
+export default {
+  name: 'clock-advance',
+  describe: `merchant B's GET /transactions (live key, ${RATE}/s, open loop) while merchant A's test clock advances 2 and 10 years over ${SUBSCRIPTIONS} monthly subscriptions`,
+  async run(ctx) {
+    const gw = await startGateway(ctx);
+    const { createKeySet } = await dist('domain/keys.js');
+    const { db, clock } = ctx.backend;
+    const results = [];
+    try {
+      const live = await db.tx((q) => createKeySet(q, { merchantId: gw.merchantId, env: 'live' }, clock.now()));
+      const target = `${gw.url}/api/v1/transactions?limit=10`;
+      await call(target, 'GET', live.private_key);
+      for (const [label, days] of [['2y', 730], ['10y', 3650]]) {
+        const a = await merchantWithSubscriptions(ctx, gw, SUBSCRIPTIONS);
+        const b = probe(target, live.private_key);
+        await b.started;
+        await new Promise((r) => setTimeout(r, 500)); // connections open, first requests answered
+        b.mark();
+        const t0 = performance.now();
+        const out = await call(`${gw.url}/api/v1/test_helpers/clock/advance?wait=true`, 'POST', a.keys.private_key, { days });
+        const advanceMs = performance.now() - t0;
+        const got = await b.stop();
+        const billings = (out.ran?.billings ?? 0) + (out.ran?.failed_billings ?? 0);
+        if (billings !== SUBSCRIPTIONS * (days === 730 ? 24 : 120)) {
+          console.error(`  clock-advance-${label}: ${billings} billings ran, expected ${SUBSCRIPTIONS * (days === 730 ? 24 : 120)}`);
+        }
+        console.log(`  clock-advance-${label}: the advance took ${(advanceMs / 1000).toFixed(1)} s for ${billings} billings; B sent ${got.times.length} requests meanwhile`);
+        results.push({
+          name: `clock-advance-${label}`,
+          unit: 'B req/s',
+          rps: got.times.length / (advanceMs / 1000),
+          ...summarise(got.times),
+          ok: got.times.length - got.non2xx,
+          non2xx: got.non2xx,
+          errors: got.errors,
+          advanceMs,
+          billings,
+        });
+      }
+    } finally {
+      await gw.close();
+    }
+    return results;
+  },
+};
