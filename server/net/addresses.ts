@@ -42,12 +42,16 @@ function embeddedV4(a: IPv6): IPv4 | null {
 }
 
 function classifyV6(a: IPv6): AddressClass {
-  const inner = embeddedV4(a);
-  if (inner) return classifyV4(inner);
-  if (EXTRA_V6.some(([net, bits]) => a.match(net, bits))) return 'private';
   const range = a.range();
-  if (range === 'unicast') return 'public';
-  return range === 'loopback' ? 'loopback' : 'private';
+  if (range === 'loopback') return 'loopback';
+  const inner = embeddedV4(a);
+  if (inner) {
+    const c = classifyV4(inner);
+    // Only an IPv4-mapped address reaches the host itself; 127.x inside NAT64 or 6to4 goes to a relay.
+    return c === 'loopback' && range !== 'ipv4Mapped' ? 'private' : c;
+  }
+  if (range !== 'unicast' || EXTRA_V6.some(([net, bits]) => a.match(net, bits))) return 'private';
+  return 'public';
 }
 
 /** Parses an IP literal (brackets allowed, as in a URL host); null when it is not one. */
