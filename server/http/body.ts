@@ -106,6 +106,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
     (req: FastifyRequest, payload: Readable) => parseMultipart(req.headers, payload, req.routeOptions.bodyLimit, keyLimit(req)));
   // No Content-Type: old clients send JSON bare, others a form. Any other type is refused unread.
   app.addContentTypeParser('*', async (req: FastifyRequest, payload: Readable) => {
+    if (req.is404) return undefined; // an unknown path is 404 whatever it was sent with
     if (req.headers['content-type'] !== undefined) {
       throw new GatewayError('REQ03', `unsupported content type ${JSON.stringify(req.headers['content-type'].slice(0, 80))}; send ${ACCEPTED_TYPES}`);
     }

@@ -246,4 +246,11 @@ describe('the gateway', () => {
     const res = await gw.app.inject({ method: method as any, url, headers: basic(gw.merchant.test.private_key) });
     expectError(res, 404, 'NOTFOUND');
   });
+
+  test('an unknown path is 404, not 415, whatever body it is sent with', async () => {
+    const res = await gw.app.inject({
+      method: 'POST', url: '/api/v1/nope', payload: '<a/>', headers: { ...basic(gw.merchant.test.private_key), 'content-type': 'application/xml' },
+    });
+    expectError(res, 404, 'NOTFOUND');
+  });
 });
