@@ -1,8 +1,15 @@
 import typescript from '@rollup/plugin-typescript';
 import terser from '@rollup/plugin-terser';
+import commonjs from '@rollup/plugin-commonjs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
 
 const input = 'src/index.ts';
 const tsconfig = 'src/tsconfig.json';
+
+// The `luhn` package (src/checks.ts) is CommonJS: resolve it from node_modules and convert it, so
+// both builds carry it inline and keep zero runtime imports. Its `main` file is the one the server
+// runs too (not its `browser` build, which answers true for an empty string).
+const bundled = () => [nodeResolve(), commonjs()];
 
 // A classic script has no import.meta; rollup's stand-in for it is large and mentions
 // require(). The IIFE finds its URL through document.currentScript instead.
@@ -14,7 +21,7 @@ const noImportMetaInIife = {
 export default [
   {
     input,
-    plugins: [typescript({ tsconfig }), noImportMetaInIife],
+    plugins: [typescript({ tsconfig }), ...bundled(), noImportMetaInIife],
     output: {
       file: 'dist/tokenizer/tessera.js',
       format: 'iife',
@@ -27,7 +34,7 @@ export default [
   },
   {
     input,
-    plugins: [typescript({ tsconfig, declaration: true, declarationDir: 'dist/tokenizer' })],
+    plugins: [typescript({ tsconfig, declaration: true, declarationDir: 'dist/tokenizer' }), ...bundled()],
     output: { dir: 'dist/tokenizer', entryFileNames: 'tessera.mjs', format: 'es' },
   },
 ];

@@ -2,6 +2,8 @@
 // server refuse exactly the same inputs with the same codes: no DOM, no I/O here.
 // Every check -> code mapping is listed in docs/decisions.md (Tokenizer).
 
+import luhnPackage from 'luhn';
+
 export type CheckError = { code: string; message: string };
 export type Brand = 'visa' | 'mastercard' | 'amex' | 'diners' | 'discover' | 'jcb';
 
@@ -24,15 +26,11 @@ const err = (code: string, message: string): CheckError => ({ code, message });
 // becomes "" here, which every rule treats as "not given", the same as a missing key.
 const str = (v: unknown) => (v == null ? '' : String(v).trim());
 
+// The checksum itself is the `luhn` package (design: one well-known implementation on both
+// sides). It strips whitespace and refuses an all-zero sum; digits-only is checked here so a
+// spaced number stays a format error, as before.
 export function luhn(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
-    let d = +digits[i];
-    if (double && (d *= 2) > 9) d -= 9;
-    sum += d;
-  }
-  return sum % 10 == 0;
+  return /^\d+$/.test(digits) && luhnPackage.validate(digits);
 }
 
 export function detectBrand(digits: string): Brand | null {

@@ -53,6 +53,13 @@ describe('bundle', () => {
     expect((outputs.es.find((o) => o.type === 'chunk') as OutputChunk).code).toContain('import.meta.url');
   });
 
+  test('the luhn package is carried inline, converted from CommonJS', () => {
+    const es = (outputs.es.find((o) => o.type === 'chunk') as OutputChunk).code;
+    // The package's own loop (its doubling table), not the hand-written checksum it replaced.
+    expect(es).toMatch(/case 18:\s*calc2 = 9/);
+    expect(es).not.toMatch(/\brequire\(|module\.exports/);
+  });
+
   test('type declarations are emitted next to the ES module', () => {
     const dts = outputs.es.find((o) => o.fileName === 'index.d.ts') as OutputAsset | undefined;
     expect(dts, 'index.d.ts missing from the ES build').toBeDefined();
