@@ -2,17 +2,19 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from './clock.js';
 import { ConfigError, Config, loadConfig } from './config.js';
-import { Db, openDatabase } from './db/index.js';
+import { DatabaseUnavailableError, Db, openDatabase } from './db/index.js';
 import { DataDirLockedError } from './db/lock.js';
 import { Env, ExpireOld, KeySet, createKeySet, createMerchant, listKeys } from './domain/keys.js';
 import { startTessera } from './start.js';
+import { DATA_KEY_USAGE, dataKeyCommand } from './data-key-command.js';
 
 const USAGE = `usage:
   tessera serve [--dev]                           start the gateway (PORT, DATABASE_URL, TESSERA_DATA_DIR, ...);
                                                   --dev: development mode, the demo checkout on unless TESSERA_DEMO=off
   tessera keys create [--merchant ID] [--name NAME] [--env test|live] [--expire-old now|1h|never]
                                                   new key set (a new merchant when --merchant is absent)
-  tessera keys list --merchant ID                 key sets, redacted`;
+  tessera keys list --merchant ID                 key sets, redacted
+${DATA_KEY_USAGE}`;
 
 function open(config: Config): Promise<Db> {
   return openDatabase({
@@ -20,8 +22,8 @@ function open(config: Config): Promise<Db> {
   });
 }
 
-function printKeySet(merchantId: string, set: KeySet): void {
-  console.log(`merchant     ${merchantId}
+function printKeySet(merchantId: string, set: KeySet, print: (text: string) => void = console.log): void {
+  print(`merchant     ${merchantId}
 environment  ${set.env}
 public key   ${set.public_key}
 private key  ${set.private_key}
@@ -56,9 +58,10 @@ async function serve(config: Config, args: string[]): Promise<void> {
     warn: (msg) => console.warn(`warning: ${msg}`),
   });
   if (gw.merchantId && gw.publicKey && gw.privateKey) {
-    console.log('First start: created a demo merchant with test keys.\n');
-    printKeySet(gw.merchantId, { key_set_id: '', env: 'test', public_key: gw.publicKey, private_key: gw.privateKey });
-    console.log('');
+    // The banner goes to stderr: stdout carries the JSON log lines only.
+    console.error('First start: created a demo merchant with test keys.\n');
+    printKeySet(gw.merchantId, { key_set_id: '', env: 'test', public_key: gw.publicKey, private_key: gw.privateKey }, console.error);
+    console.error('');
   }
   const shutdown = (signal: string) => {
     gw.app.log.info({ signal }, 'shutting down');
@@ -66,7 +69,7 @@ async function serve(config: Config, args: string[]): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-  console.log(`Tessera listening on ${gw.url}
+  console.error(`Tessera listening on ${gw.url}
   mode            ${flags.dev ? 'development (--dev)' : 'production (tessera serve --dev for development)'}
   demo checkout   ${demo ? `${gw.url}/` : 'off (TESSERA_DEMO=on serves it)'}
   dashboard       ${gw.url}/dashboard
@@ -120,17 +123,30 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   if (command === 'serve' || command === undefined) return serve(config, rest);
   if (command === 'keys') return keys(config, rest);
+  if (command === 'data-key') {
+    process.exitCode = await dataKeyCommand(config, rest, () => open(config));
+    return;
+  }
   throw new ConfigError(USAGE);
 }
 
 // Files this process creates (database files, keys, logs it may write) are its user's alone.
 process.umask(0o077);
 
-main(process.argv.slice(2)).catch((err) => {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
-    console.error(err.message);
-  } else {
-    console.error(err);
+/**
+ * A failed command in one line the operator can act on (the variable and the cause), no stack:
+ * configuration, the data directory, the database, the port. Anything else is a bug: its stack
+ * follows with LOG_LEVEL=debug.
+ */
+function failure(err: any): string {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof DatabaseUnavailableError) {
+    return err.message;
   }
+  const line = `tessera: could not start: ${String(err?.message ?? err).split('\n')[0]}`;
+  return ['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '') ? `${line}\n${err?.stack ?? ''}` : line;
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  console.error(failure(err));
   process.exit(1);
 });
