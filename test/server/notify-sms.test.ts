@@ -4,6 +4,7 @@ import { OutboxWorker } from '../../server/notify/outbox.js';
 import { signBody, webhookSmsTransport } from '../../server/notify/sms.js';
 import { TestGateway, startGateway } from '../helpers/gateway.js';
 import { HttpSink, freePort, startHttpSink } from './notify-fixtures.js';
+import { endless, startScripted } from './outbound-fixtures.js';
 import { RECEIPT_TIME, calls, expectError } from './receipts-fixtures.js';
 
 // SMS receipts through the HTTP webhook transport, received by a node:http server.
@@ -118,5 +119,17 @@ describe('webhook failures', () => {
     const r3 = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100003' })).json();
     expect(await down.drain()).toMatchObject({ retrying: 1 });
     expect((await outboxOf(r3.id)).last_error).toMatch(/unreachable/);
+  });
+
+  test('an endless answer from the SMS webhook is cut after 4 KiB: the message is retried, the process does not buffer it', async () => {
+    const rx = await startScripted();
+    open.push(rx);
+    rx.handler = endless(503);
+    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { sms: webhookSmsTransport({ url: `${rx.origin}/sms`, timeoutMs: 600_000 }) } });
+    open.push({ close: () => worker.stop() });
+    const t = await api.charge();
+    const r = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100004' })).json();
+    expect(await worker.drain()).toMatchObject({ retrying: 1 });
+    expect((await outboxOf(r.id)).last_error).toMatch(/^SMS webhook answered 503: x{200}$/);
   });
 });
