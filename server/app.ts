@@ -5,6 +5,7 @@ import { registerAuth } from './http/auth.js';
 import { registerBodyParsers } from './http/body.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { registerRequestId, requestId, withRequestId } from './http/request-id.js';
 import { registerHeaders } from './http/headers.js';
 import { TokenLimiter } from './http/ratelimit.js';
 import { Metrics } from './metrics.js';
@@ -13,7 +14,7 @@ import demoRoutes from './routes/demo.js';
 import dashboardRoutes from './routes/dashboard.js';
 import docsRoutes from './routes/docs.js';
 import chargeRoutes from './routes/charges.js';
-import healthRoutes from './routes/health.js';
+import healthRoutes, { ReadinessCheck } from './routes/health.js';
 import settingsRoutes from './routes/settings.js';
 import customerRoutes from './routes/customers.js';
 import methodRoutes from './routes/methods.js';
@@ -47,6 +48,8 @@ export interface Services {
   notify?: Notifier;
   /** The recurring-billing scheduler (start.ts): kicked when a request queued a billing callback. */
   scheduler?: Notifier;
+  /** Dependencies /readyz asks about besides the database, by name (start.ts: redis; the data key). */
+  readiness?: Record<string, ReadinessCheck>;
 }
 
 declare module 'fastify' {
@@ -87,10 +90,13 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     // `/api/v1//receipts/templates` (an official README example) is `/api/v1/receipts/templates`.
     routerOptions: { ignoreDuplicateSlashes: true },
     requestTimeout: 30_000,
+    // X-Request-Id: kept when the caller sends a sane one, else a random UUID (http/request-id.ts).
+    genReqId: requestId,
+    requestIdHeader: false,
     // Node checks requestTimeout only every connectionsCheckingInterval (30 s by default), which let a
     // slow-loris connection live 60 to 90 s; checked each second, it is cut at 30 s.
     http: { connectionsCheckingInterval: 1_000 },
-    frameworkErrors: frameworkErrorHandler,
+    frameworkErrors: withRequestId(frameworkErrorHandler),
     clientErrorHandler,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allowUnionTypes: true } },
   });
@@ -101,6 +107,7 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     app.metrics.inc('http_requests_total', 'Requests by route and status.', { method: req.method, route, status: String(reply.statusCode) });
     app.metrics.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   });
+  registerRequestId(app);
   registerBodyParsers(app);
   registerErrorHandler(app);
   registerAuth(app);

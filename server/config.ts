@@ -35,25 +35,40 @@ export interface Config {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be 0-65535, got ${env.PORT}`);
+  const port = Number(env.PORT || 8080);
+  if (!/^\d*$/.test(env.PORT ?? '') || port > 65535) throw new ConfigError(`PORT must be a port number 0-65535, got ${JSON.stringify(env.PORT)}`);
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: urlOf(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     preparedStatements: onOff(env, 'DATABASE_PREPARED_STATEMENTS'),
     dataDir: resolve(env.TESSERA_DATA_DIR ?? '.tessera'),
     dataKey: env.TESSERA_DATA_KEY || undefined,
     retiredDataKeys: env.TESSERA_DATA_KEYS_RETIRED || undefined,
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     rateLimits: limits(env.TESSERA_RATE_LIMITS),
     redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || undefined,
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: trueFalse(env, 'TRUST_PROXY'),
     notify: notifyConfig(env),
     outboundAllow: outboundAllowFrom(env),
     demo: env.TESSERA_DEMO ? onOff(env, 'TESSERA_DEMO') : undefined,
   };
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(v: string | undefined): string {
+  if (v === undefined || v === '') return 'info';
+  if (!LOG_LEVELS.includes(v)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function trueFalse(env: NodeJS.ProcessEnv, name: string): boolean {
+  const v = env[name];
+  if (v === undefined || v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true' || v === '1') return true;
+  throw new ConfigError(`${name} must be true or false (1 or 0), got ${JSON.stringify(v)}`);
 }
 
 function onOff(env: NodeJS.ProcessEnv, name: string, dflt = true): boolean {

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { ConfigError } from './config.js';
+import type { ReadinessCheck } from './routes/health.js';
 import { Clock, systemClock } from './clock.js';
 import { Db, Queryable, openDatabase } from './db/index.js';
 import { ensurePrivateDir } from './db/private-dir.js';
@@ -10,7 +12,6 @@ import { wipeExpiredTokens } from './domain/tokens.js';
 import { RedisCounters, connectRedis, localCounters } from './http/counters.js';
 import { DEFAULT_LIMITS, RateLimits, TokenLimiter } from './http/ratelimit.js';
 import { loadVault } from './vault.js';
-import { checkDataKey } from './vault-canary.js';
 import { sweepDueReceipts } from './domain/receipts.js';
 import { completeDueReviews } from './domain/updater.js';
 import { NotifyConfig, OutboxWorker, createTransports } from './notify/index.js';
@@ -87,6 +88,22 @@ const HOUR = 3600_000;
 /** How long a node may keep using a key lookup: a revoked key stops working within this. */
 const KEY_CACHE_MS = 1000;
 
+/** Listens, or says in one line which setting is wrong: PORT taken or privileged, HOST not an address of this machine. */
+async function listen(app: FastifyInstance, port: number, host: string): Promise<string> {
+  try {
+    return await app.listen({ port, host });
+  } catch (err: any) {
+    await app.close().catch(() => {});
+    const code = String(err?.code ?? '');
+    if (code === 'EADDRINUSE') throw new ConfigError(`PORT ${port}: ${host}:${port} is already in use by another process (EADDRINUSE)`);
+    if (code === 'EACCES') throw new ConfigError(`PORT ${port}: not allowed to listen on ${host}:${port} (EACCES; ports below 1024 need privileges)`);
+    if (['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME'].includes(code)) {
+      throw new ConfigError(`HOST ${host}: not an address of this machine (${code})`);
+    }
+    throw err;
+  }
+}
+
 /**
  * Opens storage, creates the demo merchant with test keys on an empty database, and listens.
  * `tessera serve` and test suites (one gateway per worker) both start here.
@@ -95,7 +112,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
   const memory = opts.storage === 'memory' && !opts.databaseUrl;
   const dataDir = memory || opts.databaseUrl ? undefined : (opts.dataDir ?? '.tessera');
   if (opts.databaseUrl && !opts.dataKey) {
-    throw new Error('TESSERA_DATA_KEY is required with DATABASE_URL (openssl rand -base64 32)');
+    throw new ConfigError('TESSERA_DATA_KEY is required with DATABASE_URL (openssl rand -base64 32)');
   }
   if (dataDir) ensurePrivateDir(dataDir, opts.warn); // before anything writes into it
   configureOutbound({ allow: opts.outboundAllow ?? outboundAllowFrom(process.env) });
@@ -115,8 +132,6 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
   const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir, prepare: opts.preparedStatements, setup });
   let redis: ReturnType<typeof connectRedis> | null = null;
   try {
-    // The data key must read what is stored (vault_canary): else refuse to start (DataKeyError).
-    await checkDataKey(db, vault, clock.now(), opts.warn);
     // Counts in Redis when there is one; the local store (memory or PostgreSQL) stands in for it.
     const local = localCounters(db);
     redis = opts.redisUrl ? connectRedis(opts.redisUrl) : null;
@@ -140,8 +155,14 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
         if (r.messages) outbox.kick();
       },
     });
-    const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
-    const address = await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
+    // /readyz: Redis only reports (rate limits fall back to the database without it).
+    const readiness: Record<string, ReadinessCheck> = {};
+    if (redis) {
+      const r = redis;
+      readiness.redis = { critical: false, check: async () => String(await r.sendCommand(['PING'])) === 'PONG' };
+    }
+    const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler, readiness }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
+    const address = await listen(app, opts.port ?? 8080, opts.host ?? '127.0.0.1');
     const url = address;
     // Hourly: idempotency keys past their 24 hours, and the card data of tokens that expired unused.
     const purge = setInterval(() => {
@@ -150,9 +171,6 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     }, HOUR);
     purge.unref();
     outbox.log = app.log;
-    vault.onUnreadable = (info) => app.log.error({ vault: info }, info.reason === 'unknown_key'
-      ? 'stored payment data is encrypted with a data key this node does not hold (VAULT01): check TESSERA_DATA_KEY and TESSERA_DATA_KEYS_RETIRED'
-      : 'stored payment data fails its integrity check (VAULT02): altered, or copied from another row');
     outbox.start(opts.notify?.intervalMs);
     scheduler.deps.log = app.log;
     scheduler.start();

@@ -20,12 +20,40 @@ export interface OpenOptions {
   setup?: (q: Queryable) => Promise<void>;
 }
 
+/** DATABASE_URL names a server Tessera cannot reach or use: an operator's fix, said in one line. */
+export class DatabaseUnavailableError extends Error {}
+
+/** How long a first connection may take before the start gives up (a firewall that drops packets never answers). */
+const CONNECT_MS = 10_000;
+
+/** Network errors, and PostgreSQL's connection (08), authorization (28) and unknown-database (3D000) refusals. */
+function unavailable(err: any, url: string): DatabaseUnavailableError | null {
+  const code = String(err?.code ?? '');
+  const network = /^E[A-Z]+$/.test(code) && err?.syscall !== undefined;
+  if (!network && !/^(08|28)/.test(code) && code !== '3D000' && code !== '57P03' && !/SSL|timeout/i.test(String(err?.message))) return null;
+  let where = 'the server';
+  try {
+    const u = new URL(url); // never the password
+    where = `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch { /* config.ts checked the form */ }
+  return new DatabaseUnavailableError(`DATABASE_URL: cannot use PostgreSQL at ${where}: ${err?.message || code}${code && !String(err?.message).includes(code) ? ` (${code})` : ''}`);
+}
+
 /** Opens the configured database, holds the data-dir lock for PGlite, and applies migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Db> {
   if (opts.databaseUrl) {
     // Loaded only when used: an in-memory gateway starts without the pg driver.
     const { openPg } = await import('./pg.js');
-    const db = await openPg(opts.databaseUrl, { schema: opts.schema, prepare: opts.prepare });
+    const url = opts.databaseUrl;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DatabaseUnavailableError(`DATABASE_URL: no answer from PostgreSQL within ${CONNECT_MS / 1000} s`)), CONNECT_MS);
+    });
+    const db = await Promise.race([openPg(url, { schema: opts.schema, prepare: opts.prepare }), late])
+      .catch((err) => {
+        throw unavailable(err, url) ?? err;
+      })
+      .finally(() => clearTimeout(timer));
     if (opts.schema) await db.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
     await migrate(db, opts.setup);
     return db;

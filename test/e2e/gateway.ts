@@ -103,9 +103,11 @@ function waitForListening(child: ChildProcess, out: () => string, exited: Promis
     const finish = (f: () => void) => {
       clearTimeout(timer);
       child.stdout!.off('data', check);
+      child.stderr!.off('data', check);
       f();
     };
     child.stdout!.on('data', check);
+    child.stderr!.on('data', check); // the banner is on stderr
     void exited.then(() => finish(() => reject(new Error(`gateway exited (${child.exitCode ?? child.signalCode}) before listening:\n${out()}`))));
     check();
   });

@@ -50,6 +50,8 @@ export interface ServerProcess {
   publicKey: string | null;
   privateKey: string | null;
   output(): string;
+  /** What the process wrote to stdout alone (JSON log lines). */
+  stdout(): string;
   /** Resolves when the process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** kill -9: no shutdown hook runs, the data-dir lock and PGlite's files stay as they are. */
@@ -79,12 +81,14 @@ export async function spawnServer(opts: ServerOptions = {}): Promise<ServerProce
   const child: ChildProcess = spawn(process.execPath, [MAIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   opts.onSpawn?.(child.pid!);
   let out = '';
+  let stdout = '';
   const log: WriteStream | null = opts.logFile ? createWriteStream(opts.logFile, { flags: 'a' }) : null;
   const onData = (s: string) => {
     out += s;
     log?.write(s);
   };
-  child.stdout!.setEncoding('utf8').on('data', onData);
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+  child.stdout!.on('data', onData);
   child.stderr!.setEncoding('utf8').on('data', onData);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => {
@@ -121,10 +125,13 @@ export async function spawnServer(opts: ServerOptions = {}): Promise<ServerProce
     const done = (err: Error | null, u?: string) => {
       clearTimeout(timer);
       child.stdout!.off('data', check);
+      child.stderr!.off('data', check);
       if (err) reject(err);
       else resolve(u!);
     };
+    // The banner is on stderr (stdout carries JSON logs only).
     child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
     void exited.then(({ code, signal }) => done(new Error(`server exited (${code ?? signal}) before listening:\n${out}`)));
     check();
   }).catch(async (err) => {
@@ -138,6 +145,7 @@ export async function spawnServer(opts: ServerOptions = {}): Promise<ServerProce
     publicKey: /^public key\s+(test_pk_[0-9a-f]+)\s*$/m.exec(out)?.[1] ?? null,
     privateKey: /^private key\s+(test_sk_[0-9a-f]+)\s*$/m.exec(out)?.[1] ?? null,
     output: () => out,
+    stdout: () => stdout,
     exited,
     crash,
     stop,

@@ -1,4 +1,9 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Services, buildApp } from '../../server/app.js';
+import type { Db } from '../../server/db/index.js';
+import type { ReadinessCheck } from '../../server/routes/health.js';
+import { startTessera } from '../../server/start.js';
+import { freePort } from './notify-fixtures.js';
 import { TestGateway, basic, startGateway, tokenFor, visa } from '../helpers/gateway.js';
 
 let gw: TestGateway;
@@ -13,7 +18,51 @@ test('healthz and readyz answer without a key', async () => {
   expect(live.json()).toEqual({ status: 'ok' });
   const ready = await gw.app.inject({ url: '/readyz' });
   expect(ready.statusCode).toBe(200);
-  expect(ready.json()).toEqual({ status: 'ok', database: gw.db.kind });
+  expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+});
+
+/** The test gateway's services with other readiness checks, or a database that fails. */
+async function readyz(services: Partial<Services>) {
+  const app = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock, ...services });
+  try {
+    const res = await app.inject({ url: '/readyz' });
+    return { status: res.statusCode, body: res.json() };
+  } finally {
+    await app.close();
+  }
+}
+const check = (critical: boolean, result: () => Promise<boolean>): ReadinessCheck => ({ critical, check: result });
+
+describe('readyz reports each dependency', () => {
+  test('a database that fails is 503 unavailable', async () => {
+    const db = { ...gw.db, query: async () => { throw new Error('connection terminated'); } } as unknown as Db;
+    expect(await readyz({ db })).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'unavailable' } } });
+  });
+
+  test('a critical check that fails, throws or never answers (2 s) is 503; the database is still reported', async () => {
+    const res = await readyz({ readiness: {
+      data_key: check(true, async () => false),
+      thrower: check(true, async () => { throw new Error('no'); }),
+      hung: check(true, () => new Promise<boolean>(() => {})),
+    } });
+    expect(res).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'ok', data_key: 'unavailable', thrower: 'unavailable', hung: 'unavailable' } } });
+  });
+
+  test('a non-critical one (Redis: rate limits fall back to the database) that fails is 200 degraded', async () => {
+    expect(await readyz({ readiness: { redis: check(false, async () => false), data_key: check(true, async () => true) } }))
+      .toEqual({ status: 200, body: { status: 'degraded', checks: { database: 'ok', redis: 'unavailable', data_key: 'ok' } } });
+  });
+
+  test('a gateway started with REDIS_URL reports Redis: down here, so degraded', async () => {
+    const started = await startTessera({ storage: 'memory', port: 0, redisUrl: `redis://127.0.0.1:${await freePort()}`, warn: () => {} });
+    try {
+      const res = await started.app.inject({ url: '/readyz' });
+      expect({ status: res.statusCode, body: res.json() })
+        .toEqual({ status: 200, body: { status: 'degraded', checks: { database: 'ok', redis: 'unavailable' } } });
+    } finally {
+      await started.close();
+    }
+  });
 });
 
 test('metrics count requests by route template and charges by outcome, never ids', async () => {
