@@ -72,6 +72,7 @@ export async function identify(
     id = null;
   }
   if (id) return id;
+  app.metrics.inc('tessera_auth_failures_total', 'Requests with an unknown, expired or misplaced API key.');
   throw (await limiter?.noteAuthFailure(req.ip, key, real)) ?? new GatewayError('AUTH01');
 }
 

@@ -27,7 +27,7 @@ export class MemoryCounters implements CounterStore {
     }
     const k = `${bucket}@${start}`;
     const n = (this.counts.get(k) ?? 0) + add;
-    this.counts.set(k, n);
+    if (add) this.counts.set(k, n); // a read of an unseen bucket stores nothing
     return n;
   }
 }
@@ -92,7 +92,8 @@ export class RedisCounters implements CounterStore {
   async hit(bucket: string, windowMs: number, now: Date, add = 1): Promise<number> {
     const key = `${this.opts.prefix ?? 'tessera:'}rate:${bucket}:${windowStart(now, windowMs)}`;
     try {
-      const n = Number(await this.redis.sendCommand(['EVAL', HIT, '1', key, String(add), String(2 * windowMs)]));
+      // A read is a GET: reading an unseen bucket (every clean request does) creates no key.
+      const n = Number((await this.redis.sendCommand(add === 0 ? ['GET', key] : ['EVAL', HIT, '1', key, String(add), String(2 * windowMs)])) ?? 0);
       if (this.failing) {
         this.failing = false;
         this.log?.info('rate-limit counters: Redis answers again');

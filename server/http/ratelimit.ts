@@ -158,7 +158,6 @@ export class TokenLimiter {
    * once the address is past its ceiling. Logged at warn with the key's kind prefix only.
    */
   async noteAuthFailure(ip: string, key: string, now: Date): Promise<GatewayError | null> {
-    this.events?.count('tessera_auth_failures_total', 'Requests with an unknown, expired or misplaced API key.');
     if (!this.limits.authFailures) return null;
     const client = hashClient(ip);
     const n = await this.store.hit(`auth-fail:${client}`, FAILURE_WINDOW, now);

@@ -107,6 +107,18 @@ describe.skipIf(!REDIS)(`rate-limit counters in Redis${REDIS ? '' : ' (skipped: 
     expect(redisRun).toEqual(EXPECTED_SCENARIO);
   });
 
+  test('a clean token request only reads the refusal counters: no Redis key is created for it', async () => {
+    const p = prefix();
+    const r = await redis();
+    const limiter = new TokenLimiter(new RedisCounters(r, new MemoryCounters(), { prefix: p }), { perIp: 0, perKey: 0, failures: 5, keyIpFailures: 3, ipFailures: 5 });
+    const id: KeyIdentity = { merchantId: 'mer_clean', env: 'test', kind: 'pk', clockOffsetMs: 0 };
+    await limiter.checkKey(id, '192.0.2.1', new Date());
+    expect(await r.sendCommand(['KEYS', `${p}*`])).toEqual([]);
+    await limiter.noteFailure(id, '192.0.2.1', new GatewayError('11112'), new Date());
+    expect(((await r.sendCommand(['KEYS', `${p}*`])) as string[]).map((k) => k.slice(p.length).replace(/:[0-9a-f]{16}/g, ':<client>').replace(/:\d+$/, ''))
+      .sort()).toEqual(['rate:fail-ip:<client>', 'rate:fail-key-ip:mer_clean:test:<client>', 'rate:fail:mer_clean:test']);
+  });
+
   test('Redis unreachable: the ceiling still holds, counted in the database or memory instead, and no request fails', async () => {
     const down = await redis(`redis://127.0.0.1:${await freePort()}`);
     expect(await down.ready).toBe(false);
