@@ -6,13 +6,15 @@ import { DatabaseUnavailableError, Db, openDatabase } from './db/index.js';
 import { DataDirLockedError } from './db/lock.js';
 import { Env, ExpireOld, KeySet, createKeySet, createMerchant, listKeys } from './domain/keys.js';
 import { startTessera } from './start.js';
+import { DATA_KEY_USAGE, dataKeyCommand } from './data-key-command.js';
 
 const USAGE = `usage:
   tessera serve [--dev]                           start the gateway (PORT, DATABASE_URL, TESSERA_DATA_DIR, ...);
                                                   --dev: development mode, the demo checkout on unless TESSERA_DEMO=off
   tessera keys create [--merchant ID] [--name NAME] [--env test|live] [--expire-old now|1h|never]
                                                   new key set (a new merchant when --merchant is absent)
-  tessera keys list --merchant ID                 key sets, redacted`;
+  tessera keys list --merchant ID                 key sets, redacted
+${DATA_KEY_USAGE}`;
 
 function open(config: Config): Promise<Db> {
   return openDatabase({
@@ -121,6 +123,10 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   if (command === 'serve' || command === undefined) return serve(config, rest);
   if (command === 'keys') return keys(config, rest);
+  if (command === 'data-key') {
+    process.exitCode = await dataKeyCommand(config, rest, () => open(config));
+    return;
+  }
   throw new ConfigError(USAGE);
 }
 

@@ -12,6 +12,7 @@ import { wipeExpiredTokens } from './domain/tokens.js';
 import { RedisCounters, connectRedis, localCounters } from './http/counters.js';
 import { DEFAULT_LIMITS, RateLimits, TokenLimiter } from './http/ratelimit.js';
 import { loadVault } from './vault.js';
+import { checkDataKey } from './vault-canary.js';
 import { sweepDueReceipts } from './domain/receipts.js';
 import { completeDueReviews } from './domain/updater.js';
 import { NotifyConfig, OutboxWorker, createTransports } from './notify/index.js';
@@ -132,6 +133,8 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
   const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir, prepare: opts.preparedStatements, setup });
   let redis: ReturnType<typeof connectRedis> | null = null;
   try {
+    // The data key must read what is stored (vault_canary): else refuse to start (DataKeyError).
+    await checkDataKey(db, vault, clock.now(), opts.warn);
     // Counts in Redis when there is one; the local store (memory or PostgreSQL) stands in for it.
     const local = localCounters(db);
     redis = opts.redisUrl ? connectRedis(opts.redisUrl) : null;
@@ -171,6 +174,9 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     }, HOUR);
     purge.unref();
     outbox.log = app.log;
+    vault.onUnreadable = (info) => app.log.error({ vault: info }, info.reason === 'unknown_key'
+      ? 'stored payment data is encrypted with a data key this node does not hold (VAULT01): check TESSERA_DATA_KEY and TESSERA_DATA_KEYS_RETIRED'
+      : 'stored payment data fails its integrity check (VAULT02): altered, or copied from another row');
     outbox.start(opts.notify?.intervalMs);
     scheduler.deps.log = app.log;
     scheduler.start();
