@@ -87,7 +87,8 @@ export async function getPlan(q: Queryable, scope: Scope, rawId: unknown, opts: 
   return rows[0];
 }
 
-export async function listPlans(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
+/** A null limit lists every row from the offset on (LIMIT NULL). */
+export async function listPlans(q: Queryable, scope: Scope, page: { limit: number | null; offset: number }) {
   const [{ total }] = await q.query<{ total: number }>(
     'SELECT count(*)::int AS total FROM plans WHERE merchant_id = $1 AND env = $2 AND deleted_at IS NULL',
     [scope.merchantId, scope.env],

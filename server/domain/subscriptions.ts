@@ -215,8 +215,8 @@ export interface SubscriptionFilter {
   customerId?: string;
 }
 
-/** GET /subscriptions[/customer/:id][/plan/:id[/customer/:id]]: newest first. */
-export async function listSubscriptions(q: Queryable, scope: Scope, filter: SubscriptionFilter, page: { limit: number; offset: number }) {
+/** GET /subscriptions[/customer/:id][/plan/:id]: newest first; a null limit lists every row from the offset on. */
+export async function listSubscriptions(q: Queryable, scope: Scope, filter: SubscriptionFilter, page: { limit: number | null; offset: number }) {
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'merchant_id = $1 AND env = $2 AND plan_id IS NOT NULL';
   if (filter.planId !== undefined) {
@@ -241,6 +241,18 @@ export async function listSubscriptions(q: Queryable, scope: Scope, filter: Subs
 }
 
 export type SubscriptionView = SubscriptionRow & { last_billing: BillingRow | null };
+
+/**
+ * GET /subscriptions/plan/:plan_id/customer/:customer_id: one subscription, as clients of the live
+ * service read it: the active one, else the newest. Every one of the pair (newest first, the
+ * chosen one included) is in `subscriptions`. None: SUB02.
+ */
+export async function subscriptionOfCustomerOnPlan(q: Queryable, scope: Scope, planId: unknown, customerId: string) {
+  const { list } = await listSubscriptions(q, scope, { planId, customerId }, { limit: null, offset: 0 });
+  const chosen = list.find((s) => s.status === 'active') ?? list[0];
+  if (!chosen) throw new GatewayError('SUB02', 'the customer has no subscription to this plan');
+  return { subscription: chosen, all: list };
+}
 
 /** Each subscription with its newest billing (a retry counts), in one query. */
 export async function withLastBillings(q: Queryable, rows: SubscriptionRow[]): Promise<SubscriptionView[]> {

@@ -19,9 +19,26 @@ export function parsePage(query: unknown): { limit: number; offset: number } {
   return { limit, offset };
 }
 
-/** The list envelope every list answers with (design §Wire). */
-export function listEnvelope<T>(list: T[], page: { limit: number; offset: number }, total: number) {
-  return { list, meta: { limit: page.limit, offset: page.offset, total_results: total } };
+/** A page whose `limit` is null: every row from `offset` on (SQL `LIMIT NULL` is no limit). */
+export interface OpenPage {
+  limit: number | null;
+  offset: number;
+}
+
+/**
+ * For the lists the spec calls "all" (GET /plans, /subscriptions…): without `limit` every row,
+ * since the clients of this API family read them in one call; a `limit` or `offset` sent is read
+ * as by parsePage.
+ */
+export function parsePageOrAll(query: unknown): OpenPage {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const page = parsePage(q);
+  return q.limit === undefined || q.limit === '' ? { limit: null, offset: page.offset } : page;
+}
+
+/** The list envelope every list answers with (design §Wire). An open page's limit is the rows answered. */
+export function listEnvelope<T>(list: T[], page: OpenPage, total: number) {
+  return { list, meta: { limit: page.limit ?? list.length, offset: page.offset, total_results: total } };
 }
 
 export function listSchema(item: object) {

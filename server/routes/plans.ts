@@ -3,7 +3,7 @@ import { emitEvent } from '../domain/events.js';
 import { createPlan, deletePlan, getPlan, listPlans, presentPlan } from '../domain/plans.js';
 import { getSubscription, presentSubscription, subscribe, unsubscribe, withLastBillings } from '../domain/subscriptions.js';
 import { rememberResource } from '../http/idempotency.js';
-import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { listEnvelope, listSchema, parsePageOrAll } from '../http/paging.js';
 import { runSubscriptionNow } from '../jobs/scheduler.js';
 import { subscriptionSchema } from './subscriptions.js';
 import { anyBody, string as str, timestamp } from '../http/schemas.js';
@@ -38,7 +38,7 @@ export default async function planRoutes(app: FastifyInstance) {
   );
 
   app.get('/plans', { schema: { response: { 200: listSchema(planSchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+    const page = parsePageOrAll(req.query);
     const { list, total } = await listPlans(db, req.identity, page);
     return listEnvelope(list.map(presentPlan), page, total);
   });

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  SubscriptionFilter, getSubscription, listSubscriptions, presentSubscription, updateSubscription, withLastBillings,
+  SubscriptionFilter, getSubscription, listSubscriptions, presentSubscription, subscriptionOfCustomerOnPlan, updateSubscription,
+  withLastBillings,
 } from '../domain/subscriptions.js';
-import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { listEnvelope, listSchema, parsePageOrAll } from '../http/paging.js';
 import { billingSchema } from './billings.js';
 import { anyBody, nullableInt, nullableString, nullableTime as nullableTimestamp, string as str, timestamp } from '../http/schemas.js';
 
@@ -21,6 +22,10 @@ export const subscriptionSchema = {
 };
 
 const list = { response: { 200: listSchema(subscriptionSchema) } };
+const pairSchema = {
+  type: 'object',
+  properties: { ...subscriptionSchema.properties, subscriptions: { type: 'array', items: subscriptionSchema } },
+};
 
 /** Spec 4.9, plus GET and POST /subscriptions/:id. */
 export default async function subscriptionRoutes(app: FastifyInstance) {
@@ -28,7 +33,7 @@ export default async function subscriptionRoutes(app: FastifyInstance) {
 
   const lister = (filter: (params: Record<string, string>) => SubscriptionFilter) =>
     async (req: { query: unknown; params: unknown; identity: any }) => {
-      const page = parsePage(req.query);
+      const page = parsePageOrAll(req.query);
       const { list: rows, total } = await listSubscriptions(db, req.identity, filter(req.params as Record<string, string>), page);
       return listEnvelope(rows.map(presentSubscription), page, total);
     };
@@ -36,8 +41,13 @@ export default async function subscriptionRoutes(app: FastifyInstance) {
   app.get('/subscriptions', { schema: list }, lister(() => ({})));
   app.get('/subscriptions/customer/:customer_id', { schema: list }, lister((p) => ({ customerId: p.customer_id })));
   app.get('/subscriptions/plan/:plan_id', { schema: list }, lister((p) => ({ planId: p.plan_id })));
-  app.get('/subscriptions/plan/:plan_id/customer/:customer_id', { schema: list },
-    lister((p) => ({ planId: p.plan_id, customerId: p.customer_id })));
+  // One object, as clients of the live service read it (the active one, else the newest); the
+  // pair's whole history is its `subscriptions` list.
+  app.get<{ Params: { plan_id: string; customer_id: string } }>('/subscriptions/plan/:plan_id/customer/:customer_id',
+    { schema: { response: { 200: pairSchema } } }, async (req) => {
+      const { subscription, all } = await subscriptionOfCustomerOnPlan(db, req.identity, req.params.plan_id, req.params.customer_id);
+      return { ...presentSubscription(subscription), subscriptions: all.map(presentSubscription) };
+    });
 
   app.get<{ Params: { id: string } }>('/subscriptions/:id', { schema: { response: { 200: subscriptionSchema } } }, async (req) => {
     const [s] = await withLastBillings(db, [await getSubscription(db, req.identity, req.params.id)]);

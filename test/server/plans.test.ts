@@ -86,7 +86,7 @@ describe('GET /plans, GET /plans/:id', () => {
     for (const name of ['A', 'B', 'C']) ids.push((await a.plan({ name }, k)).id);
     await a.plan({ name: 'live one' }, m.live.private_key);
     const all = (await a.get('/plans', k)).json();
-    expect(all.meta).toEqual({ limit: 10, offset: 0, total_results: 3 });
+    expect(all.meta).toEqual({ limit: 3, offset: 0, total_results: 3 });
     expect(all.list.map((p: any) => p.name)).toEqual(['C', 'B', 'A']);
     const page = (await a.get('/plans?limit=1&offset=1', k)).json();
     expect(page.list.map((p: any) => p.id)).toEqual([ids[1]]);
