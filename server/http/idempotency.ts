@@ -17,9 +17,19 @@ const FINGERPRINT = 'h2';
 /** Body fields never part of a fingerprint, at any depth (app.ts adds the names its log redaction lists). */
 const CARD_FIELDS = ['card_number', 'csc', 'cvv', 'bank_account_number'];
 
-/** This process: a claim it holds is in `inFlight` until answered; one it does not is a crashed handler's. */
+/**
+ * This process. A claim it owns counts in `inFlight` from before its INSERT until it is answered
+ * (counted before, so another request never sees the row without the count); a claim it owns
+ * with no count is a handler that died.
+ */
 export const NODE_ID = randomUUID();
-const inFlight = new Set<string>();
+const inFlight = new Map<string, number>();
+const hold = (s: string) => inFlight.set(s, (inFlight.get(s) ?? 0) + 1);
+const release = (s: string) => {
+  const n = (inFlight.get(s) ?? 1) - 1;
+  if (n > 0) inFlight.set(s, n);
+  else inFlight.delete(s);
+};
 
 /** Test-only: `after-commit-before-answer` kills the process where a crash loses the answer of a committed record. */
 const FAILPOINT = process.env.TESSERA_FAILPOINT;
@@ -108,16 +118,20 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
     const hash = `${FINGERPRINT}.${vault.mac('idempotency', body)}`;
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = clock.now();
+      hold(slot(claim));
       const [won] = await db.query(
         `INSERT INTO idempotency_keys (merchant_id, env, endpoint, key, request_hash, created_at, owner)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING key`,
         [...params(claim), hash, now, NODE_ID],
-      );
+      ).catch((err) => {
+        release(slot(claim));
+        throw err;
+      });
       if (won) {
         req.idempotency = claim;
-        inFlight.add(slot(claim));
         return;
       }
+      release(slot(claim));
       const [row] = await db.query(`SELECT * FROM idempotency_keys WHERE ${WHERE}`, params(claim));
       if (!row) continue;
       const age = now.getTime() - new Date(row.created_at).getTime();
@@ -147,13 +161,19 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
       const replay = req.routeOptions.config?.idempotentReplay;
       if (gone && replay) {
         // Take the claim over (one retry at a time rebuilds), then answer as the lost request would have.
+        hold(slot(claim));
         const [took] = await db.query(
           `UPDATE idempotency_keys SET owner = $5 WHERE ${WHERE} AND status_code IS NULL AND owner IS NOT DISTINCT FROM $6 RETURNING key`,
           [...params(claim), NODE_ID, row.owner],
-        );
-        if (!took) continue;
+        ).catch((err) => {
+          release(slot(claim));
+          throw err;
+        });
+        if (!took) {
+          release(slot(claim));
+          continue;
+        }
         req.idempotency = { ...claim, resourceId: row.resource_id };
-        inFlight.add(slot(claim));
         reply.header('idempotent-replayed', 'true');
         return reply.send(await replay(req, row.resource_id));
       }
@@ -178,7 +198,7 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
         ]);
       }
     } finally {
-      inFlight.delete(slot(claim));
+      release(slot(claim));
     }
     return payload;
   });
