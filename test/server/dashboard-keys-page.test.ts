@@ -30,7 +30,7 @@ async function keysPage(key: string) {
     return new Response(res.body, { status: res.statusCode, headers: { 'content-type': String(res.headers['content-type'] ?? '') } });
   };
   window.eval(dashboardJs);
-  await vi.waitFor(() => expect(doc.getElementById('view')!.dataset.shows).toBe('#/keys'), { timeout: 20_000 });
+  await vi.waitFor(() => expect(doc.getElementById('view')!.getAttribute('data-shows')).toBe('#/keys'), { timeout: 20_000 });
   return doc;
 }
 
