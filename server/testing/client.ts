@@ -105,10 +105,26 @@ export interface TesseraClient {
   settings(patch: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** POST /test_helpers/reset: the merchant's test records are gone, settings back to defaults. */
   reset(): Promise<{ deleted: Record<string, number> }>;
+  /**
+   * POST /test_helpers/clock/advance?wait=true (`{days: 30}`, `{to: '2027-01-01T00:00:00Z'}`, …):
+   * resolves when the advance is done, long ones included, with the clock and what ran meanwhile.
+   */
+  advanceClock(body: Record<string, unknown>): Promise<ClockAdvance>;
   /** GET /outbox (newest first). Fails clearly when the gateway has no outbox endpoint. */
   outbox(filter?: { kind?: 'email' | 'sms'; status?: string }): Promise<OutboxMessage[]>;
   /** Polls the outbox until an email matches, or throws after `timeout` listing what was there. */
   waitForEmail(match?: EmailMatch | ((m: OutboxMessage) => boolean), opts?: WaitOptions): Promise<OutboxMessage>;
+}
+
+/** The answer of a finished test-clock advance. */
+export interface ClockAdvance {
+  class: 'test_clock';
+  previous: string;
+  now: string;
+  offset_ms: number;
+  advancing: false;
+  ran: { billings: number; failed_billings: number; scheduled_transactions: number; failed_scheduled_transactions: number; errors: number };
+  [key: string]: unknown;
 }
 
 export function tesseraClient(gw: GatewayAddress): TesseraClient {
@@ -174,6 +190,11 @@ export function tesseraClient(gw: GatewayAddress): TesseraClient {
     async reset() {
       const res = await request<{ deleted: Record<string, number> }>('POST', '/test_helpers/reset');
       if (!res.ok) throw new Error(`POST /test_helpers/reset: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
+    async advanceClock(body) {
+      const res = await request<ClockAdvance>('POST', '/test_helpers/clock/advance?wait=true', body);
+      if (!res.ok) throw new Error(`POST /test_helpers/clock/advance: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body;
     },
     outbox,

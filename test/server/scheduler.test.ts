@@ -59,6 +59,21 @@ describe('runDue', () => {
     expect(await charges(ahead)).toBe(11);
   });
 
+  test('leaves a test environment whose clock is being advanced to the advance', async () => {
+    // The advance bills each run at the moment it fell due; the loop would bill them at the clock's current point.
+    const { m, a } = await isolated(gw);
+    const s = await a.subscribe((await a.plan({ frequency: 'daily' })).id, (await a.customer()).id);
+    await gw.db.query(
+      `INSERT INTO test_clocks (merchant_id, offset_ms, updated_at, advance_state, advance_lease) VALUES ($1, $2, $3, 'background', $4)`,
+      [m.id, 10 * DAY, gw.clock.now(), new Date(gw.clock.now().getTime() + 60_000)],
+    );
+    await runDue(jobDeps(gw), gw.clock.now());
+    expect(await billingRows(m)).toBe(0);
+    await gw.db.query(`UPDATE test_clocks SET advance_state = 'ready' WHERE merchant_id = $1`, [m.id]);
+    await runDue(jobDeps(gw), gw.clock.now());
+    expect((await a.billings(s.id)).length).toBe(10);
+  });
+
   test('a run again at the same time bills nothing more', async () => {
     const { m } = await isolated(gw);
     await dueSubscriptions(m, 5);
