@@ -159,9 +159,18 @@ export class KeyCache {
     return found?.id ?? null;
   }
 
-  forget(): void {
-    this.known.clear();
-    this.unknown.clear();
+  /**
+   * Drops cached lookups: one merchant's known keys (its keys or its test clock changed), or
+   * everything. A merchant's own changes thus never send every other merchant's next request to
+   * the database.
+   */
+  forget(merchantId?: string): void {
+    if (merchantId === undefined) {
+      this.known.clear();
+      this.unknown.clear();
+      return;
+    }
+    for (const [key, hit] of this.known) if (hit.id.merchantId === merchantId) this.known.delete(key);
   }
 }
 

@@ -112,7 +112,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
         generateKeySet(q, req.identity, body.env ?? req.identity.env, body.expire_old ?? 'now', clock.now()),
       );
       // Keys changed: this process's key-lookup cache must not keep an expired key alive.
-      app.services.keys?.forget();
+      app.services.keys?.forget(req.identity.merchantId);
       reply.header('cache-control', 'no-store');
       return { class: 'key_set', ...set };
     },

@@ -97,3 +97,23 @@ test('malformed keys are refused without a lookup; concurrent lookups of one key
   expect(misses.every((id) => id === null)).toBe(true);
   expect(q.lookups).toBe(2);
 });
+
+test('forget(merchant) drops that merchant\'s cached keys only', async () => {
+  const mine = madeUp(1);
+  const theirs = madeUp(2);
+  const rows: Record<string, object> = {
+    [hashKey(mine)]: { merchant_id: 'mer_a', env: 'test', kind: 'sk', expires_at: null, offset_ms: 0 },
+    [hashKey(theirs)]: { merchant_id: 'mer_b', env: 'test', kind: 'sk', expires_at: null, offset_ms: 0 },
+  };
+  let lookups = 0;
+  const q = { query: async (_sql: string, params: unknown[] = []) => (lookups++, rows[params[0] as string] ? [rows[params[0] as string]] : []) };
+  const cache = new KeyCache(60_000);
+  const now = new Date();
+  for (const k of [mine, theirs]) await cache.authenticate(q as any, k, now);
+  expect(lookups).toBe(2);
+  cache.forget('mer_a');
+  expect((await cache.authenticate(q as any, theirs, now))?.merchantId).toBe('mer_b');
+  expect(lookups).toBe(2);
+  expect((await cache.authenticate(q as any, mine, now))?.merchantId).toBe('mer_a');
+  expect(lookups).toBe(3);
+});
