@@ -221,7 +221,7 @@ export async function retryBilling(
   deps: RecurringDeps, scope: Scope, rawTransactionId: unknown, now: Date,
   onRecord?: (q: Queryable, id: string) => Promise<void>,
 ): Promise<RunResult> {
-  const transactionId = text(rawTransactionId);
+  const transactionId = text(rawTransactionId, 'id');
   if (transactionId === null) throw new GatewayError('10210', 'id (the billing\'s transaction_id) is required');
   return deps.db.tx(async (q) => {
     const [failed] = await q.query<BillingRow>(
@@ -279,8 +279,10 @@ export async function listBillings(q: Queryable, scope: Scope, filter: BillingFi
     if (id === null) throw new GatewayError('REQ01', `${col} must be an integer`);
     add(col, id);
   }
-  if (text(filter.customer_id) !== null) add('customer_id', text(filter.customer_id));
-  if (text(filter.status) !== null) add('status', text(filter.status));
+  const customerId = text(filter.customer_id, 'customer_id');
+  const status = text(filter.status, 'status');
+  if (customerId !== null) add('customer_id', customerId);
+  if (status !== null) add('status', status);
   const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM billings WHERE ${where}`, params);
   const list = await q.query<BillingRow>(
     `SELECT * FROM billings WHERE ${where} ORDER BY id DESC ${pageSql(params)}`,

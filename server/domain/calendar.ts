@@ -84,6 +84,7 @@ export function nthDate(s: Schedule, k: number): string {
 /** Normalises and checks a plan's `day` for its frequency; returns the stored value or an error message. */
 export function readDay(frequency: Frequency, raw: unknown): { day: number | null } | { error: string } {
   if (raw === undefined || raw === null || raw === '') return { day: null };
+  if (typeof raw !== 'string' && typeof raw !== 'number') return { error: 'day must be a whole number' };
   const s = String(raw).trim();
   const n = /^\d{1,2}$/.test(s) ? Number(s) : NaN;
   switch (frequency) {

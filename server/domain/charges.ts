@@ -33,11 +33,11 @@ export type ChargeShape = 'token' | 'customer' | 'card';
 
 /** One path, three request shapes, chosen by the fields present (spec 4.1). */
 export function chargeShape(body: Body): ChargeShape {
-  if (text(body.customer_id) !== null) return 'customer';
-  if (text(body.card_number) !== null) return 'card';
+  if (text(body.customer_id, 'customer_id') !== null) return 'customer';
+  if (text(body.card_number, 'card_number') !== null) return 'card';
   // A body naming a customer's method (or an empty customer_id) without a token is a charge by
   // customer that lacks its customer_id: 48291, not the token shape's 69002.
-  if (text(body.token) === null && (body.customer_id !== undefined || text(body.method_id) !== null
+  if (text(body.token, 'token') === null && (body.customer_id !== undefined || text(body.method_id, 'method_id') !== null
     || body.charge_bank_account !== undefined)) return 'customer';
   return 'token';
 }
@@ -45,10 +45,10 @@ export function chargeShape(body: Body): ChargeShape {
 function amountOf(shape: ChargeShape, body: Body): number {
   const a = parseAmount(body.amount);
   if (shape === 'customer') {
-    if (a === 'missing') throw new GatewayError('48291');
+    if (a === 'missing' || a === 'empty') throw new GatewayError('48291');
     if (a === 'not_positive') throw new GatewayError('99819');
   }
-  if (shape === 'token' && a === 'missing') throw new GatewayError('69002');
+  if (shape === 'token' && (a === 'missing' || a === 'empty')) throw new GatewayError('69002');
   if (typeof a !== 'number') throw new GatewayError('59112');
   return a;
 }
@@ -86,7 +86,7 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
     // customer's default method is charged"); true/false pick the default bank account / card.
     const bankAccount = parseBool(body.charge_bank_account);
     if (bankAccount === null) throw new GatewayError('REQ01', 'charge_bank_account must be true or false');
-    const m = await findChargeableMethod(q, scope, String(body.customer_id).trim(), text(body.method_id),
+    const m = await findChargeableMethod(q, scope, text(body.customer_id, 'customer_id') ?? '', text(body.method_id, 'method_id'),
       bankAccount ?? null);
     const number = deps.vault.decrypt(m.secret_enc, methodHome(scope, m.method_id));
     const holder = [m.bank_account_holder_first_name, m.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
@@ -109,7 +109,7 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
     const { secret: number, ...card } = preparePaymentData(scope, body, now);
     if (card.token_type !== 'credit_card') throw new GatewayError('REQ01', 'direct charges take cards only; tokenize bank accounts');
     return {
-      ...base, paymentMethod: 'credit_card', number, csc: text(body.csc ?? body.cvv), zip: card.zip, verify: true,
+      ...base, paymentMethod: 'credit_card', number, csc: text(body.csc ?? body.cvv, 'csc'), zip: card.zip, verify: true,
       fields: {
         card_type: card.card_type, card_number: mask(number), card_exp_month: month(card.card_exp_month ?? null),
         card_exp_year: card.card_exp_year?.toString() ?? null, card_owner_name: card.card_owner_name ?? null,
@@ -118,13 +118,13 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
       payer: { address_1: card.address_1, address_2: card.address_2, city: card.city, state: card.state, zip: card.zip, country: card.country },
     };
   }
-  const token = await consumeToken(q, deps.vault, scope, String(body.token).trim(), now);
+  const token = await consumeToken(q, deps.vault, scope, text(body.token, 'token') ?? '', now);
   if (!token) throw new GatewayError('69201');
   const number = token.number;
   const holder = [token.bank_account_holder_first_name, token.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
   return {
-    ...base, paymentMethod: token.token_type, number, csc: text(body.cvv ?? body.csc) ?? token.csc,
-    zip: text(body.zip) ?? token.zip, verify: token.token_type === 'credit_card',
+    ...base, paymentMethod: token.token_type, number, csc: text(body.cvv ?? body.csc, 'csc') ?? token.csc,
+    zip: text(body.zip, 'zip') ?? token.zip, verify: token.token_type === 'credit_card',
     fields: {
       token_id: token.id, card_type: token.card_type, card_number: mask(number), card_exp_month: month(token.card_exp_month),
       card_exp_year: token.card_exp_year?.toString() ?? null, card_owner_name: token.card_owner_name,
@@ -138,12 +138,12 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
 function receiptOf(body: Body, inst: Pick<Instrument, 'customerEmail' | 'customerReceipts'>) {
   const send = parseBool(body.send_receipt);
   if (send === null) throw new GatewayError('REQ01', 'send_receipt must be true or false');
-  const email = text(body.email_address);
+  const email = text(body.email_address, 'email_address');
   if (email !== null && !isEmail(email)) throw new GatewayError('69006');
   const due = send ?? inst.customerReceipts;
   const address = email ?? inst.customerEmail;
   if (due && address === null) throw new GatewayError('69005');
-  return { receipt_due: due, receipt_email: address, receipt_template_id: text(body.receipt_template_id) };
+  return { receipt_due: due, receipt_email: address, receipt_template_id: text(body.receipt_template_id, 'receipt_template_id') };
 }
 
 /**
@@ -162,11 +162,11 @@ export async function createCharge(
   opts: { source?: 'subscription' | 'scheduled'; recurring?: boolean; settings?: MerchantSettings } = {},
 ): Promise<ChargeResult> {
   const shape = chargeShape(body);
-  if (shape === 'token' && text(body.token) === null) throw new GatewayError('69002');
-  if (shape === 'customer' && text(body.customer_id) === null) throw new GatewayError('48291');
+  if (shape === 'token' && text(body.token, 'token') === null) throw new GatewayError('69002');
+  if (shape === 'customer' && text(body.customer_id, 'customer_id') === null) throw new GatewayError('48291');
   const amount = amountOf(shape, body);
   const metadata = parseObjectParam(body.metadata, 'metadata') ?? {};
-  const description = text(body.description);
+  const description = text(body.description, 'description');
   if (description && description.length > 1000) throw new GatewayError('REQ01', 'description must be at most 1000 characters');
   // Without a customer the receipt rules need nothing from the database: check them before touching the token.
   const knownReceipt = shape === 'customer' ? null : receiptOf(body, { customerEmail: null, customerReceipts: false });
@@ -195,7 +195,7 @@ export async function createCharge(
       error_code: result.errorCode, error_message: result.errorMessage,
       csc_check: check.csc_check ?? (inst.csc ? 'unchecked' : 'not_provided'),
       avs_address_check: check.avs_zip_check,
-      ...Object.fromEntries(PAYER_FIELDS.map((f) => [f, text(body[f]) ?? text(inst.payer[f])])),
+      ...Object.fromEntries(PAYER_FIELDS.map((f) => [f, text(body[f], f) ?? text(inst.payer[f])])),
       ...inst.fields,
       description, metadata: { ...inst.customerMetadata, ...metadata }, ...receipt,
       created_at: now, processed_at: now,

@@ -56,7 +56,7 @@ function readFields(input: CustomerInput, update: boolean): Record<string, unkno
   const out: Record<string, unknown> = {};
   for (const f of TEXT_FIELDS) {
     if (update && input[f] === undefined) continue;
-    let v = text(input[f]);
+    let v = text(input[f], f);
     if (v !== null && v.length > MAX_LENGTH[f] && f !== 'state' && f !== 'country') {
       throw new GatewayError(TOO_LONG[f] ?? 'REQ01', `${f} must be at most ${MAX_LENGTH[f]} characters`);
     }
@@ -82,13 +82,13 @@ function readFields(input: CustomerInput, update: boolean): Record<string, unkno
   if (receipts === null) throw new GatewayError('REQ01', 'default_receipts must be true or false');
   if (!update || receipts !== undefined) out.default_receipts = receipts ?? false;
   if (!update || input.default_receipt_template_id !== undefined) {
-    out.default_receipt_template_id = text(input.default_receipt_template_id);
+    out.default_receipt_template_id = text(input.default_receipt_template_id, 'default_receipt_template_id');
   }
   return out;
 }
 
 function readCustomId(v: unknown): string | null {
-  const id = text(v);
+  const id = text(v, 'id');
   if (id === null) return null;
   if (!CUSTOM_ID.test(id) || RESERVED_IDS.has(id)) {
     throw new GatewayError('REQ01', 'id must be 6 to 64 characters of A-Z, a-z, 0-9, _ and - (and not "search")');
@@ -146,7 +146,7 @@ export async function createCustomer(db: Db, vault: Vault, scope: Scope, input: 
  */
 export async function updateCustomer(db: Db, vault: Vault, scope: Scope, id: string, input: CustomerInput, now: Date) {
   const fields = readFields(input, true);
-  const defaultId = text(input.default_method_id);
+  const defaultId = text(input.default_method_id, 'default_method_id');
   return db.tx(async (q) => {
     const head = await lockCustomer(q, scope, id);
     const cols = Object.keys(fields);

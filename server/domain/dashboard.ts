@@ -132,7 +132,12 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
  */
 export function parseTransactionFilter(query: unknown): TransactionFilter {
   const q = (query ?? {}) as Record<string, unknown>;
-  const given = (k: string) => (q[k] === undefined || q[k] === '' ? undefined : String(q[k]).trim());
+  const given = (k: string) => {
+    const v = q[k];
+    if (v === undefined || v === '') return undefined;
+    if (typeof v !== 'string' && typeof v !== 'number') throw new GatewayError('REQ01', `${k} must be given once, as a string`);
+    return String(v).trim();
+  };
   const filter: TransactionFilter = {};
   const status = given('status');
   if (status !== undefined) {

@@ -37,10 +37,10 @@ export interface InvoiceInput {
 
 const bad = (message: string) => new GatewayError('REQ01', message);
 
-/** A non-negative integer given as a number or a digit string; NaN otherwise. */
+/** A non-negative integer given as a number or a string of digits (no sign, spaces, point or exponent); NaN otherwise. */
 function wholeNumber(v: unknown): number {
   if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? v : NaN;
-  if (typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v)) return Number(v);
+  if (typeof v === 'string' && /^\d{1,15}$/.test(v)) return Number(v);
   return NaN;
 }
 
@@ -73,7 +73,7 @@ export function readItems(raw: unknown): Item[] {
     const at = `items[${i}]`;
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw bad(`${at} must be an object with description, quantity and unit_amount`);
     const e = entry as Record<string, unknown>;
-    const description = text(e.description);
+    const description = text(e.description, `${at}.description`);
     if (description === null) throw bad(`${at}.description required`);
     if (description.length > MAX_DESCRIPTION) throw bad(`${at}.description must be at most ${MAX_DESCRIPTION} characters`);
     const quantity = e.quantity === undefined || e.quantity === null || e.quantity === '' ? 1 : wholeNumber(e.quantity);
@@ -95,7 +95,7 @@ export const itemsTotal = (items: Item[]) => items.reduce((sum, i) => sum + i.am
 
 /** YYYY-MM-DD, a real calendar date. */
 function readDueDate(v: unknown): string | null {
-  const s = text(v);
+  const s = text(v, 'due_date');
   if (s === null) return null;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   const d = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : null;
@@ -105,7 +105,7 @@ function readDueDate(v: unknown): string | null {
 
 function readContact(f: ContactField, v: unknown): string | null {
   const name = invoiceField(f);
-  let s = text(v);
+  let s = text(v, name);
   if (s === null) return null;
   if (f === 'state') {
     if (!/^[A-Za-z]{2}$/.test(s)) throw bad(`${name} must be the two-character state abbreviation`);
@@ -135,7 +135,7 @@ export function readFields(input: InvoiceInput, update: boolean): Record<string,
   }
   if (given('due_date')) out.due_date = readDueDate(input.due_date);
   if (given('memo')) {
-    const memo = text(input.memo);
+    const memo = text(input.memo, 'memo');
     if (memo !== null && memo.length > MAX_MEMO) throw bad(`memo must be at most ${MAX_MEMO} characters`);
     out.memo = memo;
   }
@@ -154,7 +154,7 @@ export function readFields(input: InvoiceInput, update: boolean): Record<string,
  */
 export async function applyCustomer(q: Queryable, scope: Scope, input: InvoiceInput, fields: Record<string, unknown>, update: boolean) {
   if (update && input.customer_id === undefined) return;
-  const id = text(input.customer_id);
+  const id = text(input.customer_id, 'customer_id');
   fields.customer_id = id;
   if (id === null) return;
   const [c] = await q.query<Record<ContactField, string | null>>(

@@ -4,7 +4,7 @@ import { Frequency, FREQUENCIES, isFrequency, readDay } from './calendar.js';
 import type { OutboundPolicy } from '../net/outbound.js';
 import type { Scope } from './keys.js';
 import { vetTargetUrl } from './target-url.js';
-import { parseAmount, text } from './validate.js';
+import { isScalar, parseAmount, text } from './validate.js';
 
 export interface PlanRow {
   id: number;
@@ -26,7 +26,7 @@ const MAX_URL = 2048;
 
 /** An integer id from a path or body; anything else can name no record. */
 export function readIntId(v: unknown): number | null {
-  const s = String(v ?? '').trim();
+  const s = isScalar(v) ? String(v).trim() : '';
   return /^\d{1,15}$/.test(s) ? Number(s) : null;
 }
 
@@ -52,9 +52,9 @@ export function readCallbackUrl(scope: Scope, raw: unknown): string | null {
 
 /** POST /plans: frequency, name and amount required; day and callback_url optional. */
 export async function createPlan(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date, policy?: OutboundPolicy): Promise<PlanRow> {
-  const frequency = text(body.frequency)?.toLowerCase();
+  const frequency = text(body.frequency, 'frequency')?.toLowerCase();
   if (!isFrequency(frequency)) throw new GatewayError('REQ01', `frequency must be one of ${FREQUENCIES.join(', ')}`);
-  const name = text(body.name);
+  const name = text(body.name, 'name');
   if (name === null || name.length > MAX_NAME) throw new GatewayError('REQ01', `name is required, at most ${MAX_NAME} characters`);
   const amount = parseAmount(body.amount);
   if (typeof amount !== 'number') throw new GatewayError('59112');

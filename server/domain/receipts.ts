@@ -6,7 +6,7 @@ import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, re
 import { MerchantSettings, getSettings } from './settings.js';
 import { findTemplate, getTemplate } from './templates.js';
 import { Transaction, TransactionRow, getTransaction } from './transactions.js';
-import { isEmail, parseBool, text } from './validate.js';
+import { isEmail, isScalar, parseBool, text } from './validate.js';
 
 // Receipts (spec 2.6, 4.4). One path for every receipt: POST /charge/:id/receipt and the receipt
 // a charge asks for (send_receipt, customer or merchant default). Each receipt is rendered,
@@ -107,16 +107,16 @@ async function recordReceipt(q: Queryable, scope: Scope, txn: TransactionRow, ta
 
 /** The body of POST /charge/:id/receipt, checked in the order of its error codes. */
 function readTarget(body: Body): Target {
-  const type = (text(body.receipt_type) ?? 'email').toLowerCase();
+  const type = (text(body.receipt_type, 'receipt_type') ?? 'email').toLowerCase();
   if (type === 'sms') {
-    const raw = text(body.phone_number);
+    const raw = text(body.phone_number, 'phone_number');
     if (raw === null) throw new GatewayError('10302', 'phone_number required for an SMS receipt');
     const phone = normalisePhone(raw);
     if (!phone) throw new GatewayError('REQ01', 'phone_number must be 7 to 15 digits, optionally with a leading +');
     return { type, to: phone };
   }
   if (type !== 'email') throw new GatewayError('REQ01', 'receipt_type must be email or sms');
-  const email = text(body.email_address);
+  const email = text(body.email_address, 'email_address');
   if (email === null) throw new GatewayError('69005');
   if (!isEmail(email)) throw new GatewayError('69006');
   return { type, to: email };
@@ -128,7 +128,7 @@ export async function sendReceipt(db: Db, scope: Scope, txnId: string, body: Bod
   return db.tx(async (q) => {
     const txn = await getTransaction(q, scope, txnId);
     const target = readTarget(body);
-    const named = text(body.receipt_template_id);
+    const named = text(body.receipt_template_id, 'receipt_template_id');
     let tpl: Chosen;
     if (named !== null) {
       const t = await getTemplate(q, scope, named);
@@ -149,8 +149,11 @@ export async function sendReceipt(db: Db, scope: Scope, txnId: string, body: Bod
  * (69005 without an address). Returns the body the charge should see.
  */
 export async function applyReceiptDefaults(q: Queryable, scope: Scope, body: Body, settings: MerchantSettings): Promise<Body> {
-  if (text(body.receipt_template_id) !== null) await getTemplate(q, scope, text(body.receipt_template_id));
-  if (parseBool(body.send_receipt) !== undefined) return body;
+  const named = text(body.receipt_template_id, 'receipt_template_id');
+  if (named !== null) await getTemplate(q, scope, named);
+  const send = parseBool(body.send_receipt);
+  if (send === null) throw new GatewayError('REQ01', 'send_receipt must be true or false');
+  if (send !== undefined) return body;
   return settings.default_receipts ? { ...body, send_receipt: true } : body;
 }
 
@@ -202,7 +205,7 @@ export async function sweepDueReceipts(db: Db, now: Date): Promise<number> {
 }
 
 export async function getReceipt(q: Queryable, scope: Scope, rawId: unknown): Promise<ReceiptRow> {
-  const s = String(rawId ?? '');
+  const s = isScalar(rawId) ? String(rawId) : '';
   const rows = /^\d{1,15}$/.test(s)
     ? await q.query<ReceiptRow>(
       `SELECT r.*, o.status AS delivery_status, o.attempts, o.sent_at, o.last_error

@@ -9,7 +9,7 @@ import { createCustomer, findChargeableMethod } from './customers.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import type { Transaction } from './transactions.js';
-import { isEmail, parseAmount, parseBool, text } from './validate.js';
+import { isEmail, isScalar, parseAmount, parseBool, text } from './validate.js';
 
 export type ScheduledStatus = 'scheduled' | 'billed' | 'failed' | 'cancelled';
 
@@ -69,7 +69,7 @@ const PAYER: Record<string, { charge: string; aliases: string[]; max: number }> 
  */
 export function parseScheduledPage(query: unknown): { limit: number; offset: number } {
   const q = (query ?? {}) as Record<string, unknown>;
-  const read = (v: unknown) => (Array.isArray(v) ? NaN : /^\s*\d+\s*$/.test(String(v)) ? Number(String(v).trim()) : NaN);
+  const read = (v: unknown) => (isScalar(v) && /^\s*\d+\s*$/.test(String(v)) ? Number(String(v).trim()) : NaN);
   let limit = DEFAULT_LIMIT;
   if (q.limit !== undefined && q.limit !== '') {
     limit = read(q.limit);
@@ -86,7 +86,7 @@ export function parseScheduledPage(query: unknown): { limit: number; offset: num
 
 /** bill_on: a calendar date 'YYYY-MM-DD' (or an ISO date-time: its UTC date), today or later, at most ten years ahead. */
 function readBillOn(raw: unknown, now: Date): string {
-  let s = text(raw);
+  let s = text(raw, 'bill_on');
   if (s !== null && /^\d{4}-\d{2}-\d{2}T/.test(s)) {
     const d = new Date(s);
     s = Number.isNaN(d.getTime()) ? s : utcDate(d);
@@ -111,16 +111,16 @@ export async function createScheduled(
   deps: { db: RecurringDeps['db']; vault: Vault }, scope: Scope, body: Record<string, unknown>, now: Date, ip: string | null,
   onRecord?: (q: Queryable, id: string) => Promise<void>,
 ): Promise<ScheduledRow> {
-  const customerId = text(body.customer_id);
-  const token = customerId === null ? text(body.token) : null;
+  const customerId = text(body.customer_id, 'customer_id');
+  const token = customerId === null ? text(body.token, 'token') : null;
   const a = parseAmount(body.amount);
   if (customerId !== null || token === null) {
-    if (customerId === null || a === 'missing') throw new GatewayError('48291');
+    if (customerId === null || a === 'missing' || a === 'empty') throw new GatewayError('48291');
     if (a === 'not_positive') throw new GatewayError('99819');
-  } else if (a === 'missing') throw new GatewayError('69002');
+  } else if (a === 'missing' || a === 'empty') throw new GatewayError('69002');
   if (typeof a !== 'number') throw new GatewayError('59112');
   const billOn = readBillOn(body.bill_on, now);
-  const description = text(body.description);
+  const description = text(body.description, 'description');
   if (description && description.length > 1000) throw new GatewayError('REQ01', 'description must be at most 1000 characters');
   const metadata = parseObjectParam(body.metadata, 'metadata') ?? {};
   if (JSON.stringify(metadata).length > MAX_METADATA_JSON) throw new GatewayError('REQ01', `metadata must be at most ${MAX_METADATA_JSON} characters as JSON`);
@@ -128,11 +128,11 @@ export async function createScheduled(
   if (sendReceipt === null) throw new GatewayError('REQ01', 'send_receipt must be true or false');
   const chargeBank = parseBool(body.charge_bank_account);
   if (chargeBank === null) throw new GatewayError('REQ01', 'charge_bank_account must be true or false');
-  const email = text(body.email_address);
+  const email = text(body.email_address, 'email_address');
   if (email !== null && !isEmail(email)) throw new GatewayError('69006');
   const payer: Record<string, string | null> = {};
   for (const [field, spec] of Object.entries(PAYER)) {
-    const v = text(body[field] ?? spec.aliases.map((k) => body[k]).find((x) => x !== undefined));
+    const v = text(body[field] ?? spec.aliases.map((k) => body[k]).find((x) => x !== undefined), field);
     if (v !== null && v.length > spec.max) throw new GatewayError('REQ01', `${field} must be at most ${spec.max} characters`);
     payer[field] = v;
   }
@@ -147,13 +147,13 @@ export async function createScheduled(
       }, now);
       customer = created.id;
     }
-    const m = await findChargeableMethod(q, scope, customer!, text(body.method_id), chargeBank ?? null);
+    const m = await findChargeableMethod(q, scope, customer!, text(body.method_id, 'method_id'), chargeBank ?? null);
     if (sendReceipt === true && email === null && !isEmail(m.customer.email)) throw new GatewayError('69005');
     const holder = m.method_type === 'bank_account';
     const row: Record<string, unknown> = {
       merchant_id: scope.merchantId, env: scope.env, id: newId(16), customer_id: customer, method_id: m.method_id,
       status: 'scheduled', bill_on: billOn, amount: a, token, new_record: token !== null,
-      send_receipt: sendReceipt ?? null, receipt_template_id: text(body.receipt_template_id), email_address: email,
+      send_receipt: sendReceipt ?? null, receipt_template_id: text(body.receipt_template_id, 'receipt_template_id'), email_address: email,
       charge_bank_account: chargeBank ?? null, description, metadata, ip_address: ip, ...payer,
       card_owner_name: holder ? null : m.card_owner_name,
       bank_account_holder_first_name: holder ? m.bank_account_holder_first_name : null,

@@ -7,7 +7,7 @@ import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js
 import { findChargeableMethod } from './customers.js';
 import type { Scope } from './keys.js';
 import { getPlan, readIntId } from './plans.js';
-import { parseAmount, parseBool, text } from './validate.js';
+import { isScalar, parseAmount, parseBool, text } from './validate.js';
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'ended';
 
@@ -58,7 +58,7 @@ export function dueAtRun(s: Pick<SubscriptionRow, 'frequency' | 'day' | 'anchor_
 /** ends_after: absent, null, '' or 0 mean "until unsubscribed"; else a positive count of runs. */
 function readEndsAfter(v: unknown): number | null {
   if (v === undefined || v === null || v === '') return null;
-  const s = String(v).trim();
+  const s = isScalar(v) ? String(v).trim() : '';
   const n = /^\d{1,9}$/.test(s) ? Number(s) : NaN;
   if (!(n >= 0 && n <= MAX_ENDS_AFTER)) {
     throw new GatewayError('REQ01', `ends_after must be a whole number of billings from 1 to ${MAX_ENDS_AFTER} (0 or absent: no end)`);
@@ -102,7 +102,8 @@ export async function subscribe(
   const plan = await getPlan(q, scope, planId, { lock: 'share' });
   await holdCustomer(q, scope, customerId);
   let amount = plan.amount;
-  if (body.amount !== undefined && body.amount !== null && body.amount !== '') {
+  // Absent keeps the plan's amount; present, it must be an amount (null or "" is 59112, not "absent").
+  if (body.amount !== undefined) {
     const a = parseAmount(body.amount);
     if (typeof a !== 'number') throw new GatewayError('59112');
     amount = a;
@@ -112,7 +113,7 @@ export async function subscribe(
   if (immediately === null) throw new GatewayError('REQ01', 'bill_immediately must be true or false');
   const chargeBank = readChargeBankAccount(body.charge_bank_account);
   const metadata = readMetadata(body.metadata) ?? {};
-  const method = await findChargeableMethod(q, scope, customerId, text(body.method_id), chargeBank ?? null);
+  const method = await findChargeableMethod(q, scope, customerId, text(body.method_id, 'method_id'), chargeBank ?? null);
 
   const [existing] = await q.query(
     `SELECT number FROM subscriptions WHERE merchant_id = $1 AND env = $2 AND plan_id = $3 AND customer_id = $4 AND status = 'active'`,
@@ -185,8 +186,9 @@ export async function updateSubscription(q: Queryable, scope: Scope, rawId: unkn
     set.amount = a;
   }
   const chargeBank = readChargeBankAccount(body.charge_bank_account);
-  if (text(body.method_id) !== null || chargeBank !== undefined) {
-    const m = await findChargeableMethod(q, scope, s.customer_id, text(body.method_id), chargeBank ?? null);
+  const methodId = text(body.method_id, 'method_id');
+  if (methodId !== null || chargeBank !== undefined) {
+    const m = await findChargeableMethod(q, scope, s.customer_id, methodId, chargeBank ?? null);
     set.method_id = m.method_id;
     if (chargeBank !== undefined) set.charge_bank_account = chargeBank;
   }

@@ -2,7 +2,7 @@ import { Db, Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import type { Scope } from './keys.js';
 import { receiptTime } from './render.js';
-import { text } from './validate.js';
+import { isScalar, text } from './validate.js';
 
 // Receipt templates (spec 2.6, 4.4): integer ids, scoped to merchant and environment.
 
@@ -26,7 +26,7 @@ const SELECT = `SELECT t.id, m.number AS merchant_number, t.name, t.subject, t.r
 
 /** A template id from a path or body: digits only; anything else can name no template. */
 export function parseTemplateId(raw: unknown): number | null {
-  const s = raw === undefined || raw === null ? '' : String(raw).trim();
+  const s = isScalar(raw) ? String(raw).trim() : '';
   return /^\d{1,15}$/.test(s) ? Number(s) : null;
 }
 

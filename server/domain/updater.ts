@@ -3,7 +3,7 @@ import { Db, Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
-import { text } from './validate.js';
+import { clip, text } from './validate.js';
 
 // Account updater (spec 2.9, 4.7; docs/decisions.md (Invoices and the account updater)). POST /tokens/update checks every
 // entry, keeps the batch, and answers at once; the review runs later (REVIEW_DELAY_MS on the
@@ -99,7 +99,7 @@ function echo(v: unknown): number | string | null {
   if (typeof v === 'number') return Number.isSafeInteger(v) ? v : String(v);
   if (typeof v !== 'string') return null;
   const s = v.trim();
-  return /^\d{1,9}$/.test(s) ? Number(s) : s.slice(0, ECHO_MAX);
+  return /^\d{1,9}$/.test(s) ? Number(s) : clip(s, ECHO_MAX);
 }
 
 /**
@@ -125,7 +125,8 @@ function checkEntry(idx: number, raw: unknown, now: Date): Checked {
   const sent = typeof rawId === 'string' || typeof rawId === 'number' ? text(rawId) : null;
   const row: Checked = {
     idx,
-    payment_id: sent === null ? null : sent.slice(0, ECHO_MAX),
+    // Echoed as sent, cut by code point and made storable: an entry's value can never fail the batch's insert.
+    payment_id: sent === null ? null : clip(sent, ECHO_MAX),
     card_exp_month: e ? echo(e.card_exp_month) : null,
     card_exp_year: e ? echo(e.card_exp_year) : null,
     accepted: false, errors: [], token_id: null, lookup: null,

@@ -8,7 +8,7 @@ export function parsePage(query: unknown): { limit: number; offset: number } {
   const q = (query ?? {}) as Record<string, unknown>;
   const read = (v: unknown, dflt: number) => {
     if (v === undefined || v === '') return dflt;
-    const s = Array.isArray(v) ? '' : String(v).trim();
+    const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
     return /^\d+$/.test(s) ? Number(s) : NaN;
   };
   const limit = read(q.limit, DEFAULT_LIMIT);

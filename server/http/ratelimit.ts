@@ -103,8 +103,10 @@ export class TokenLimiter {
     if (perKey && (await this.store.hit(`key:${scope}`, MINUTE, now)) > perKey) {
       throw this.limited('key', MINUTE, now, 'token requests for this key');
     }
-    if (ipFailures && (await this.store.hit(`fail-ip:${client}`, FAILURE_WINDOW, now, 0)) >= ipFailures) {
-      throw this.limited('ip_failures', FAILURE_WINDOW, now, 'refused cards from this address (card-testing defence)');
+    if (ipFailures) {
+      const refused = await this.store.hit(`fail-ip:${client}`, FAILURE_WINDOW, now, 0);
+      if (refused >= ipFailures) throw this.limited('ip_failures', FAILURE_WINDOW, now, 'refused cards from this address (card-testing defence)');
+      if (refused === 0) return; // counted with every refusal below: none from this address at all
     }
     if (!keyIpFailures && !failures) return;
     const mine = await this.store.hit(`fail-key-ip:${scope}:${client}`, FAILURE_WINDOW, now, 0);

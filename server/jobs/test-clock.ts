@@ -108,13 +108,13 @@ export function targetOf(from: Date, body: Record<string, unknown>): Date {
   const whole = (k: string) => {
     const v = body[k];
     if (v === undefined || v === null || v === '') return 0;
-    const s = String(v).trim();
+    const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
     if (!/^\d{1,9}$/.test(s)) throw new GatewayError('REQ01', `${k} must be a whole number of 0 or more`);
     return Number(s);
   };
   let target: Date;
   if (body.to !== undefined && body.to !== null && body.to !== '') {
-    const s = String(body.to);
+    const s = typeof body.to === 'string' ? body.to.trim() : '';
     target = new Date(s);
     if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) || Number.isNaN(target.getTime())) {
       throw new GatewayError('REQ01', 'to must be an ISO 8601 time, e.g. 2026-03-01T00:00:00Z');

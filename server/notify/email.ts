@@ -1,4 +1,5 @@
 import { createTransport } from 'nodemailer';
+import { isEmail } from '../domain/validate.js';
 import { EmailMessage, SendError, Transport } from './outbox.js';
 
 export interface SmtpOptions {
@@ -32,10 +33,16 @@ export function smtpTransport(opts: SmtpOptions): Transport<EmailMessage> {
   const from = parseFrom(opts.from);
   return {
     async send(message, delivery) {
+      // One mailbox, one recipient: a stored value that is not a single address (a list, a display
+      // name, CR/LF) is never handed to SMTP, and the address goes as an object so nodemailer does
+      // not parse it as a list; the envelope names exactly that one recipient.
+      if (!isEmail(message.to)) throw new SendError('the recipient is not a single email address', true);
+      const to = { name: '', address: message.to };
       try {
         await mailer.sendMail({
           from: { name: message.from_name ?? from.name ?? '', address: from.address },
-          to: message.to,
+          to,
+          envelope: { from: from.address, to: [to] } as never,
           subject: message.subject,
           text: message.text,
           html: message.html,

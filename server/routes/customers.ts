@@ -3,6 +3,7 @@ import {
   CustomerInput, MAX_LENGTH, createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer,
 } from '../domain/customers.js';
 import { GatewayError } from '../errors.js';
+import { text } from '../domain/validate.js';
 import { parseObjectParam } from '../http/body.js';
 import { listSchema, parsePage } from '../http/paging.js';
 import { methodSchema } from './methods.js';
@@ -106,9 +107,9 @@ export default async function customerRoutes(app: FastifyInstance) {
     '/customers',
     { schema: { querystring: { type: 'object', properties: { id: { type: 'string' } } }, response: { 200: done } } },
     async (req) => {
-      const id = req.query.id ?? (req.body && typeof req.body === 'object' ? req.body.id : undefined);
-      if (id === undefined || id === null || id === '') throw new GatewayError('REQ01', 'id required');
-      await deleteCustomer(db, req.identity, String(id), req.now);
+      const id = text(req.query.id ?? (req.body && typeof req.body === 'object' ? req.body.id : undefined), 'id');
+      if (id === null) throw new GatewayError('REQ01', 'id required');
+      await deleteCustomer(db, req.identity, id, req.now);
       return { success: true };
     },
   );

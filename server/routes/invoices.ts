@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { CONTACT_COLUMNS, InvoiceInput } from '../domain/invoice-input.js';
+import { text } from '../domain/validate.js';
 import {
   createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, presentInvoice, updateInvoice,
 } from '../domain/invoices.js';
@@ -59,8 +60,8 @@ export default async function invoiceRoutes(app: FastifyInstance) {
 
   app.get('/invoices', { schema: { response: { 200: listSchema(invoiceSchema) } } }, async (req) => {
     const page = parsePage(req.query);
-    const status = (req.query as Record<string, unknown> | undefined)?.status;
-    const { list, total } = await listInvoices(db, req.identity, page, status === undefined || status === '' ? undefined : String(status));
+    const status = text((req.query as Record<string, unknown> | undefined)?.status, 'status');
+    const { list, total } = await listInvoices(db, req.identity, page, status ?? undefined);
     return listEnvelope(list.map(presentInvoice), page, total);
   });
 

@@ -33,7 +33,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
     }
     if (body.default_receipt_template_id !== undefined) {
       // A template of this merchant and environment (10300), or empty/null to clear.
-      const id = text(body.default_receipt_template_id);
+      const id = text(body.default_receipt_template_id, 'default_receipt_template_id');
       patch.default_receipt_template_id = id === null ? null : String((await getTemplate(db, req.identity, id)).id);
     }
     return present(req.identity.env, await updateSettings(db, req.identity, patch as Partial<MerchantSettings>));
