@@ -5,12 +5,16 @@ import { TEST_BANK, findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
 import { tokenHome } from '../vault-homes.js';
 import { Scope, newId } from './keys.js';
+import { isScalar, wrongType } from './validate.js';
 
 export const TOKEN_TTL_MS = 15 * 60 * 1000;
 
 const TEXT_FIELDS = ['card_owner_name', 'bank_account_holder_first_name', 'bank_account_holder_last_name',
   'address_1', 'address_2', 'city', 'state', 'zip'] as const;
 const MAX_TEXT = 255;
+/** Every field payment data is read from: each must be a string or a number (or absent). */
+const PAYMENT_FIELDS = [...TEXT_FIELDS, 'token_type', 'card_number', 'card_exp_month', 'card_exp_year', 'csc', 'cvv',
+  'bank_account_number', 'bank_routing_number', 'bank_account_type', 'country'] as const;
 
 export interface TokenRow {
   id: string;
@@ -66,6 +70,7 @@ const str = (v: unknown): string | null => (v === undefined || v === null || v =
  * the row they go to (createToken), or uses them at once (a charge by card).
  */
 export function preparePaymentData(scope: Scope, data: Record<string, unknown>, now: Date) {
+  for (const f of PAYMENT_FIELDS) if (data[f] !== undefined && data[f] !== null && !isScalar(data[f])) throw wrongType(f);
   const failed = validatePaymentData(data, now);
   if (failed) throw new GatewayError(isErrorCode(failed.code) ? failed.code : 'REQ01', failed.message);
   for (const f of TEXT_FIELDS) {

@@ -1,0 +1,195 @@
+// Hostile values on every body field of every write operation (issue 15): objects with an own
+// toString / valueOf, arrays, a body with an own "__proto__", ill-formed UTF-16 and the public Big
+// List of Naughty Strings, as JSON and as forms. One field changes per request, the rest of the
+// body is valid, so the value reaches the reader of that field whatever order the checks run in.
+// Every answer must be below 500 in the catalogue's shape, and a refusal must write nothing.
+// Requests and 5xx are counted and reported (figure lines); the 5xx count must be 0.
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CATALOGUE } from '../../server/errors.js';
+import { Merchant, TestGateway, basic, startGateway } from '../helpers/gateway.js';
+import { fieldNames } from './fuzz-cases.js';
+import { errorShapeProblem, figure, probe, tableNames, writtenSince } from './helpers.js';
+import { FORM_HOSTILE, ILL_FORMED, JSON_HOSTILE, NAUGHTY, bank, formEncode, leafPaths, validBody, visa, withValue } from './hostile-cases.js';
+import { Route, idsFor, routesOf, seedTest } from './routes.js';
+
+let gw: TestGateway;
+let A: Merchant;
+let tables: string[];
+let routes: Route[];
+let fields: string[];
+const stats = { requests: 0, fiveXX: 0, refused: 0, accepted: 0, byStatus: {} as Record<string, number> };
+const failures: string[] = [];
+/** Naughty strings per field an operation reads (the corpus cycles across fields and operations). */
+const NAUGHTY_PER_FIELD = 3;
+
+beforeAll(async () => {
+  gw = await startGateway();
+  A = gw.merchant;
+  const doc = (await gw.app.inject({ url: '/api/v1/openapi.json' })).json();
+  // Deletes of a record named in the path read no body (and would remove the records the rest use).
+  routes = routesOf(doc).filter((r) => r.method !== 'GET' && !(r.method === 'DELETE' && r.params.length));
+  fields = fieldNames(doc);
+  tables = await tableNames(gw.db);
+});
+afterAll(async () => {
+  await gw?.close();
+});
+
+const inject = (opts: InjectOptions) => gw.app.inject(opts);
+
+async function post(url: string, key: string, payload: object) {
+  const res = await inject({ method: 'POST', url: `/api/v1${url}`, headers: basic(key), payload });
+  if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+interface Target {
+  route: Route;
+  url: string;
+  key: string;
+  base: Record<string, unknown>;
+  methodId: string;
+  publicKey: string;
+}
+
+/** Fresh records for the placeholders of a body (made before the write probe). */
+async function materialize(t: Target, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const json = JSON.stringify(body);
+  if (!json.includes('"$')) return body;
+  const swap = async (v: unknown): Promise<unknown> => {
+    if (v === '$TOKEN') return (await post('/tokens', t.publicKey, visa)).id;
+    if (v === '$BANK_TOKEN') return (await post('/tokens', t.publicKey, bank)).id;
+    if (v === '$METHOD') return t.methodId;
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: await swap(x), enumerable: true, configurable: true, writable: true });
+      return out;
+    }
+    return v;
+  };
+  return (await swap(body)) as Record<string, unknown>;
+}
+
+interface Answer {
+  status: number;
+  code?: string;
+  message: string;
+}
+
+/** One request; its verdict is recorded in `failures` (all of them, not only the first). */
+async function send(t: Target, what: string, payload: string, contentType: string): Promise<Answer> {
+  const before = await probe(gw.db, tables);
+  const res = await inject({ method: t.route.method as 'POST', url: t.url, headers: { ...basic(t.key), 'content-type': contentType }, payload });
+  stats.requests++;
+  stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1;
+  const label = `${t.route.method} ${t.route.path} ${what}`;
+  const answer: Answer = { status: res.statusCode, message: '' };
+  if (res.statusCode >= 500) {
+    stats.fiveXX++;
+    failures.push(`${label}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+    return answer;
+  }
+  if (res.statusCode < 400) {
+    stats.accepted++;
+    return answer;
+  }
+  stats.refused++;
+  const body = res.json();
+  const problem = errorShapeProblem(body);
+  if (problem) {
+    failures.push(`${label}: error body ${problem}`);
+    return answer;
+  }
+  Object.assign(answer, { code: body.errors[0].code, message: body.errors[0].message });
+  const entry = (CATALOGUE as Record<string, readonly [number, string]>)[body.errors[0].code];
+  if (!entry || entry[0] !== res.statusCode) failures.push(`${label}: code ${body.errors[0].code} with ${res.statusCode}`);
+  if (body.errors.some((e: any) => e.transaction_id)) return answer; // a decline is recorded on purpose
+  const changed = await writtenSince(gw.db, tables, before);
+  if (changed.length) failures.push(`${label}: refused (${res.statusCode} ${body.errors[0].code}) but wrote to ${changed.join(', ')}`);
+  return answer;
+}
+
+/** The targets: every write operation with real path ids, as merchant A (or a merchant of its own). */
+async function targets(): Promise<Target[]> {
+  const seeded = await seedTest(inject, A, 'seed');
+  const customer = await post(`/customers/${seeded.customer}`, A.test.private_key, {});
+  const strategy = await post('/webhooks/strategies', A.test.private_key, { mode: 'email', email_address: 'relate@example.com' });
+  const out: Target[] = [];
+  for (const route of routes) {
+    // Operations on the caller itself (reset, key rotation, the clock) get a merchant of their own.
+    const m = /test_helpers|\/keys\b/.test(route.path) ? await gw.newMerchant() : A;
+    const chosen: string[] = [];
+    for (let i = 0; i < route.params.length; i++) {
+      const ids = await idsFor(inject, gw.db, { id: m.id, key: m.test.private_key, env: 'test', publicKey: m.test.public_key }, route, i, chosen);
+      chosen.push(ids[0] ?? 'none');
+    }
+    // A plan of its own, so the customer is not subscribed to it already (SUB01 comes after every field is read, but still).
+    if (route.path === '/plans/{id}/subscription/{customer_id}') chosen[0] = String((await post('/plans', m.test.private_key, { name: 'Hostile', frequency: 'monthly', amount: 900 })).id);
+    let path = route.path;
+    route.params.forEach((p, i) => (path = path.replace(`{${p}}`, encodeURIComponent(chosen[i]))));
+    out.push({
+      route, url: `/api/v1${path}`, key: m.test.private_key, publicKey: m.test.public_key, methodId: customer.default_method_id,
+      base: validBody(route, { customer: seeded.customer, strategy: strategy.id }),
+    });
+  }
+  return out;
+}
+
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+describe('hostile values on every body field of every write operation', () => {
+  test('objects with own toString/valueOf, arrays, own __proto__, lone surrogates, naughty strings: no 5xx, nothing written on a refusal', async () => {
+    const t0 = Date.now();
+    const all = await targets();
+    expect(all.length).toBeGreaterThan(25);
+    expect(NAUGHTY.length).toBeGreaterThan(400);
+    let naughtyAt = 0;
+    let hot = 0;
+    for (const t of all) {
+      const own = [...new Set([...Object.keys(t.base), ...leafPaths(t.base), ...Object.keys(t.route.body?.properties ?? {})])];
+      const paths = [...new Set([...own, ...fields])];
+      // A body whose own "__proto__" holds hostile fields (JSON.parse makes it an own property).
+      await send(t, 'own __proto__', `{"__proto__":{"amount":{"toString":1},"token":{"valueOf":1}},${JSON.stringify(await materialize(t, t.base)).slice(1)}`, JSON_TYPE);
+      const base = await send(t, 'valid body', JSON.stringify(await materialize(t, t.base)), JSON_TYPE);
+      for (const path of paths) {
+        const name = path.split('.').pop()!;
+        // Every field gets an object with an own toString and valueOf, as JSON and as a form; a field
+        // the operation reads (its refusal names it or differs from the valid body's answer) gets every class.
+        const probe1 = await send(t, `${path}={toString,valueOf} (JSON)`, JSON.stringify(await materialize(t, withValue(t.base, path, { toString: 1, valueOf: 1 }))), JSON_TYPE);
+        const formBody = formEncode(await materialize(t, t.base), path.includes('.') ? undefined : path);
+        const probe2 = path.includes('.') ? null
+          : await send(t, `${path}[toString] (form)`, [formBody, `${encodeURIComponent(`${path}[toString]`)}=x`].filter(Boolean).join('&'), FORM_TYPE);
+        const reads = own.includes(path) || [probe1, probe2].some((a) => a && a.status >= 400 && (a.code !== base.code || a.message.includes(name)));
+        if (!reads) continue;
+        hot++;
+        for (const [label, value] of JSON_HOSTILE) {
+          await send(t, `${path}=${label} (JSON)`, JSON.stringify(await materialize(t, withValue(t.base, path, value))), JSON_TYPE);
+        }
+        if (!path.includes('.')) {
+          for (const [label, frag] of FORM_HOSTILE) {
+            const rest = formEncode(await materialize(t, t.base), path);
+            await send(t, `${path}=${label} (form)`, [rest, frag(encodeURIComponent(path))].filter(Boolean).join('&'), FORM_TYPE);
+          }
+        }
+        const lone = ILL_FORMED[hot % ILL_FORMED.length];
+        await send(t, `${path}=lone surrogate (JSON)`, JSON.stringify(await materialize(t, withValue(t.base, path, lone))), JSON_TYPE);
+        // The naughty strings, a few per field read, JSON and form in turn.
+        for (let k = 0; k < NAUGHTY_PER_FIELD; k++) {
+          const s = NAUGHTY[naughtyAt++ % NAUGHTY.length];
+          const body = await materialize(t, withValue(t.base, path, s));
+          if (naughtyAt % 2) await send(t, `${path}=naughty #${naughtyAt % NAUGHTY.length} (JSON)`, JSON.stringify(body), JSON_TYPE);
+          else await send(t, `${path}=naughty #${naughtyAt % NAUGHTY.length} (form)`, formEncode(body), FORM_TYPE);
+        }
+      }
+    }
+    const seconds = (Date.now() - t0) / 1000;
+    figure('hostile requests', { ...stats, operations: all.length, fields_read: hot, naughty_sent: naughtyAt, seconds });
+    figure('hostile statuses', stats.byStatus);
+    expect(failures.slice(0, 60)).toEqual([]);
+    expect(stats.fiveXX).toBe(0);
+    // Every string of the corpus was sent at least once.
+    expect(naughtyAt).toBeGreaterThanOrEqual(NAUGHTY.length);
+  }, 600_000);
+});
