@@ -30,11 +30,13 @@ export interface CallbackDeps {
 }
 
 export interface DeliveryOptions {
-  /** Callbacks claimed per round (default 32), at most `perScope` of each merchant environment. */
+  /** Callbacks claimed at a time (default 32), at most `perScope` of each merchant environment. */
   batchSize?: number;
+  /** After a full batch another is claimed while the round is younger than this (default 5 s). */
+  roundBudgetMs?: number;
   /** Requests in flight at once (default 16). */
   concurrency?: number;
-  /** Callbacks of one merchant environment claimed per round, so in flight at once (default 2). */
+  /** Callbacks of one merchant environment claimed per batch, so in flight at once (default 2). */
   perScope?: number;
   maxAttempts?: number;
   /** The deadline of one attempt, all of it: DNS, connect, TLS, answer, body (default 5 s). */
@@ -125,15 +127,28 @@ export interface DeliveryResult {
 }
 
 /**
- * Claims due callbacks in one statement (FOR UPDATE SKIP LOCKED, attempt counted, next_attempt_at
- * pushed past a lease): at most `perScope` of each merchant environment, taken round-robin across
- * them, so one merchant's backlog or hanging endpoint cannot hold up another's. They are POSTed
+ * Claims due callbacks in batches of one statement each (FOR UPDATE SKIP LOCKED, attempt counted,
+ * next_attempt_at pushed past a lease): at most `perScope` of each merchant environment, taken
+ * round-robin across them, so one merchant's backlog or hanging endpoint cannot hold up another's;
+ * another batch follows a full one while the round is younger than `roundBudgetMs`. They are POSTed
  * `concurrency` at a time, each attempt under one deadline, and each signed when its connection is
  * ready (a slow DNS answer or connect does not age the timestamp). 2xx is delivered; anything
  * else, a timeout or a network error is retried with backoff until the row's attempts are spent,
  * then `failed` (kept). Times are real.
  */
 export async function deliverCallbacks(deps: CallbackDeps, now: Date = deps.clock.now(), opts: DeliveryOptions = {}): Promise<DeliveryResult> {
+  const { batchSize = 32, roundBudgetMs = 5_000 } = opts;
+  const total: DeliveryResult = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
+  const started = Date.now();
+  for (;;) {
+    const r = await deliverBatch(deps, now, opts);
+    for (const k of Object.keys(total) as (keyof DeliveryResult)[]) total[k] += r[k];
+    // A full batch may have more behind it: claim again while the round is young.
+    if (r.claimed < batchSize || Date.now() - started >= roundBudgetMs) return total;
+  }
+}
+
+async function deliverBatch(deps: CallbackDeps, now: Date, opts: DeliveryOptions): Promise<DeliveryResult> {
   const { batchSize = 32, concurrency = 16, perScope = 2, leaseMs = 60_000 } = opts;
   const claimed = await deps.db.query<CallbackRow>(
     `WITH ranked AS (

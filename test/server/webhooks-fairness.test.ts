@@ -72,7 +72,9 @@ describe('fairness', () => {
     slow.release(200);
     expect(await round).toEqual({ claimed: 3, sent: 3, retrying: 0, failed: 0 });
     // A's third comes in the next round.
-    slow.handler = (_req, res) => res.writeHead(204).end();
+    slow.handler = (_req, res) => {
+      res.writeHead(204).end();
+    };
     expect(await deliverCallbacks(deps(), at(0))).toMatchObject({ claimed: 1, sent: 1 });
     expect(await Promise.all(aIds.map(statusOf))).toEqual(['sent', 'sent', 'sent']);
   });
@@ -84,10 +86,19 @@ describe('fairness', () => {
     await queue(a, `${rx.origin}/a2`);
     await queue(a, `${rx.origin}/a3`);
     await queue(b, `${rx.origin}/b1`);
-    expect(await deliverCallbacks(deps(), at(0), { batchSize: 2 })).toMatchObject({ claimed: 2, sent: 2 });
+    expect(await deliverCallbacks(deps(), at(0), { batchSize: 2, roundBudgetMs: 0 })).toMatchObject({ claimed: 2, sent: 2 });
     expect(rx.requests.map((r) => r.url).sort()).toEqual(['/a1', '/b1']);
-    expect(await deliverCallbacks(deps(), at(0))).toMatchObject({ claimed: 2, sent: 2 });
+    expect(await deliverCallbacks(deps(), at(0), { batchSize: 2, roundBudgetMs: 0 })).toMatchObject({ claimed: 2, sent: 2 });
     expect(rx.requests.map((r) => r.url).sort()).toEqual(['/a1', '/a2', '/a3', '/b1']);
+  });
+
+  test('a full batch is followed by another while the round is young: a backlog drains in one round', async () => {
+    const m = await gw.newMerchant();
+    const rx = await server();
+    for (let i = 0; i < 7; i++) await queue(m, `${rx.origin}/n${i}`);
+    // Two per merchant environment per batch: four batches (2, 2, 2, 1) in one call.
+    expect(await deliverCallbacks(deps(), at(0), { batchSize: 2, roundBudgetMs: 600_000 })).toEqual({ claimed: 7, sent: 7, retrying: 0, failed: 0 });
+    expect(rx.requests).toHaveLength(7);
   });
 });
 
