@@ -5,10 +5,10 @@ import { GatewayError } from '../errors.js';
  * The one definition: form keys (`a[b][c]`), JSON text and the input walk of every request use it.
  */
 export const MAX_DEPTH = 32;
-/** Fields (form pairs, multipart parts) one body may hold; a route that raises its body limit gets more. */
+/** Fields (form pairs, multipart parts, JSON object members) one body may hold; a route that raises its body limit gets more. */
 export const MAX_FORM_KEYS = 1000;
 /** For such a route (the account updater's batches): one field per this many bytes of its limit. */
-const BYTES_PER_FIELD = 100;
+const BYTES_PER_FIELD = 50;
 
 export function formKeyLimit(routeBodyLimit: number, serverBodyLimit: number): number {
   return routeBodyLimit > serverBodyLimit ? Math.max(MAX_FORM_KEYS, Math.floor(routeBodyLimit / BYTES_PER_FIELD)) : MAX_FORM_KEYS;

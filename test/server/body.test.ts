@@ -1,7 +1,7 @@
 import Fastify, { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GatewayError } from '../../server/errors.js';
-import { parseForm, parseObjectParam, registerBodyParsers } from '../../server/http/body.js';
+import { assertNoNul, parseForm, parseObjectParam, registerBodyParsers } from '../../server/http/body.js';
 import { registerErrorHandler } from '../../server/http/errors.js';
 import { TestGateway, basic, startGateway, visa } from '../helpers/gateway.js';
 
@@ -71,6 +71,31 @@ describe('parseForm', () => {
     expect(out.a?.polluted).toBeUndefined();
     expect(out.metadata?.polluted).toBeUndefined();
     expect(out.ok).toBe('1');
+  });
+});
+
+describe('assertNoNul: the walk of every request', () => {
+  const nest = (levels: number): unknown => (levels === 1 ? { leaf: 'x' } : { a: nest(levels - 1) });
+
+  test.each<[string, unknown, RegExp]>([
+    ['a lone surrogate in a list, named by its index', { items: [1, 'ok', { text: 'x\ud800' }] }, /^body\.items\.2\.text must not contain a lone UTF-16 surrogate/],
+    ['a lone surrogate as the value itself', '\udfff', /^body must not contain a lone/],
+    ['a NUL in a field name', { metadata: { 'a\u0000': 1 } }, /^body\.metadata has a field name with the NUL character/],
+    ['a lone surrogate in a field name at the top', { '\ud800': 1 }, /^body has a field name with a lone UTF-16 surrogate/],
+    ['33 levels', nest(33), /^body(\.a){32} is nested more than 32 levels deep/],
+  ])('refuses %s with REQ01 naming the field', (_, value, message) => {
+    let err: unknown;
+    try {
+      assertNoNul(value, 'body');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'REQ01', status: 400 });
+    expect((err as Error).message).toMatch(message);
+  });
+
+  test('accepts 32 levels, surrogate pairs, numbers, booleans and nulls', () => {
+    expect(() => assertNoNul({ deep: nest(31), text: '😀 é', list: [1, true, null, 2.5, ['a']] }, 'body')).not.toThrow();
   });
 });
 
