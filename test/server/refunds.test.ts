@@ -61,7 +61,7 @@ const TABLE: [string, number, Step[]][] = [
   ]],
   ['amounts as digit strings', 700, [
     { amount: '200', refunded_total: 200, refunded: false },
-    { amount: ' 500 ', refunded_total: 700, refunded: true },
+    { amount: '500', refunded_total: 700, refunded: true },
   ]],
 ];
 
@@ -122,10 +122,36 @@ describe('refund arithmetic', () => {
 });
 
 describe('refund errors', () => {
-  test.each([0, -5, 1.5, 'abc', '1e3', true])('59112: amount %j; nothing changes', async (amount) => {
+  // Absent means "the remainder"; a present amount must be one: empty, null, a decimal, padded or
+  // signed text, an object (own toString/valueOf) or a list is refused and refunds nothing.
+  test.each([0, -5, 1.5, 'abc', '1e3', true, null, '', '  ', '1.00', '1999.0', ' 12 ', '+5', '-5', '0x10', '99999999999999999999',
+    { toString: 1 }, { valueOf: 1 }, ['100'], 9_007_199_254_740_993])('59112: amount %j; nothing changes', async (amount) => {
     const id = await settled(1000);
     expectError(await refund(id, { amount }), 400, '59112');
     expect(await read(id)).toMatchObject({ amount_refunded: 0, refunds: [], refunded: false });
+    expect(await refundRows(id)).toBe(0);
+  });
+
+  test.each(['amount=', 'amount=1.00', 'amount[toString]=5', 'amount[]=5&amount[]=6', 'amount=%2012%20'])(
+    '59112: form body %s refunds nothing (an empty field is not an absent one)', async (payload) => {
+      const id = await settled(1000);
+      const res = await gw.app.inject({
+        method: 'POST', url: `/api/v1/charge/${id}/cancel`, payload,
+        headers: { ...basic(gw.merchant.test.private_key), 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expectError(res, 400, '59112');
+      expect(await refundRows(id)).toBe(0);
+    });
+
+  test('absent amount (JSON {} or a form without the field) refunds the remainder', async () => {
+    const a = await settled(1000);
+    expect((await refund(a, {})).json()).toMatchObject({ amount_refunded: 1000, refunded: true });
+    const b = await settled(700);
+    const res = await gw.app.inject({
+      method: 'POST', url: `/api/v1/charge/${b}/cancel`, payload: 'note=x',
+      headers: { ...basic(gw.merchant.test.private_key), 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.json()).toMatchObject({ amount_refunded: 700, refunded: true });
   });
 
   test('REFUND02: a DECLINED charge (amount 80, and the always-declining card)', async () => {
