@@ -271,3 +271,37 @@ describe('text that PostgreSQL cannot store is 400 REQ01 naming the field, never
     expect(emoji.json().first_name).toBe('😀');
   });
 });
+
+describe('over a real socket', () => {
+  let base: string;
+  beforeAll(async () => {
+    await gw.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = gw.app.server.address();
+    base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  });
+
+  test('fetch with a FormData body (multipart/form-data, as browsers and undici build it) creates the customer', async () => {
+    const form = new FormData();
+    form.set('first_name', 'Grace');
+    form.set('city', 'São Paulo');
+    form.set('metadata[color]', 'red');
+    form.set('metadata[size]', 'xl');
+    form.set('default_receipts', 'true');
+    const res = await fetch(`${base}/api/v1/customers`, { method: 'POST', headers: basic(sk()), body: form });
+    expect(res.status).toBe(200);
+    expect(fields(await res.json())).toEqual(EXPECTED);
+  });
+
+  test('a gzip bomb sent chunked is 413 REQ02, and the server goes on answering', async () => {
+    const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x61));
+    const res = await fetch(`${base}/api/v1/customers`, {
+      method: 'POST', headers: { ...basic(sk()), 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' },
+      body: new Blob([bomb]).stream(), duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ errors: [{ code: 'REQ02', message: expect.any(String) }] });
+    const after = await fetch(`${base}/api/v1/customers`, { method: 'POST', headers: { ...basic(sk()), 'content-type': 'application/json' }, body: JSON_BODY });
+    expect(after.status).toBe(200);
+  });
+});
+
