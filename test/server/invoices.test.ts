@@ -314,3 +314,45 @@ describe('DELETE /invoices/:id', () => {
     expectError(await s.api.del('/invoices/0123456789abcdef'), 404, '92000');
   });
 });
+
+describe('mark_as_paid amount and hostile fields', () => {
+  // Absent means "the whole balance"; a present amount must be one (the spec shows no body for
+  // mark_as_paid, so the refusal is REQ01 as for the invoice's other fields).
+  test.each([null, '', ' ', '1.00', '1999.0', ' 12 ', '1e3', '-5', 0, 1.5, { toString: 1 }, { valueOf: 1 }, ['100'], true])(
+    'amount %j: 400 REQ01, nothing paid', async (amount) => {
+      const inv = await s.create();
+      expectError(await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount }), 400, 'REQ01');
+      expect((await s.api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ status: 'unpaid', amount_paid: 0, payments: [] });
+    });
+
+  test('an empty form field is not an absent one; no amount at all pays the balance', async () => {
+    const inv = await s.create();
+    const form = (payload: string) => s.gw.app.inject({
+      method: 'POST', url: `/api/v1/invoices/${inv.id}/mark_as_paid`, payload,
+      headers: { ...basic(s.gw.merchant.test.private_key), 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectError(await form('amount='), 400, 'REQ01');
+    expectError(await form('amount[toString]=1'), 400, 'REQ01');
+    expect((await s.api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ status: 'unpaid', amount_paid: 0 });
+    const paid = await form('memo=x');
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json()).toMatchObject({ status: 'paid', amount_paid: inv.amount, balance: 0 });
+  });
+
+  test.each([
+    ['customer_email', { toString: 1 }], ['customer_first_name', ['a', 'b']], ['memo', { valueOf: 1 }], ['due_date', { toString: 'x' }],
+    ['customer_id', { toString: 1 }], ['items', [{ description: { toString: 1 }, quantity: 1, unit_amount: 100 }]],
+    ['items', [{ description: 'x', quantity: 1, unit_amount: '1.00' }]], ['items', [{ description: 'x', quantity: 1, unit_amount: ' 100 ' }]],
+  ])('create with %s = %j: 400 REQ01 naming the field, nothing stored', async (field, value) => {
+    const before = (await s.gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n;
+    const res = await s.api.post('/invoices', body({ [field]: value }));
+    expectError(res, 400, 'REQ01');
+    expect(res.json().errors[0].message).toContain(field);
+    expect((await s.gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n).toBe(before);
+  });
+
+  test.each(['x<attacker@evil.example>', 'a,attacker@evil.example', 'Ada <ada@example.com>', 'a b@example.com', '"a"@example.com'])(
+    'customer_email %j: one mailbox only, 400 REQ01', async (email) => {
+      expectError(await s.api.post('/invoices', body({ customer_email: email })), 400, 'REQ01');
+    });
+});
