@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../../server/paths.js';
 import { freePort } from '../server/notify-fixtures.js';
-import { Client, MAIN, spawnServer } from './helpers.js';
+import { Client, MAIN, PG_URL, spawnServer } from './helpers.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -51,6 +51,11 @@ describe('a misconfigured start: exit 1, one line on stderr naming the variable 
     ['DATABASE_URL unreachable', async () => ({
       DATABASE_URL: `postgres://tessera:s3cret-pw@127.0.0.1:${await freePort()}/tessera`, TESSERA_DATA_KEY: randomBytes(32).toString('base64'),
     }), /^DATABASE_URL: cannot use PostgreSQL at 127\.0\.0\.1:\d+\/tessera: .*ECONNREFUSED/],
+    ...(PG_URL ? [['DATABASE_URL naming a database that does not exist', async () => {
+      const u = new URL(PG_URL);
+      u.pathname = '/no_such_tessera_db';
+      return { DATABASE_URL: u.toString(), TESSERA_DATA_KEY: randomBytes(32).toString('base64') };
+    }, /^DATABASE_URL: cannot use PostgreSQL at .*\/no_such_tessera_db: database "no_such_tessera_db" does not exist \(3D000\)$/] as (typeof cases)[number]] : []),
   ];
   test.each(cases)('%s', async (_, env, expected) => {
     const res = await serve(await env());
