@@ -105,8 +105,9 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
     };
   }
   if (shape === 'card') {
-    // Used at once and never stored: nothing to encrypt.
-    const { secret: number, ...card } = preparePaymentData(scope, body, now);
+    // Used at once and never stored: nothing to encrypt. The owner's name is optional here (the
+    // clients' own examples send none); the rest is checked as for a token.
+    const { secret: number, ...card } = preparePaymentData(scope, body, now, { ownerOptional: true });
     if (card.token_type !== 'credit_card') throw new GatewayError('REQ01', 'direct charges take cards only; tokenize bank accounts');
     return {
       ...base, paymentMethod: 'credit_card', number, csc: text(body.csc ?? body.cvv, 'csc'), zip: card.zip, verify: true,

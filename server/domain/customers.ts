@@ -5,8 +5,8 @@ import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import { isEmail, parseBool, text } from './validate.js';
 import {
-  CustomerHead, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer, methodsOf, placeholder,
-  presentMethod, retireCustomerMethods, setDefaultMethod, typeDefault,
+  CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, carriesPayment, detailsFromToken, fillMethod, insertMethod, lockCustomer,
+  methodsOf, placeholder, presentMethod, retireCustomerMethods, setDefaultMethod, typeDefault, type TokenInput,
 } from './methods.js';
 
 /** Maximum lengths the spec leaves open (docs/decisions.md); the five with a spec code use it. */
@@ -96,9 +96,13 @@ function readCustomId(v: unknown): string | null {
   return id;
 }
 
-/** The customer's zip is an address field: the token's own billing zip comes first. */
-function tokenInput(input: CustomerInput, customerZip: string | null) {
-  return { token: text(input.token), csc: text(input.cvv ?? input.csc), fallbackZip: customerZip };
+/**
+ * The customer's zip is an address field: the token's own billing zip comes first. Card or bank
+ * fields in the body (card_number, card_exp_month, card_exp_year, csc; bank_account_number, ...)
+ * stand for a token, held by the customer's names when the body names no holder.
+ */
+function tokenInput(input: CustomerInput, customerZip: string | null, holder: TokenInput['holder']): TokenInput {
+  return { token: text(input.token, 'token'), csc: text(input.cvv ?? input.csc, 'csc'), fallbackZip: customerZip, fields: input, holder };
 }
 
 /**
@@ -109,13 +113,13 @@ function tokenInput(input: CustomerInput, customerZip: string | null) {
 export async function createCustomer(db: Db, vault: Vault, scope: Scope, input: CustomerInput, now: Date) {
   const fields = readFields(input, false);
   const customId = readCustomId(input.id);
-  const token = tokenInput(input, fields.zip as string | null);
+  const token = tokenInput(input, fields.zip as string | null, fields as TokenInput['holder']);
   return db.tx(async (q) => {
     const row = { ...fields, merchant_id: scope.merchantId, env: scope.env, created_at: now, updated_at: now };
     const cols = Object.keys(row);
     const sql = `INSERT INTO customers (id, ${cols.join(', ')})
                  VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
-                 ON CONFLICT (merchant_id, env, id) DO NOTHING RETURNING id, company, zip, default_method_id`;
+                 ON CONFLICT (merchant_id, env, id) DO NOTHING RETURNING ${HEAD_COLUMNS}`;
     let head: CustomerHead | undefined;
     for (let i = 0; !head && i < 5; i++) {
       [head] = await q.query<CustomerHead>(sql, [customId ?? newId(6), ...Object.values(row)]);
@@ -123,7 +127,7 @@ export async function createCustomer(db: Db, vault: Vault, scope: Scope, input: 
     }
     if (!head) throw new Error('could not draw a free customer id');
     let defaultId: string;
-    if (token.token) {
+    if (carriesPayment(token)) {
       const details = await detailsFromToken(q, vault, scope, token, now);
       defaultId = await insertMethod(q, scope, head, details, now);
       const other: MethodType = details.method_type === 'credit_card' ? 'bank_account' : 'credit_card';
@@ -155,8 +159,9 @@ export async function updateCustomer(db: Db, vault: Vault, scope: Scope, id: str
         WHERE merchant_id = $1 AND env = $2 AND id = $3`,
       [scope.merchantId, scope.env, id, ...Object.values(fields), now],
     );
-    const token = tokenInput(input, fields.zip === undefined ? head.zip : (fields.zip as string | null));
-    if (token.token) {
+    const names = { ...head, ...fields } as TokenInput['holder'];
+    const token = tokenInput(input, fields.zip === undefined ? head.zip : (fields.zip as string | null), names);
+    if (carriesPayment(token)) {
       const details = await detailsFromToken(q, vault, scope, token, now);
       const methods = await methodsOf(q, scope, [id]);
       const target = typeDefault(methods, head.default_method_id, details.method_type);
@@ -234,9 +239,8 @@ function presentCustomer(c: CustomerRow, methods: MethodRow[]) {
     id: c.id,
     created_at: c.created_at,
     updated_at: c.updated_at,
-    first_name: c.first_name, last_name: c.last_name, company: c.company, email: c.email,
-    phone: c.phone, fax: c.fax, website: c.website, address_1: c.address_1, address_2: c.address_2,
-    city: c.city, state: c.state, zip: c.zip, country: c.country,
+    // Spec 2.4 types these as plain strings: unset is "", never null.
+    ...Object.fromEntries(TEXT_FIELDS.map((f) => [f, c[f] ?? ''])) as Record<TextField, string>,
     metadata: c.metadata ?? {},
     card_owner_name: card?.card_owner_name ?? null,
     card_type: card?.card_type ?? 'other',

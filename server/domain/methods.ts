@@ -3,7 +3,7 @@ import { GatewayError } from '../errors.js';
 import { Vault } from '../vault.js';
 import { methodHome } from '../vault-homes.js';
 import { Scope, newId } from './keys.js';
-import { consumeToken } from './tokens.js';
+import { ConsumedToken, consumeToken, preparePaymentData } from './tokens.js';
 import { getSettings } from './settings.js';
 import { testOutcome, verifyCard } from './verification.js';
 
@@ -50,11 +50,16 @@ export interface CustomerHead {
   company: string | null;
   zip: string | null;
   default_method_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
 }
+
+/** The columns of CustomerHead, for the statements that read or return one. */
+export const HEAD_COLUMNS = 'id, company, zip, default_method_id, first_name, last_name';
 
 export async function lockCustomer(q: Queryable, scope: Scope, customerId: string): Promise<CustomerHead> {
   const [row] = await q.query<CustomerHead>(
-    `SELECT id, company, zip, default_method_id FROM customers
+    `SELECT ${HEAD_COLUMNS} FROM customers
       WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL FOR UPDATE`,
     [scope.merchantId, scope.env, customerId],
   );
@@ -121,6 +126,62 @@ export interface TokenInput {
   zip?: string | null;
   /** Zip used when neither the request nor the token has one (the customer's address). */
   fallbackZip?: string | null;
+  /**
+   * The request body, read for card or bank-account fields sent instead of a token (clients of
+   * this API family create customers that way): checked and encrypted as a token's would be.
+   */
+  fields?: Record<string, unknown>;
+  /** Names a card or account from `fields` is held by when the body names no holder (the customer's). */
+  holder?: { first_name: string | null; last_name: string | null };
+}
+
+const CARD_DATA = ['card_number', 'card_exp_month', 'card_exp_year'] as const;
+const BANK_DATA = ['bank_account_number', 'bank_routing_number'] as const;
+const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/**
+ * The payment data of card or bank fields sent instead of a token, or null when the body has none.
+ * Never accepted and dropped: a token beside them, or card and bank fields together, is REQ01; a
+ * kind other than the method's is 82001, as for a token.
+ */
+function paymentData(input: TokenInput, expectType?: MethodType): Record<string, unknown> | null {
+  const f = input.fields ?? {};
+  const card = CARD_DATA.some((k) => given(f[k]));
+  const bank = BANK_DATA.some((k) => given(f[k]));
+  if (!card && !bank) return null;
+  if (input.token) throw new GatewayError('REQ01', 'send a token or the card (bank account) fields, not both');
+  if (card && bank) throw new GatewayError('REQ01', 'send the fields of one card or one bank account, not both');
+  const type: MethodType = card ? 'credit_card' : 'bank_account';
+  if (expectType && type !== expectType) {
+    throw new GatewayError('82001', `method_type ${expectType} does not match the ${type} fields sent`);
+  }
+  const names = input.holder ?? { first_name: null, last_name: null };
+  const owner = [names.first_name, names.last_name].filter(Boolean).join(' ');
+  return {
+    ...f,
+    token_type: type,
+    card_owner_name: given(f.card_owner_name) ? f.card_owner_name : owner,
+    bank_account_holder_first_name: given(f.bank_account_holder_first_name) ? f.bank_account_holder_first_name : names.first_name,
+    bank_account_holder_last_name: given(f.bank_account_holder_last_name) ? f.bank_account_holder_last_name : names.last_name,
+  };
+}
+
+/** Whether a body pays with something: a token, or card or bank fields (which it checks for mixing). */
+export function carriesPayment(input: TokenInput): boolean {
+  return Boolean(input.token) || paymentData(input) !== null;
+}
+
+type PaymentSource = Omit<ConsumedToken, 'id' | 'merchant_id' | 'env' | 'bin_brand' | 'bin_type' | 'bin_level' | 'secret_enc'
+  | 'csc_enc' | 'created_at' | 'expires_at' | 'used_at'> & { id: string | null };
+
+/** A card or account from fields, through the token-creation checks (Luhn, brand, expiry, TEST01). */
+function sourceFromFields(scope: Scope, data: Record<string, unknown>, now: Date): PaymentSource {
+  const { secret, csc, ...fields } = preparePaymentData(scope, data, now, { ownerOptional: true });
+  return {
+    id: null, card_type: null, card_owner_name: null, bin: null, card_exp_month: null, card_exp_year: null,
+    bank_routing_number: null, bank_account_holder_first_name: null, bank_account_holder_last_name: null,
+    bank_account_type: null, ...fields, number: secret, csc,
+  };
 }
 
 /**
@@ -137,7 +198,10 @@ export async function detailsFromToken(
   now: Date,
   expectType?: MethodType,
 ): Promise<Details> {
-  const token = input.token ? await consumeToken(q, vault, scope, input.token, now) : null;
+  const data = paymentData(input, expectType);
+  const token: PaymentSource | null = data
+    ? sourceFromFields(scope, data, now)
+    : input.token ? await consumeToken(q, vault, scope, input.token, now) : null;
   if (!token) throw new GatewayError('23489');
   if (expectType && token.token_type !== expectType) {
     throw new GatewayError('82001', `method_type ${expectType} does not match the token type ${token.token_type}`);
@@ -157,14 +221,13 @@ export async function detailsFromToken(
       bank_account_type: token.bank_account_type,
     };
   }
-  const checked = verifyCard(await getSettings(q, scope), {
-    outcome: testOutcome(token.number),
-    csc: input.csc || token.csc,
-    zip,
-  });
+  const csc = input.csc || token.csc;
+  const checked = verifyCard(await getSettings(q, scope), { outcome: testOutcome(token.number), csc, zip });
   return {
     ...common, card_type: token.card_type, card_owner_name: token.card_owner_name, bin: token.bin,
-    card_exp_month: token.card_exp_month, card_exp_year: token.card_exp_year, csc_check: checked.csc_check,
+    card_exp_month: token.card_exp_month, card_exp_year: token.card_exp_year,
+    // The transactions' vocabulary (charges.ts): checked and matched, given but not checked, or none.
+    csc_check: checked.csc_check ?? (csc ? 'unchecked' : 'not_provided'),
     bank_routing_number: null, bank_account_holder_first_name: null, bank_account_holder_last_name: null,
     bank_account_type: null,
   };
@@ -224,7 +287,7 @@ export interface MethodInput extends TokenInput {
 }
 
 /**
- * POST /customers/:customer_id/methods. method_type defaults to the token's type. The new method
+ * POST /customers/:customer_id/methods, from a token or card or bank fields. method_type defaults to their type. The new method
  * becomes the default when the current default holds no details (a placeholder).
  */
 export async function createMethod(db: Db, vault: Vault, scope: Scope, customerId: string, input: MethodInput, now: Date) {
@@ -232,7 +295,7 @@ export async function createMethod(db: Db, vault: Vault, scope: Scope, customerI
     const customer = await lockCustomer(q, scope, customerId);
     const type = input.method_type || undefined;
     if (type !== undefined && !METHOD_TYPES.includes(type as MethodType)) throw new GatewayError('82001');
-    const details = await detailsFromToken(q, vault, scope, input, now, type as MethodType | undefined);
+    const details = await detailsFromToken(q, vault, scope, { ...input, holder: customer }, now, type as MethodType | undefined);
     const id = await insertMethod(q, scope, customer, details, now);
     const current = customer.default_method_id
       ? (await methodsOf(q, scope, [customerId])).find((m) => m.id === customer.default_method_id)
@@ -242,14 +305,14 @@ export async function createMethod(db: Db, vault: Vault, scope: Scope, customerI
   });
 }
 
-/** POST /customers/:customer_id/methods/:method_id: new details from a token of the method's type. */
+/** POST /customers/:customer_id/methods/:method_id: new details from a token (or card or bank fields) of the method's type. */
 export async function updateMethod(
   db: Db, vault: Vault, scope: Scope, customerId: string, methodId: string, input: TokenInput, now: Date,
 ) {
   return db.tx(async (q) => {
-    await lockCustomer(q, scope, customerId);
+    const customer = await lockCustomer(q, scope, customerId);
     const method = await methodOf(q, scope, customerId, methodId);
-    const details = await detailsFromToken(q, vault, scope, input, now, method.method_type);
+    const details = await detailsFromToken(q, vault, scope, { ...input, holder: customer }, now, method.method_type);
     await fillMethod(q, scope, methodId, details, now);
     return methodOf(q, scope, customerId, methodId);
   });
@@ -337,7 +400,9 @@ export function presentMethod(m: MethodRow, cls: 'method' | 'payment_method') {
     card_exp_month: m.card_exp_month,
     card_exp_year: m.card_exp_year,
     card_owner_name: m.card_owner_name,
-    csc_check: m.csc_check,
+    // A card method always says how its code was checked (rows stored before 'unchecked' existed
+    // and placeholders say not_provided); bank accounts have no code.
+    csc_check: card ? (m.csc_check ?? 'not_provided') : null,
     bank_account_number_last_4: card ? null : m.last_4,
     bank_routing_number: m.bank_routing_number,
     bank_account_holder_first_name: m.bank_account_holder_first_name,

@@ -67,11 +67,12 @@ const str = (v: unknown): string | null => (v === undefined || v === null || v =
  * Validates payment data exactly as the browser tokenizer does (same module), then what only the
  * server can know: test mode takes test numbers only. Throws GatewayError; returns the columns to
  * store and, apart, the number and CVV in clear (`secret`, `csc`): the caller encrypts them for
- * the row they go to (createToken), or uses them at once (a charge by card).
+ * the row they go to (createToken, or a method stored from card fields), or uses them at once (a
+ * charge by card). `ownerOptional`: the card may come without card_owner_name (server paths only).
  */
-export function preparePaymentData(scope: Scope, data: Record<string, unknown>, now: Date) {
+export function preparePaymentData(scope: Scope, data: Record<string, unknown>, now: Date, opts: { ownerOptional?: boolean } = {}) {
   for (const f of PAYMENT_FIELDS) if (data[f] !== undefined && data[f] !== null && !isScalar(data[f])) throw wrongType(f);
-  const failed = validatePaymentData(data, now);
+  const failed = validatePaymentData(data, now, opts.ownerOptional);
   if (failed) throw new GatewayError(isErrorCode(failed.code) ? failed.code : 'REQ01', failed.message);
   for (const f of TEXT_FIELDS) {
     const v = str(data[f]);

@@ -11,6 +11,9 @@ import { nullableInt, nullableString, timestamp } from '../http/schemas.js';
 
 const scalar = { type: ['string', 'number', 'null'] };
 const RECORD_FIELDS = Object.keys(MAX_LENGTH);
+/** A card or bank account given by its fields instead of a token (the domain stores it as a token's). */
+const PAYMENT_FIELDS = ['token_type', 'card_number', 'card_exp_month', 'card_exp_year', 'card_owner_name', 'bank_account_number',
+  'bank_routing_number', 'bank_account_type', 'bank_account_holder_first_name', 'bank_account_holder_last_name'];
 
 /** The allow-list of a customer (spec 2.4): card and bank details are last-four and names only. */
 const customerSchema = {
@@ -20,7 +23,8 @@ const customerSchema = {
     id: { type: 'string' },
     created_at: timestamp,
     updated_at: timestamp,
-    ...Object.fromEntries(RECORD_FIELDS.map((k) => [k, nullableString])),
+    // Spec 2.4 types the record fields as plain strings: unset is "" (strict decoders refuse null).
+    ...Object.fromEntries(RECORD_FIELDS.map((k) => [k, { type: 'string' }])),
     metadata: { type: 'object', additionalProperties: true },
     card_owner_name: nullableString,
     card_type: { type: 'string' },
@@ -44,7 +48,8 @@ const customerBody = {
   type: 'object',
   properties: {
     ...Object.fromEntries(
-      [...RECORD_FIELDS, 'id', 'token', 'cvv', 'csc', 'default_receipt_template_id', 'default_method_id'].map((k) => [k, scalar]),
+      [...RECORD_FIELDS, 'id', 'token', 'cvv', 'csc', 'default_receipt_template_id', 'default_method_id', ...PAYMENT_FIELDS]
+        .map((k) => [k, scalar]),
     ),
     metadata: { type: ['object', 'string', 'null'] },
     default_receipts: { type: ['boolean', 'string', 'number', 'null'] },

@@ -38,9 +38,13 @@ export const methodSchema = {
 };
 
 const scalar = { type: ['string', 'number', 'null'] };
+// A token, or the card or bank-account fields themselves (read by the domain as a token's would be).
 const tokenBody = {
   type: 'object',
-  properties: { method_type: scalar, token: scalar, cvv: scalar, csc: scalar, zip: scalar },
+  properties: Object.fromEntries(['method_type', 'token', 'cvv', 'csc', 'zip', 'token_type', 'card_number', 'card_exp_month',
+    'card_exp_year', 'card_owner_name', 'bank_account_number', 'bank_routing_number', 'bank_account_type',
+    'bank_account_holder_first_name', 'bank_account_holder_last_name', 'address_1', 'address_2', 'city', 'state', 'country',
+  ].map((k) => [k, scalar])),
 };
 const one = { type: 'object', properties: { success: { type: 'boolean' }, method: methodSchema } };
 const many = { type: 'object', properties: { success: { type: 'boolean' }, list: { type: 'array', items: methodSchema } } };
@@ -51,7 +55,7 @@ type MethodParams = { Params: { customer_id: string; method_id: string } };
 type TokenBody = Record<string, string | number | null | undefined>;
 
 const str = (v: unknown) => (v === undefined || v === null || v === '' ? null : String(v));
-const tokenInput = (b: TokenBody) => ({ token: str(b.token), csc: str(b.cvv ?? b.csc), zip: str(b.zip) });
+const tokenInput = (b: TokenBody) => ({ token: str(b.token), csc: str(b.cvv ?? b.csc), zip: str(b.zip), fields: b });
 
 /** Spec 4.6: a customer's stored payment methods, wrapped in {success, ...}. */
 export default async function methodRoutes(app: FastifyInstance) {

@@ -241,7 +241,7 @@ describe('POST /customers/:id', () => {
     const res = await call('POST', `/customers/${c.id}`, { company: 'New Co', last_name: '', metadata: '{"b":2}', state: 'wa' });
     expect(res.statusCode).toBe(200);
     const u = res.json();
-    expect(u).toMatchObject({ id: c.id, first_name: 'Ada', last_name: null, company: 'New Co', state: 'WA', metadata: { b: 2 } });
+    expect(u).toMatchObject({ id: c.id, first_name: 'Ada', last_name: '', company: 'New Co', state: 'WA', metadata: { b: 2 } });
     expect(u.created_at).toBe(c.created_at);
     expect(new Date(u.updated_at).getTime()).toBeGreaterThan(new Date(c.updated_at).getTime());
     expect(code(await call('POST', `/customers/${c.id}`, { first_name: 'x'.repeat(101) }))).toBe('81603');
