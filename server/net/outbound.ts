@@ -170,6 +170,7 @@ export function post(url: string, opts: PostOptions): Promise<PostResult> {
   return new Promise<PostResult>((resolve, reject) => {
     let settled = false;
     let blocked: string | null = null;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
@@ -194,7 +195,7 @@ export function post(url: string, opts: PostOptions): Promise<PostResult> {
       req.destroy();
       resolve({ status, body: Buffer.concat(chunks).toString('utf8'), truncated });
     });
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       if (status) return answer(true);
       finish(() => {
         req.destroy();
@@ -222,7 +223,12 @@ export function post(url: string, opts: PostOptions): Promise<PostResult> {
     req.on('socket', (socket) => {
       const send = () => {
         if (settled) return;
-        for (const [k, v] of Object.entries(opts.lateHeaders?.() ?? {})) req.setHeader(k, v);
+        try {
+          for (const [k, v] of Object.entries(opts.lateHeaders?.() ?? {})) req.setHeader(k, v);
+        } catch (err) {
+          req.destroy(err as Error);
+          return;
+        }
         req.end(opts.body);
       };
       if (!socket.connecting && !('encrypted' in socket && socket.encrypted)) send();
