@@ -52,7 +52,7 @@ describe('a misconfigured start: exit 1, one line on stderr naming the variable 
       DATABASE_URL: `postgres://tessera:s3cret-pw@127.0.0.1:${await freePort()}/tessera`, TESSERA_DATA_KEY: randomBytes(32).toString('base64'),
     }), /^DATABASE_URL: cannot use PostgreSQL at 127\.0\.0\.1:\d+\/tessera: .*ECONNREFUSED/],
     ...(PG_URL ? [['DATABASE_URL naming a database that does not exist', async () => {
-      const u = new URL(PG_URL);
+      const u = new URL(PG_URL!);
       u.pathname = '/no_such_tessera_db';
       return { DATABASE_URL: u.toString(), TESSERA_DATA_KEY: randomBytes(32).toString('base64') };
     }, /^DATABASE_URL: cannot use PostgreSQL at .*\/no_such_tessera_db: database "no_such_tessera_db" does not exist \(3D000\)$/] as (typeof cases)[number]] : []),
