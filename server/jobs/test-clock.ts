@@ -316,12 +316,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** GET /test_helpers/clock: the clock; an advance nobody holds any more is taken over here. `wait`: answers once no advance is under way. */
 export async function clockStatus(deps: AdvanceDeps, merchantId: string, opts: { wait?: boolean } = {}): Promise<TestClock> {
+  const local = localOf(deps.db);
+  const generation = local.generation;
   for (;;) {
     const realNow = deps.clock.now();
     const row = await rowOf(deps.db, merchantId);
-    if (row && row.advance_state !== 'ready' && (!row.advance_lease || row.advance_lease < realNow)) await takeOver(deps, merchantId, realNow);
-    if (!opts.wait || !row || row.advance_state === 'ready') return clockOf(row, realNow);
-    const local = localOf(deps.db);
+    // A process that is stopping its advances neither takes one over nor keeps a request waiting.
+    const stopping = local.generation !== generation;
+    if (!stopping && row && row.advance_state !== 'ready' && (!row.advance_lease || row.advance_lease < realNow)) await takeOver(deps, merchantId, realNow);
+    if (!opts.wait || stopping || !row || row.advance_state === 'ready') return clockOf(row, realNow);
     const mine = local.workers.get(merchantId) ?? local.inline.get(merchantId);
     if (mine) await mine.catch(() => {});
     else await sleep(POLL_MS);
@@ -391,12 +394,12 @@ export async function advanceTestClock(
   }
   const done = { previous: job.from, to: job.to, now: job.to, offset_ms: job.to.getTime() - job.base.getTime(), real_now: job.base, advancing: false };
   if (part.outcome === 'done') return { ...done, ran: job.ran };
-  if (opts.wait) {
+  if (opts.wait && !job.stale) {
     await part.worker;
     // Finished here, or by another node that took it over: the row has the whole summary then.
     const c = await clockStatus(deps, merchantId, { wait: true });
     const same = c.advance?.started_at.getTime() === job.base.getTime() && c.advance.to.getTime() === job.to.getTime();
-    return { ...done, ran: same ? c.advance!.ran : job.ran };
+    if (!c.advancing) return { ...done, ran: same ? c.advance!.ran : job.ran };
   }
   return { previous: job.from, to: job.to, now: job.reached, offset_ms: job.offsetMs, real_now: job.base, ran: { ...job.ran }, advancing: true };
 }

@@ -53,8 +53,11 @@ export default async function clockRoutes(app: FastifyInstance) {
     // Cached key lookups carry the clock offset: this node sees the new time at once, others within the cache's second.
     onMoved: () => app.services.keys?.forget(),
   });
-  // Background advances stop with the server (after their current chunk); the next start, or another node, goes on.
-  app.addHook('onClose', () => stopAdvances(db));
+  // Background advances stop with the server (after their current chunk), before it waits for open requests (a
+  // `wait=true` one then answers 202); the next start, or another node, goes on.
+  app.addHook('preClose', async () => {
+    await stopAdvances(db);
+  });
 
   app.get('/test_helpers/clock', { schema: { response: { 200: clockSchema } } }, async (req) => {
     const c = await clockStatus(deps(req), testOnly(req), { wait: waitOf(req) });

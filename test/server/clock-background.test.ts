@@ -129,6 +129,30 @@ describe('a long advance', () => {
     expect((await billingsOf(a, subs[0].id)).map((b) => b.sequence)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
   });
 
+  test('closing the gateway stops an advance after its current step and answers a waiting request 202', async () => {
+    const own = await startGateway();
+    let closed = false;
+    try {
+      const a = api(own);
+      const s = await a.subscribe((await a.plan({ frequency: 'daily' })).id, (await a.customer()).id);
+      const waiting = a.post('/test_helpers/clock/advance?wait=true', { days: 200 });
+      const state = async () => (await own.db.query('SELECT advance_state FROM test_clocks WHERE merchant_id = $1', [own.merchant.id]))[0]?.advance_state;
+      while ((await state()) === undefined) await new Promise((r) => setImmediate(r));
+      await own.app.close();
+      closed = true;
+      const res = await waiting;
+      expect(res.statusCode, res.body).toBe(202);
+      expect(res.json()).toMatchObject({ advancing: true, to: '2026-08-03T12:00:00.000Z' });
+      const [row] = await own.db.query('SELECT advance_state, advance_lease FROM test_clocks WHERE merchant_id = $1', [own.merchant.id]);
+      expect(row.advance_state).toBe('background');
+      expect(new Date(row.advance_lease).getTime()).toBe(0); // handed over: the next start or another node goes on
+      expect((await own.db.query('SELECT count(*)::int AS n FROM billings WHERE subscription_id = $1', [s.id]))[0].n).toBeLessThan(200);
+    } finally {
+      if (closed) await (own.db as typeof own.db & { drop(): Promise<void> }).drop();
+      else await own.close();
+    }
+  });
+
   test('the QA toolkit\'s advanceClock answers when the advance is done', async () => {
     const { m, subs } = await dailyMerchant();
     await gw.app.listen({ port: 0, host: '127.0.0.1' });
