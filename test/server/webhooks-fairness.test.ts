@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { deliverCallbacks } from '../../server/jobs/callbacks.js';
+import { deliverCallbacks, webhookSecret } from '../../server/jobs/callbacks.js';
 import { OutboundPolicy, configureOutbound, restoreOutbound } from '../../server/net/outbound.js';
 import { Merchant, TestGateway, startGateway } from '../helpers/gateway.js';
 import { ScriptedServer, endless, fakeDns, latch, startScripted } from './outbound-fixtures.js';
 import { verifySignature } from './webhooks-fixtures.js';
-import { webhookSecret } from '../../server/jobs/callbacks.js';
 
 // Delivery under bad receivers: one merchant's hanging endpoints do not hold up another's
 // deliveries, each request is signed when it leaves, and an answer is never read past 4 KiB.
