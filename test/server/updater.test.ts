@@ -147,6 +147,27 @@ describe('POST /tokens/update', () => {
     expect((await api.get(`/tokens/update/${rec.id}`)).json()).toEqual(rec);
   });
 
+  test('echoed values are cut by code point and made storable: a bad entry is its own rejection, the batch is 200', async () => {
+    const card = await storedCard();
+    // 63 + a surrogate pair: cutting at 64 UTF-16 units would split the pair (a lone surrogate PostgreSQL refuses).
+    const split = `${'a'.repeat(63)}\u{1F600}tail`;
+    const res = await submit({
+      0: entry(card),
+      1: entry(split),
+      2: entry(`x${'\u{1F600}'.repeat(70)}`, `${'\u{1F600}'.repeat(70)}`),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const rec = res.json();
+    expect(rec).toMatchObject({ accepted_count: 1, rejected_count: 2 });
+    const rejected = rec.payment_methods.rejected;
+    for (const k of ['1', '2']) expect(rejected[k].result.errors[0].code).toBe('122001');
+    expect(rejected['1'].payment_id).toBe(`${'a'.repeat(63)}\u{1F600}`);
+    expect(Array.from(rejected['2'].payment_id as string)).toHaveLength(64);
+    expect(rejected['2'].card_exp_month).toBe('\u{1F600}'.repeat(64));
+    for (const e of Object.values<any>(rejected)) expect(e.payment_id.isWellFormed()).toBe(true);
+    expect((await api.get(`/tokens/update/${rec.id}`)).json()).toEqual(rec);
+  });
+
   test('a rejected entry does not hold its method: a corrected entry later in the batch is accepted', async () => {
     const card = await storedCard();
     const rec = (await submit({ 0: entry(card, 13), 1: entry(card, 3, 2030) })).json();
