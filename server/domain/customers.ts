@@ -5,9 +5,10 @@ import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import { isEmail, parseBool, text } from './validate.js';
 import {
-  CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, carriesPayment, detailsFromToken, fillMethod, insertMethod, lockCustomer,
+  CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer,
   methodsOf, placeholder, presentMethod, retireCustomerMethods, setDefaultMethod, typeDefault, type TokenInput,
 } from './methods.js';
+import { carriesPayment } from './payment-fields.js';
 
 /** Maximum lengths the spec leaves open (docs/decisions.md); the five with a spec code use it. */
 export const MAX_LENGTH = {
