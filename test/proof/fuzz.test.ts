@@ -161,7 +161,7 @@ describe('fuzzing every operation of openapi.json', () => {
           tt = Date.now();
           let res;
           try {
-            res = await inject(req);
+            res = await inject(req as InjectOptions);
           } catch (err) {
             throw new Error(`inject failed: ${(err as Error).message} for ${describeCase(req)}`);
           }

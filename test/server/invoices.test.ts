@@ -318,7 +318,7 @@ describe('DELETE /invoices/:id', () => {
 describe('mark_as_paid amount and hostile fields', () => {
   // Absent means "the whole balance"; a present amount must be one (the spec shows no body for
   // mark_as_paid, so the refusal is REQ01 as for the invoice's other fields).
-  test.each([null, '', ' ', '1.00', '1999.0', ' 12 ', '1e3', '-5', 0, 1.5, { toString: 1 }, { valueOf: 1 }, ['100'], true])(
+  test.each<unknown>([null, '', ' ', '1.00', '1999.0', ' 12 ', '1e3', '-5', 0, 1.5, { toString: 1 }, { valueOf: 1 }, ['100'], true])(
     'amount %j: 400 REQ01, nothing paid', async (amount) => {
       const inv = await s.create();
       expectError(await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount }), 400, 'REQ01');

@@ -124,7 +124,7 @@ describe('refund arithmetic', () => {
 describe('refund errors', () => {
   // Absent means "the remainder"; a present amount must be one: empty, null, a decimal, padded or
   // signed text, an object (own toString/valueOf) or a list is refused and refunds nothing.
-  test.each([0, -5, 1.5, 'abc', '1e3', true, null, '', '  ', '1.00', '1999.0', ' 12 ', '+5', '-5', '0x10', '99999999999999999999',
+  test.each<unknown>([0, -5, 1.5, 'abc', '1e3', true, null, '', '  ', '1.00', '1999.0', ' 12 ', '+5', '-5', '0x10', '99999999999999999999',
     { toString: 1 }, { valueOf: 1 }, ['100'], 9_007_199_254_740_993])('59112: amount %j; nothing changes', async (amount) => {
     const id = await settled(1000);
     expectError(await refund(id, { amount }), 400, '59112');
