@@ -2,7 +2,7 @@ import { Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
 import { MAX_LENGTH } from './customers.js';
 import { Scope } from './keys.js';
-import { MAX_AMOUNT, isEmail, text } from './validate.js';
+import { MAX_AMOUNT, isEmail, parseAmount, text } from './validate.js';
 
 // Reading the body of POST /invoices and POST /invoices/:id (spec 4.11): the line items and their
 // total in integer cents, the customer_* fields (filled from a linked customer), due date, memo and
@@ -93,6 +93,36 @@ export function readItems(raw: unknown): Item[] {
 
 export const itemsTotal = (items: Item[]) => items.reduce((sum, i) => sum + i.amount, 0);
 
+/** The description of the one line an `amount` alone makes. */
+export const AMOUNT_LINE = 'Amount due';
+
+/**
+ * The lines of a create or update: `items`, or an `amount` alone (clients of this API family send
+ * the customer fields and an amount), which is one line of that many cents described by
+ * `description` or "Amount due". With both, the amount must be the items' total: the server
+ * computes totals and never drops what the body says.
+ */
+function readLines(input: InvoiceInput): Item[] {
+  const hasItems = !(input.items === undefined || input.items === null || input.items === '');
+  let amount: number | null = null;
+  if (input.amount !== undefined) {
+    const a = parseAmount(input.amount);
+    if (typeof a !== 'number') throw bad(`amount must be a positive integer number of cents, at most ${MAX_AMOUNT}`);
+    amount = a;
+  }
+  if (hasItems) {
+    const items = readItems(input.items);
+    if (amount !== null && amount !== itemsTotal(items)) {
+      throw bad(`amount ${amount} is not the items' total (${itemsTotal(items)}): send items, or amount alone`);
+    }
+    return items;
+  }
+  if (amount === null) throw bad('items (at least one line item) or amount required');
+  const description = text(input.description, 'description') ?? AMOUNT_LINE;
+  if (description.length > MAX_DESCRIPTION) throw bad(`description must be at most ${MAX_DESCRIPTION} characters`);
+  return [{ description, quantity: 1, unit_amount: amount, amount }];
+}
+
 /** YYYY-MM-DD, a real calendar date. */
 function readDueDate(v: unknown): string | null {
   const s = text(v, 'due_date');
@@ -127,9 +157,8 @@ export function readFields(input: InvoiceInput, update: boolean): Record<string,
     const column = invoiceField(f);
     if (given(column)) out[column] = readContact(f, input[column]);
   }
-  if (!update || input.items !== undefined) {
-    if (input.items === undefined || input.items === null || input.items === '') throw bad('items required: at least one line item');
-    const items = readItems(input.items);
+  if (!update || input.items !== undefined || input.amount !== undefined) {
+    const items = readLines(input);
     out.items = items;
     out.amount = itemsTotal(items);
   }

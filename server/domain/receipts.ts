@@ -105,8 +105,12 @@ async function recordReceipt(q: Queryable, scope: Scope, txn: TransactionRow, ta
   return id;
 }
 
-/** The body of POST /charge/:id/receipt, checked in the order of its error codes. */
-function readTarget(body: Body): Target {
+/**
+ * The body of POST /charge/:id/receipt, checked in the order of its error codes. Without
+ * `email_address` an email receipt goes to the charge's customer's email, as a customer charge's
+ * own receipt does; 69005 when there is neither.
+ */
+function readTarget(body: Body, customerEmail: string | null): Target {
   const type = (text(body.receipt_type, 'receipt_type') ?? 'email').toLowerCase();
   if (type === 'sms') {
     const raw = text(body.phone_number, 'phone_number');
@@ -116,10 +120,20 @@ function readTarget(body: Body): Target {
     return { type, to: phone };
   }
   if (type !== 'email') throw new GatewayError('REQ01', 'receipt_type must be email or sms');
-  const email = text(body.email_address, 'email_address');
+  const email = text(body.email_address, 'email_address') ?? customerEmail;
   if (email === null) throw new GatewayError('69005');
   if (!isEmail(email)) throw new GatewayError('69006');
   return { type, to: email };
+}
+
+/** The email of the charge's customer (null without a customer, a deleted one, or no email). */
+async function customerEmail(q: Queryable, scope: Scope, txn: TransactionRow): Promise<string | null> {
+  if (!txn.customer_id) return null;
+  const [c] = await q.query<{ email: string | null }>(
+    'SELECT email FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL',
+    [scope.merchantId, scope.env, txn.customer_id],
+  );
+  return c?.email || null;
 }
 
 /** POST /charge/:id/receipt: 69404, then 69005/69006 (email) or 10302 (sms), then 10300 for a named template. */
@@ -127,7 +141,7 @@ export async function sendReceipt(db: Db, scope: Scope, txnId: string, body: Bod
   onRecord?: (q: Queryable, id: string) => Promise<void>): Promise<ReceiptRow> {
   return db.tx(async (q) => {
     const txn = await getTransaction(q, scope, txnId);
-    const target = readTarget(body);
+    const target = readTarget(body, await customerEmail(q, scope, txn));
     const named = text(body.receipt_template_id, 'receipt_template_id');
     let tpl: Chosen;
     if (named !== null) {

@@ -99,7 +99,7 @@ describe('POST /invoices', () => {
   });
 
   test.each<[string, Record<string, unknown>, RegExp]>([
-    ['items missing', { items: undefined }, /items required/],
+    ['items and amount missing', { items: undefined }, /items \(at least one line item\) or amount required/],
     ['items empty', { items: [] }, /1 to 100 line items/],
     ['101 items', { items: Array.from({ length: 101 }, () => ({ description: 'x', unit_amount: 1 })) }, /1 to 100/],
     ['items not a list', { items: 'nope' }, /items must be a list/],
