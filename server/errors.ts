@@ -114,6 +114,8 @@ export const CATALOGUE = {
   VAULT02: [422, 'the stored payment data of this record fails its integrity check (altered, or copied from another record) and cannot be used; tokenize the card or account again'],
   URL01: [400, 'the URL names a host that is not public (loopback, private, link-local or reserved address); Tessera calls public addresses only, loopback too in test mode, and what the gateway operator allows'],
   CLOCK03: [409, 'an advance of this test clock is under way; GET /test_helpers/clock shows how far it has got; advance again when it has finished'],
+  ADMIN01: [401, 'the admin token is missing or wrong: only the tessera command on this machine, reading the control file in the data directory, may call this route'],
+  MERCHANT01: [404, 'merchant not found'],
   INTERNAL: [500, 'internal error; nothing was changed, retry later'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -1,20 +1,14 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
-import { systemClock } from './clock.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, UsageError, parseCommand } from './cli-args.js';
 import { ConfigError, Config, loadConfig } from './config.js';
 import { DatabaseUnavailableError, Db, openDatabase } from './db/index.js';
 import { DataDirLockedError } from './db/lock.js';
-import { Env, ExpireOld, KeySet, createKeySet, createMerchant, listKeys } from './domain/keys.js';
+import { dataKeyCommand } from './data-key-command.js';
+import { CommandError, formatKeySet, keysCommand } from './keys-command.js';
+import { ROOT } from './paths.js';
 import { startTessera } from './start.js';
-import { DATA_KEY_USAGE, dataKeyCommand } from './data-key-command.js';
-
-const USAGE = `usage:
-  tessera serve [--dev]                           start the gateway (PORT, DATABASE_URL, TESSERA_DATA_DIR, ...);
-                                                  --dev: development mode, the demo checkout on unless TESSERA_DEMO=off
-  tessera keys create [--merchant ID] [--name NAME] [--env test|live] [--expire-old now|1h|never]
-                                                  new key set (a new merchant when --merchant is absent)
-  tessera keys list --merchant ID                 key sets, redacted
-${DATA_KEY_USAGE}`;
 
 function open(config: Config): Promise<Db> {
   return openDatabase({
@@ -22,23 +16,9 @@ function open(config: Config): Promise<Db> {
   });
 }
 
-function printKeySet(merchantId: string, set: KeySet, print: (text: string) => void = console.log): void {
-  print(`merchant     ${merchantId}
-environment  ${set.env}
-public key   ${set.public_key}
-private key  ${set.private_key}
-(the private key is shown only now: keep it on your server)`);
-}
-
-async function serve(config: Config, args: string[]): Promise<void> {
-  let flags: { dev: boolean };
-  try {
-    flags = parseArgs({ args, options: { dev: { type: 'boolean', default: false } } }).values;
-  } catch {
-    throw new ConfigError(USAGE);
-  }
+async function serve(config: Config, dev: boolean): Promise<void> {
   // Development mode serves the demo checkout (no key, the demo merchant's test data); production does not.
-  const demo = config.demo ?? flags.dev;
+  const demo = config.demo ?? dev;
   const gw = await startTessera({
     demo,
     port: config.port,
@@ -60,7 +40,7 @@ async function serve(config: Config, args: string[]): Promise<void> {
   if (gw.merchantId && gw.publicKey && gw.privateKey) {
     // The banner goes to stderr: stdout carries the JSON log lines only.
     console.error('First start: created a demo merchant with test keys.\n');
-    printKeySet(gw.merchantId, { key_set_id: '', env: 'test', public_key: gw.publicKey, private_key: gw.privateKey }, console.error);
+    console.error(formatKeySet(gw.merchantId, { key_set_id: '', env: 'test', public_key: gw.publicKey, private_key: gw.privateKey }));
     console.error('');
   }
   const shutdown = (signal: string) => {
@@ -70,7 +50,7 @@ async function serve(config: Config, args: string[]): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   console.error(`Tessera listening on ${gw.url}
-  mode            ${flags.dev ? 'development (--dev)' : 'production (tessera serve --dev for development)'}
+  mode            ${dev ? 'development (--dev)' : 'production (tessera serve --dev for development)'}
   demo checkout   ${demo ? `${gw.url}/` : 'off (TESSERA_DEMO=on serves it)'}
   dashboard       ${gw.url}/dashboard
   tokenizer       ${gw.tokenizerUrl}
@@ -81,53 +61,22 @@ async function serve(config: Config, args: string[]): Promise<void> {
   rate limits     ${config.redisUrl ? `counted in Redis ${new URL(config.redisUrl).host}` : gw.db.kind === 'pg' ? 'counted in PostgreSQL' : 'counted in memory'}`);
 }
 
-async function keys(config: Config, args: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      merchant: { type: 'string' },
-      name: { type: 'string' },
-      env: { type: 'string', default: 'test' },
-      'expire-old': { type: 'string', default: 'now' },
-    },
-  });
-  const db = await open(config);
-  try {
-    const now = systemClock.now();
-    if (positionals[0] === 'create') {
-      const env = values.env as Env;
-      const expire = values['expire-old'] as ExpireOld;
-      if (!['test', 'live'].includes(env)) throw new ConfigError('--env must be test or live');
-      if (!['now', '1h', 'never'].includes(expire)) throw new ConfigError('--expire-old must be now, 1h or never');
-      const result = await db.tx(async (q) => {
-        const id = values.merchant ?? (await createMerchant(q, values.name ?? 'Merchant', now));
-        return { id, set: await createKeySet(q, { merchantId: id, env }, now, expire) };
-      });
-      printKeySet(result.id, result.set);
-    } else if (positionals[0] === 'list' && values.merchant) {
-      for (const k of await listKeys(db, values.merchant)) {
-        const exp = k.expires_at ? `expires ${new Date(k.expires_at).toISOString()}` : 'active';
-        console.log(`${k.key_set_id}  ${k.env}  ${k.kind}  ${k.redacted}  ${exp}`);
-      }
-    } else {
-      throw new ConfigError(USAGE);
-    }
-  } finally {
-    await db.close();
-  }
+function version(): string {
+  return JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
+  // The arguments first: help, a version or a usage mistake must not create or open anything.
+  const cmd: Command = parseCommand(argv);
+  if (cmd.kind === 'help') return void process.stdout.write(cmd.text);
+  if (cmd.kind === 'version') return void console.log(version());
   const config = loadConfig();
-  if (command === 'serve' || command === undefined) return serve(config, rest);
-  if (command === 'keys') return keys(config, rest);
-  if (command === 'data-key') {
-    process.exitCode = await dataKeyCommand(config, rest, () => open(config));
+  if (cmd.kind === 'serve') return serve(config, cmd.dev);
+  if (cmd.kind === 'data-key reencrypt') {
+    process.exitCode = await dataKeyCommand(config, cmd.args, () => open(config));
     return;
   }
-  throw new ConfigError(USAGE);
+  for (const line of await keysCommand(config, cmd, () => open(config))) console.log(line);
 }
 
 // Files this process creates (database files, keys, logs it may write) are its user's alone.
@@ -135,11 +84,13 @@ process.umask(0o077);
 
 /**
  * A failed command in one line the operator can act on (the variable and the cause), no stack:
- * configuration, the data directory, the database, the port. Anything else is a bug: its stack
- * follows with LOG_LEVEL=debug.
+ * usage (exit 2), configuration, the data directory, the database, the port, an unknown merchant,
+ * a gateway that does not answer (exit 1). Anything else is a bug: its stack follows with
+ * LOG_LEVEL=debug.
  */
 function failure(err: any): string {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof DatabaseUnavailableError) {
+  if (err instanceof UsageError) return `tessera: ${err.message}`;
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof DatabaseUnavailableError || err instanceof CommandError) {
     return err.message;
   }
   const line = `tessera: could not start: ${String(err?.message ?? err).split('\n')[0]}`;
@@ -148,5 +99,5 @@ function failure(err: any): string {
 
 main(process.argv.slice(2)).catch((err) => {
   console.error(failure(err));
-  process.exit(1);
+  process.exit(err instanceof UsageError ? 2 : 1);
 });

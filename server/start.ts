@@ -20,6 +20,8 @@ import { Scheduler } from './jobs/scheduler.js';
 import { WebhookDispatcher } from './jobs/dispatch.js';
 import { configureOutbound } from './net/outbound.js';
 import { outboundAllowFrom } from './config.js';
+import adminRoutes from './routes/admin.js';
+import { loopbackUrl, newAdminToken, writeControlFile } from './control-file.js';
 
 export interface StartOptions {
   /** 0 picks a free port. Default 8080. */
@@ -165,8 +167,14 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       readiness.redis = { critical: false, check: async () => String(await r.sendCommand(['PING'])) === 'PONG' };
     }
     const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler, readiness }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
+    // An embedded data directory takes one process: `tessera keys` asks this one (control-file.ts).
+    const adminToken = dataDir ? newAdminToken() : null;
+    if (adminToken) await app.register(adminRoutes, { token: adminToken });
     const address = await listen(app, opts.port ?? 8080, opts.host ?? '127.0.0.1');
     const url = address;
+    const removeControl = dataDir && adminToken
+      ? writeControlFile(dataDir, { pid: process.pid, url: loopbackUrl(app.server.address()), listen: address, token: adminToken })
+      : () => {};
     // Hourly: idempotency keys past their 24 hours, and the card data of tokens that expired unused.
     const purge = setInterval(() => {
       void purgeIdempotencyKeys(db, clock.now()).catch(() => {});
@@ -202,6 +210,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       close() {
         // Stop accepting, let in-flight requests finish, then release the database and its lock.
         closed ??= (async () => {
+          removeControl();
           clearInterval(purge);
           await app.close();
           await webhooks.stop();

@@ -51,3 +51,17 @@ export function lockDataDir(dir: string): () => void {
   }
   throw new DataDirLockedError(`could not lock data directory ${dir}`);
 }
+
+/**
+ * The pid of the live process holding the data directory's lock, or null (no lock, a stale one, or
+ * this process). Reads only: `tessera keys` uses it to decide between the database and the gateway.
+ */
+export function lockHolder(dir: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(dir, 'tessera.lock'), 'utf8'));
+  } catch {
+    return null;
+  }
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
+}

@@ -1,0 +1,180 @@
+import { parseArgs } from 'node:util';
+import { DATA_KEY_USAGE } from './data-key-command.js';
+import type { Env, ExpireOld } from './domain/keys.js';
+
+/**
+ * The command line, read before anything else happens: no configuration, no directory, no database
+ * until the arguments are known to be right. `--help` anywhere prints that command's help; a
+ * mistake is a UsageError (one line, exit status 2).
+ */
+export class UsageError extends Error {}
+
+export type Command =
+  | { kind: 'help'; text: string }
+  | { kind: 'version' }
+  | { kind: 'serve'; dev: boolean }
+  | { kind: 'keys create'; merchant?: string; name?: string; env: Env; expireOld: ExpireOld }
+  | { kind: 'keys list'; merchant: string }
+  | { kind: 'data-key reencrypt'; args: string[] };
+
+type OptionSpec = { type: 'string' | 'boolean'; values?: string[] };
+
+interface Spec {
+  usage: string;
+  options: Record<string, OptionSpec>;
+  /** Subcommands: the command itself does nothing but print its help. */
+  sub?: string[];
+}
+
+const KEYS_CREATE = `  tessera keys create [--merchant ID] [--name NAME] [--env test|live] [--expire-old now|1h|never]
+                                                  new key set (a new merchant when --merchant is absent)`;
+const KEYS_LIST = `  tessera keys list --merchant ID                 key sets, redacted`;
+const SERVE = `  tessera serve [--dev]                           start the gateway (PORT, DATABASE_URL, TESSERA_DATA_DIR, ...);
+                                                  --dev: development mode, the demo checkout on unless TESSERA_DEMO=off`;
+const KEYS_NOTE = `The keys commands work while an embedded gateway runs on the same data directory (they ask it
+over loopback); on PostgreSQL (DATABASE_URL) they use the database directly.`;
+
+export const USAGE = `usage:
+${SERVE}
+${KEYS_CREATE}
+${KEYS_LIST}
+${DATA_KEY_USAGE}
+  tessera --help | --version                      this help | the version
+  tessera COMMAND --help                          a command's options
+`;
+
+const SPECS: Record<string, Spec> = {
+  serve: {
+    usage: `usage:\n${SERVE}\n\noptions:\n  --dev    development mode: the demo checkout at / (unless TESSERA_DEMO=off)\n`,
+    options: { dev: { type: 'boolean' } },
+  },
+  keys: { usage: `usage:\n${KEYS_CREATE}\n${KEYS_LIST}\n\n${KEYS_NOTE}\n`, options: {}, sub: ['create', 'list'] },
+  'keys create': {
+    usage: `usage:\n${KEYS_CREATE}
+
+options:
+  --merchant ID            the merchant (mer_…); absent: a new merchant
+  --name NAME              the new merchant's name (default "Merchant")
+  --env test|live          the environment of the keys (default test)
+  --expire-old now|1h|never  when the merchant's older keys of that environment stop working (default now)
+
+The private key is printed once.
+${KEYS_NOTE}
+`,
+    options: {
+      merchant: { type: 'string' },
+      name: { type: 'string' },
+      env: { type: 'string', values: ['test', 'live'] },
+      'expire-old': { type: 'string', values: ['now', '1h', 'never'] },
+    },
+  },
+  'keys list': {
+    usage: `usage:\n${KEYS_LIST}\n\noptions:\n  --merchant ID    the merchant (mer_…), required\n\n${KEYS_NOTE}\n`,
+    options: { merchant: { type: 'string' } },
+  },
+  'data-key': { usage: `usage:\n${DATA_KEY_USAGE}\n`, options: {}, sub: ['reencrypt'] },
+  'data-key reencrypt': {
+    usage: `usage:\n${DATA_KEY_USAGE}\n\noptions:\n  --batch N    rows per transaction, 1 to 10000 (default 500)\n`,
+    options: { batch: { type: 'string' } },
+  },
+};
+
+const fail = (what: string, help: string): never => {
+  throw new UsageError(`${what}; ${help}`);
+};
+
+/** Reads argv (without node and the script). Pure: touches nothing. */
+export function parseCommand(argv: string[]): Command {
+  const first = argv[0];
+  if (first === undefined) return { kind: 'serve', dev: false };
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const topic = argv.slice(1).filter((a) => !a.startsWith('-')).join(' ');
+    if (first === 'help' && topic) {
+      const spec = SPECS[topic] ?? fail(`unknown command ${topic}`, 'tessera --help lists the commands');
+      return { kind: 'help', text: spec.usage };
+    }
+    return { kind: 'help', text: USAGE };
+  }
+  if (first === '--version' || first === '-v') return { kind: 'version' };
+  if (first.startsWith('-')) fail(`unknown option ${optionName(first)}`, 'tessera --help lists the options');
+  if (!SPECS[first]) fail(`unknown command ${first}`, 'tessera --help lists the commands');
+
+  // The command's words: `keys create`, `data-key reencrypt`.
+  let name = first;
+  let rest = argv.slice(1);
+  const sub = SPECS[name].sub;
+  if (sub) {
+    const word = rest.find((a) => !a.startsWith('-'));
+    if (word !== undefined) {
+      if (!sub.includes(word)) fail(`unknown command ${name} ${word}`, `tessera ${name} --help lists its commands`);
+      name = `${name} ${word}`;
+      rest = rest.filter((a, i) => i !== rest.indexOf(word));
+    }
+  }
+  const spec = SPECS[name];
+  const help = `tessera ${name} --help lists the options`;
+  const values = readOptions(rest, spec, help);
+  if (values === 'help') return { kind: 'help', text: spec.usage };
+  if (spec.sub) fail(`${name} needs a command: ${spec.sub.join(' or ')}`, `tessera ${name} --help`);
+
+  switch (name) {
+    case 'serve':
+      return { kind: 'serve', dev: values.dev === true };
+    case 'keys create':
+      return {
+        kind: 'keys create',
+        merchant: values.merchant as string | undefined,
+        name: values.name as string | undefined,
+        env: (values.env ?? 'test') as Env,
+        expireOld: (values['expire-old'] ?? 'now') as ExpireOld,
+      };
+    case 'keys list':
+      if (values.merchant === undefined) fail('keys list needs --merchant ID', help);
+      return { kind: 'keys list', merchant: values.merchant as string };
+    default: {
+      // data-key reencrypt: data-key-command.ts reads its arguments again; here they are only checked.
+      const batch = values.batch === undefined ? 500 : Number(values.batch);
+      if (!/^\d+$/.test(String(values.batch ?? '500')) || batch < 1 || batch > 10_000) {
+        fail(`--batch must be a whole number from 1 to 10000, got ${JSON.stringify(values.batch)}`, help);
+      }
+      return { kind: 'data-key reencrypt', args: ['reencrypt', ...rest] };
+    }
+  }
+}
+
+function optionName(arg: string): string {
+  return arg.split('=')[0];
+}
+
+/** The options of one command, each checked; 'help' when --help or -h is among them. */
+function readOptions(args: string[], spec: Spec, help: string): Record<string, string | boolean> | 'help' {
+  const options = { ...spec.options, help: { type: 'boolean' as const } };
+  const { tokens } = parseArgs({
+    args, strict: false, allowPositionals: true, tokens: true,
+    options: Object.fromEntries(Object.entries(options).map(([k, o]) => [k, { type: o.type }])),
+  });
+  const real = tokens.filter((t) => t.kind !== 'option-terminator');
+  if (real.some((t) => t.kind === 'option' && (t.rawName === '--help' || t.rawName === '-h'))) return 'help';
+  const values: Record<string, string | boolean> = {};
+  for (const t of real) {
+    if (t.kind === 'positional') fail(`unexpected argument ${t.value}`, help);
+    if (t.kind !== 'option') continue;
+    const o: OptionSpec | undefined = (spec.options as Record<string, OptionSpec>)[t.name];
+    if (!o || !t.rawName.startsWith('--')) fail(`unknown option ${t.rawName}`, help);
+    if (values[t.name] !== undefined) fail(`option --${t.name} is given twice`, help);
+    if (o!.type === 'boolean') {
+      if (t.value !== undefined) fail(`option --${t.name} takes no value`, help);
+      values[t.name] = true;
+      continue;
+    }
+    // `--merchant --name x` must not read "--name" as the merchant.
+    if (t.value === undefined || t.value === '' || (!t.inlineValue && t.value.startsWith('-'))) {
+      fail(`option --${t.name} needs a value`, help);
+    }
+    if (o!.values && !o!.values.includes(t.value!)) {
+      fail(`--${t.name} must be ${o!.values.slice(0, -1).join(', ')} or ${o!.values.at(-1)}, got ${JSON.stringify(t.value)}`, help);
+    }
+    values[t.name] = t.value!;
+  }
+  return values;
+}

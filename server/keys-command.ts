@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { systemClock } from './clock.js';
+import type { Config } from './config.js';
+import { CONTROL_FILE, Control, readControlFile } from './control-file.js';
+import type { Db } from './db/index.js';
+import { DataDirLockedError, lockHolder } from './db/lock.js';
+import { merchantKeys, newKeySet } from './domain/key-commands.js';
+import type { Env, ExpireOld, KeySet } from './domain/keys.js';
+import { GatewayError } from './errors.js';
+import { ADMIN_KEYS_PATH } from './routes/admin.js';
+
+/** A failed command the operator can act on: one line, exit status 1. */
+export class CommandError extends Error {}
+
+export type KeysCommand =
+  | { kind: 'keys create'; merchant?: string; name?: string; env: Env; expireOld: ExpireOld }
+  | { kind: 'keys list'; merchant: string };
+
+interface Listing {
+  key_set_id: string;
+  env: string;
+  kind: string;
+  redacted: string;
+  expires_at: string | Date | null;
+}
+
+export function formatKeySet(merchantId: string, set: KeySet): string {
+  return `merchant     ${merchantId}
+environment  ${set.env}
+public key   ${set.public_key}
+private key  ${set.private_key}
+(the private key is shown only now: keep it on your server)`;
+}
+
+function formatListing(k: Listing): string {
+  const exp = k.expires_at ? `expires ${new Date(k.expires_at).toISOString()}` : 'active';
+  return `${k.key_set_id}  ${k.env}  ${k.kind}  ${k.redacted}  ${exp}`;
+}
+
+const unknownMerchant = (id: string) =>
+  new CommandError(`tessera: no merchant ${id}; tessera keys create without --merchant creates a merchant`);
+
+/**
+ * `tessera keys create|list`. PostgreSQL: on the database (any number of processes may). Embedded:
+ * on the data directory when no process holds it, else through the gateway that holds it (its
+ * admin route, found in the control file), since PGlite's files take one process.
+ */
+export async function keysCommand(config: Config, cmd: KeysCommand, open: () => Promise<Db>): Promise<string[]> {
+  const dir = config.databaseUrl ? undefined : config.dataDir;
+  if (!dir) return direct(cmd, open);
+  const holder = lockHolder(dir);
+  if (holder) return viaGateway(dir, holder, cmd);
+  // No merchant can exist in a directory that does not: say so, and create nothing.
+  if (cmd.merchant !== undefined && !existsSync(dir)) {
+    throw new CommandError(`tessera: no merchant ${cmd.merchant}: there is no database in ${dir} (TESSERA_DATA_DIR) yet`);
+  }
+  try {
+    return await direct(cmd, open);
+  } catch (err) {
+    // A gateway took the directory between the look and the open.
+    const now = err instanceof DataDirLockedError ? lockHolder(dir) : null;
+    if (now) return viaGateway(dir, now, cmd);
+    throw err;
+  }
+}
+
+async function direct(cmd: KeysCommand, open: () => Promise<Db>): Promise<string[]> {
+  const db = await open();
+  try {
+    if (cmd.kind === 'keys create') {
+      const input = { merchantId: cmd.merchant, name: cmd.name, env: cmd.env, expireOld: cmd.expireOld };
+      const { merchantId, set } = await db.tx((q) => newKeySet(q, input, systemClock.now()));
+      return [formatKeySet(merchantId, set)];
+    }
+    return (await merchantKeys(db, cmd.merchant)).map(formatListing);
+  } catch (err) {
+    if (err instanceof GatewayError && err.code === 'MERCHANT01') throw unknownMerchant(cmd.merchant!);
+    throw err;
+  } finally {
+    await db.close();
+  }
+}
+
+/** How long the command waits for the gateway's answer. */
+const ANSWER_MS = 15_000;
+
+async function viaGateway(dir: string, pid: number, cmd: KeysCommand): Promise<string[]> {
+  const control = readControlFile(dir);
+  const file = join(dir, CONTROL_FILE);
+  const stop = `stop it (kill ${pid}), run this command again, then start the gateway again`;
+  if (!control || control.pid !== pid) {
+    throw new CommandError(
+      `tessera: process ${pid} holds the data directory ${dir} but takes no key commands (no current ${file}): ` +
+        `if it is a gateway still starting, run this again once it listens; if it is a tessera data-key run, wait for it to finish; else ${stop}`,
+    );
+  }
+  if (!control.url) {
+    throw new CommandError(
+      `tessera: the gateway (process ${pid}) on ${dir} listens on ${control.listen} only, not on a loopback address this command can use: ` +
+        `set HOST=0.0.0.0 or HOST=127.0.0.1 for it, or ${stop}`,
+    );
+  }
+  const answer = await ask(control, cmd, `${stop}`);
+  if (answer.status === 200) {
+    if (cmd.kind === 'keys create') return [formatKeySet(answer.body.merchant_id, answer.body.key_set)];
+    return (answer.body.list as Listing[]).map(formatListing);
+  }
+  const code = answer.body?.errors?.[0]?.code;
+  if (code === 'MERCHANT01') throw unknownMerchant(cmd.merchant!);
+  if (code === 'ADMIN01' || code === 'NOTFOUND') {
+    throw new CommandError(
+      `tessera: the gateway (process ${pid}) at ${control.url} refused the admin token of ${file} (${code}): ` +
+        `the file is not from its current start, or it is an older Tessera; restart the gateway, or ${stop}`,
+    );
+  }
+  const message = answer.body?.errors?.[0]?.message ?? `HTTP ${answer.status}`;
+  throw new CommandError(`tessera: the gateway (process ${pid}) at ${control.url} answered ${answer.status} ${code ?? ''}: ${message}`);
+}
+
+async function ask(control: Control, cmd: KeysCommand, stop: string): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${control.token}` };
+  let url = `${control.url}${ADMIN_KEYS_PATH}`;
+  let init: RequestInit;
+  if (cmd.kind === 'keys create') {
+    headers['content-type'] = 'application/json';
+    const body = { merchant: cmd.merchant, name: cmd.name, env: cmd.env, expire_old: cmd.expireOld };
+    init = { method: 'POST', headers, body: JSON.stringify(body) };
+  } else {
+    url += `?merchant=${encodeURIComponent(cmd.merchant)}`;
+    init = { method: 'GET', headers };
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(ANSWER_MS) });
+  } catch (err: any) {
+    const why = err?.name === 'TimeoutError' ? `no answer in ${ANSWER_MS / 1000} s` : String(err?.cause?.code ?? err?.message ?? err);
+    throw new CommandError(
+      `tessera: the gateway (process ${control.pid}) holding the data directory did not answer at ${control.url} (${why}): ` +
+        `check that it is running and answering, or ${stop}`,
+    );
+  }
+  const text = await res.text();
+  let body: any = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: reported by status */
+  }
+  return { status: res.status, body };
+}
