@@ -10,6 +10,8 @@ const SUBSCRIPTIONS = Number(process.env.BENCH_CLOCK_SUBSCRIPTIONS ?? 100);
 const SUBSCRIPTIONS_10Y = Number(process.env.BENCH_CLOCK_SUBSCRIPTIONS_10Y ?? 25);
 /** Merchant B's steady request rate (requests per second) while A's clock advances. */
 const RATE = Number(process.env.BENCH_CLOCK_RATE ?? 20);
+/** Seconds of B alone before the advances (its latencies without one, on this machine now). */
+const BASELINE_SECONDS = Number(process.env.BENCH_CLOCK_BASELINE_SECONDS ?? 10);
 /** Which advances to run (years, of 2 and 10). */
 const YEARS = (process.env.BENCH_CLOCK_YEARS ?? '2,10').split(',').map(Number);
 const card = { card_owner_name: 'Bench Owner', card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2099, csc: '123' };
@@ -101,6 +103,20 @@ export default {
       const live = await db.tx((q) => createKeySet(q, { merchantId: gw.merchantId, env: 'live' }, clock.now()));
       const target = `${gw.url}/api/v1/transactions?limit=10`;
       await call(target, 'GET', live.private_key);
+      {
+        // B alone, as a yardstick: what its latencies are on this machine right now without any advance.
+        const b = probe(target, live.private_key);
+        await b.started;
+        await new Promise((r) => setTimeout(r, 500));
+        b.mark();
+        const t0 = performance.now();
+        await new Promise((r) => setTimeout(r, BASELINE_SECONDS * 1000));
+        const got = await b.stop();
+        results.push({
+          name: 'clock-advance-none', unit: 'B req/s', rps: got.times.length / ((performance.now() - t0) / 1000),
+          ...summarise(got.times), ok: got.times.length - got.non2xx, non2xx: got.non2xx, errors: got.errors,
+        });
+      }
       const variants = [['2y', 730, SUBSCRIPTIONS], ['10y', 3650, SUBSCRIPTIONS_10Y]].filter(([, days]) => YEARS.includes(days === 730 ? 2 : 10));
       for (const [label, days, subscriptions] of variants) {
         const a = await merchantWithSubscriptions(ctx, gw, subscriptions);
