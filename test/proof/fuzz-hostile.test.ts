@@ -21,7 +21,7 @@ let fields: string[];
 const stats = { requests: 0, fiveXX: 0, refused: 0, accepted: 0, byStatus: {} as Record<string, number> };
 const failures: string[] = [];
 /** Naughty strings per field an operation reads (the corpus cycles across fields and operations). */
-const NAUGHTY_PER_FIELD = 3;
+const NAUGHTY_PER_FIELD = 6;
 
 beforeAll(async () => {
   gw = await startGateway();
@@ -136,6 +136,7 @@ async function targets(): Promise<Target[]> {
   return out;
 }
 
+const formName = (path: string) => path.split('.').map((p, i) => (i ? `[${p}]` : p)).join('');
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -153,25 +154,41 @@ describe('hostile values on every body field of every write operation', () => {
       // A body whose own "__proto__" holds hostile fields (JSON.parse makes it an own property).
       await send(t, 'own __proto__', `{"__proto__":{"amount":{"toString":1},"token":{"valueOf":1}},${JSON.stringify(await materialize(t, t.base)).slice(1)}`, JSON_TYPE);
       const base = await send(t, 'valid body', JSON.stringify(await materialize(t, t.base)), JSON_TYPE);
-      for (const path of paths) {
-        const name = path.split('.').pop()!;
-        // Every field gets an object with an own toString and valueOf, as JSON and as a form; a field
-        // the operation reads (its refusal names it or differs from the valid body's answer) gets every class.
-        const probe1 = await send(t, `${path}={toString,valueOf} (JSON)`, JSON.stringify(await materialize(t, withValue(t.base, path, { toString: 1, valueOf: 1 }))), JSON_TYPE);
-        const formBody = formEncode(await materialize(t, t.base), path.includes('.') ? undefined : path);
-        const probe2 = path.includes('.') ? null
-          : await send(t, `${path}[toString] (form)`, [formBody, `${encodeURIComponent(`${path}[toString]`)}=x`].filter(Boolean).join('&'), FORM_TYPE);
-        const reads = own.includes(path) || [probe1, probe2].some((a) => a && a.status >= 400 && (a.code !== base.code || a.message.includes(name)));
-        if (!reads) continue;
+      // Every other field name the gateway knows gets an object with an own toString and valueOf, as
+      // JSON and as a form, in groups: a group the operation ignores is answered as the valid body is,
+      // in one request; a group with a field it reads is split until that field is found (any 5xx on
+      // the way is recorded). The fields it reads then get every class, one request each.
+      const signals = (a: Answer, group: string[]) =>
+        a.status >= 500 || (a.status >= 400 && (a.code !== base.code || group.some((g) => a.message.includes(g.split('.').pop()!))));
+      const read = new Set(own);
+      const discover = async (group: string[], kind: 'JSON' | 'form'): Promise<void> => {
+        let a: Answer;
+        if (kind === 'JSON') {
+          let body = t.base;
+          for (const g of group) body = withValue(body, g, { toString: 1, valueOf: 1 });
+          a = await send(t, `${group.length} fields={toString,valueOf} (JSON): ${group.slice(0, 3).join(',')}…`, JSON.stringify(await materialize(t, body)), JSON_TYPE);
+        } else {
+          const rest = Object.entries(await materialize(t, t.base)).filter(([k]) => !group.includes(k));
+          const payload = [formEncode(Object.fromEntries(rest)), ...group.map((g) => `${encodeURIComponent(`${g}[toString]`)}=x`)].filter(Boolean).join('&');
+          a = await send(t, `${group.length} fields[toString] (form): ${group.slice(0, 3).join(',')}…`, payload, FORM_TYPE);
+        }
+        if (!signals(a, group)) return;
+        if (group.length === 1) return void read.add(group[0]);
+        await discover(group.slice(0, group.length >> 1), kind);
+        await discover(group.slice(group.length >> 1), kind);
+      };
+      const others = paths.filter((p) => !read.has(p));
+      await discover(others, 'JSON');
+      await discover(others.filter((p) => !read.has(p)), 'form');
+      for (const path of [...read]) {
         hot++;
         for (const [label, value] of JSON_HOSTILE) {
           await send(t, `${path}=${label} (JSON)`, JSON.stringify(await materialize(t, withValue(t.base, path, value))), JSON_TYPE);
         }
-        if (!path.includes('.')) {
-          for (const [label, frag] of FORM_HOSTILE) {
-            const rest = formEncode(await materialize(t, t.base), path);
-            await send(t, `${path}=${label} (form)`, [rest, frag(encodeURIComponent(path))].filter(Boolean).join('&'), FORM_TYPE);
-          }
+        for (const [label, frag] of FORM_HOSTILE) {
+          // Nested fields as clients nest them: items[0][description][toString]=x.
+          const rest = formEncode(await materialize(t, withValue(t.base, path, undefined)));
+          await send(t, `${path}=${label} (form)`, [rest, frag(formName(path))].filter(Boolean).join('&'), FORM_TYPE);
         }
         const lone = ILL_FORMED[hot % ILL_FORMED.length];
         await send(t, `${path}=lone surrogate (JSON)`, JSON.stringify(await materialize(t, withValue(t.base, path, lone))), JSON_TYPE);

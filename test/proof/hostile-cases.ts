@@ -80,7 +80,7 @@ export const JSON_HOSTILE: [string, unknown][] = [
   ['[{toString}]', [{ toString: 1 }]],
 ];
 
-/** The hostile form encodings of one field, as query-string fragments (`name` already encoded). */
+/** The hostile form encodings of one field, as query-string fragments (`name` as a form key, `a[b][0]`). */
 export const FORM_HOSTILE: [string, (name: string) => string][] = [
   ['f[toString]', (n) => `${n}[toString]=x`],
   ['f[valueOf]', (n) => `${n}[valueOf]=1`],
@@ -94,6 +94,7 @@ export const ILL_FORMED = ['\ud800', 'a\udfffb', '\ud83d', 'x\ud83d\ude00\ud800'
 export function formEncode(obj: Record<string, unknown>, skip?: string): string {
   const parts: string[] = [];
   const add = (k: string, v: unknown) => {
+    if (v === undefined) return;
     if (v !== null && typeof v === 'object') {
       for (const [kk, vv] of Object.entries(v)) add(`${k}[${kk}]`, vv);
     } else parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
