@@ -242,8 +242,6 @@ export async function listSubscriptions(q: Queryable, scope: Scope, filter: Subs
   return { list: await withLastBillings(q, rows), total };
 }
 
-export type SubscriptionView = SubscriptionRow & { last_billing: BillingRow | null };
-
 /**
  * GET /subscriptions/plan/:plan_id/customer/:customer_id: one subscription, as clients of the live
  * service read it: the active one, else the newest. Every one of the pair (newest first, the
@@ -255,6 +253,8 @@ export async function subscriptionOfCustomerOnPlan(q: Queryable, scope: Scope, p
   if (!chosen) throw new GatewayError('SUB02', 'the customer has no subscription to this plan');
   return { subscription: chosen, all: list };
 }
+
+export type SubscriptionView = SubscriptionRow & { last_billing: BillingRow | null };
 
 /** Each subscription with its newest billing (a retry counts), in one query. */
 export async function withLastBillings(q: Queryable, rows: SubscriptionRow[]): Promise<SubscriptionView[]> {
