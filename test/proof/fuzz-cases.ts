@@ -78,6 +78,8 @@ function valueArb(fieldArb: fc.Arbitrary<string>, special: fc.Arbitrary<string>)
     { arbitrary: fc.boolean(), weight: 1 },
     { arbitrary: fc.constant(null), weight: 1 },
     { arbitrary: HUGE, weight: 1 },
+    // Objects with an own toString / valueOf (a form sends them as f[toString]=…): fuzz-hostile.test.ts puts them in every field.
+    { arbitrary: fc.constantFrom<unknown>({ toString: 1 }, { valueOf: 1 }, { toString: 'x', valueOf: 'y' }), weight: 1 },
     { arbitrary: special, weight: 4 },
   );
   const { value } = fc.letrec<{ value: unknown }>((tie) => ({
@@ -263,7 +265,7 @@ export async function materialize(route: Route, c: Case, keys: { sk: string; pk:
   else if (route.path === '/tokens/jsonp') q.push('callback=cb'); // mostly a valid callback, or the case ends at JSONP01
   for (const [k, v] of c.query.pairs) {
     const val = await resolve(v, cache, make);
-    if (Array.isArray(val)) for (const x of val) q.push(`${enc(k)}=${enc(String(x))}`);
+    if (Array.isArray(val)) for (const x of val) q.push(`${enc(k)}=${enc(typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x))}`);
     else q.push(`${enc(k)}=${enc(typeof val === 'object' && val !== null ? JSON.stringify(val) : String(val))}`);
   }
   if (c.query.raw) q.push(c.query.raw);
