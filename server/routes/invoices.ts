@@ -5,7 +5,7 @@ import {
   createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, presentInvoice, updateInvoice,
 } from '../domain/invoices.js';
 import { parseObjectParam } from '../http/body.js';
-import { rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { anyBody, int, nullableString as str, nullableTime, timestamp } from '../http/schemas.js';
 
@@ -52,7 +52,11 @@ export default async function invoiceRoutes(app: FastifyInstance) {
   const reply200 = { response: { 200: invoiceSchema } };
   const kick = () => app.services.notify?.kick();
 
-  app.post('/invoices', { schema: { body: anyBody, ...reply200 } }, async (req) => {
+  // After a crash between commit and answer, a retry answers the invoice as it is now: the one
+  // created, or the one delivered / paid (by the path's id: mark_as_paid records the payment).
+  const replayCreated: IdempotentReplay = async (req, id) => presentInvoice(await getInvoice(db, req.identity, id));
+  const replayPath: IdempotentReplay = async (req) => presentInvoice(await getInvoice(db, req.identity, (req.params as { id: string }).id));
+  app.post('/invoices', { config: { idempotentReplay: replayCreated }, schema: { body: anyBody, ...reply200 } }, async (req) => {
     const inv = await createInvoice(db, req.identity, input(req.body), req.now, (q, id) => rememberResource(q, req, id));
     if (inv.outbox_id !== null) kick();
     return presentInvoice(inv);
@@ -73,13 +77,13 @@ export default async function invoiceRoutes(app: FastifyInstance) {
     presentInvoice(await updateInvoice(db, req.identity, req.params.id, input(req.body), req.now)),
   );
 
-  app.post<WithId>('/invoices/:id/deliver', { schema: { body: anyBody, ...reply200 } }, async (req) => {
+  app.post<WithId>('/invoices/:id/deliver', { config: { idempotentReplay: replayPath }, schema: { body: anyBody, ...reply200 } }, async (req) => {
     const inv = await deliverInvoice(db, req.identity, req.params.id, req.now, (q, id) => rememberResource(q, req, id));
     kick();
     return presentInvoice(inv);
   });
 
-  app.post<WithId>('/invoices/:id/mark_as_paid', { schema: { body: anyBody, ...reply200 } }, async (req) =>
+  app.post<WithId>('/invoices/:id/mark_as_paid', { config: { idempotentReplay: replayPath }, schema: { body: anyBody, ...reply200 } }, async (req) =>
     presentInvoice(await markInvoicePaid(db, req.identity, req.params.id, (req.body as Body | undefined)?.amount, req.now,
       (q, id) => rememberResource(q, req, id))),
   );

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { emitEvent } from '../domain/events.js';
 import { createPlan, deletePlan, getPlan, listPlans, presentPlan } from '../domain/plans.js';
 import { getSubscription, presentSubscription, subscribe, unsubscribe, withLastBillings } from '../domain/subscriptions.js';
-import { rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePageOrAll } from '../http/paging.js';
 import { runSubscriptionNow } from '../jobs/scheduler.js';
 import { subscriptionSchema } from './subscriptions.js';
@@ -29,7 +29,8 @@ type SubParams = { Params: { id: string; customer_id: string }; Body: Record<str
 export default async function planRoutes(app: FastifyInstance) {
   const { db, vault, clock } = app.services;
 
-  app.post<{ Body: Record<string, unknown> }>('/plans', { schema: { body: anyBody, response: { 200: planSchema } } }, async (req) =>
+  const replayPlan: IdempotentReplay = async (req, id) => presentPlan(await getPlan(db, req.identity, id));
+  app.post<{ Body: Record<string, unknown> }>('/plans', { config: { idempotentReplay: replayPlan }, schema: { body: anyBody, response: { 200: planSchema } } }, async (req) =>
     presentPlan(await db.tx(async (q) => {
       const plan = await createPlan(q, req.identity, req.body ?? {}, req.now);
       await rememberResource(q, req, String(plan.id));
@@ -56,11 +57,13 @@ export default async function planRoutes(app: FastifyInstance) {
    * Subscribes; answers the subscription. With bill_immediately its first run is made before the
    * answer, and `last_billing` shows it (a decline leaves the subscription active, billing failed).
    */
-  app.post<SubParams>('/plans/:id/subscription/:customer_id', { schema: { body: anyBody, response: { 200: subscriptionSchema } } }, async (req) => {
+  // The subscription is recorded by its number, the id the API shows.
+  const replaySubscription: IdempotentReplay = async (req, number) => view(req, Number(number));
+  app.post<SubParams>('/plans/:id/subscription/:customer_id', { config: { idempotentReplay: replaySubscription }, schema: { body: anyBody, response: { 200: subscriptionSchema } } }, async (req) => {
     const sub = await db.tx(async (q) => {
       const s = await subscribe(q, req.identity, req.params.id, req.params.customer_id, req.body ?? {}, req.now);
       await emitEvent(q, req.identity, 'subscription.created', presentSubscription({ ...s, last_billing: null }), req.now);
-      await rememberResource(q, req, s.id);
+      await rememberResource(q, req, String(s.number));
       return s;
     });
     if (sub.bill_immediately) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { getReceipt, presentReceipt, sendReceipt } from '../domain/receipts.js';
-import { rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { anyBody, nullableString } from '../http/schemas.js';
 
 
@@ -27,7 +27,8 @@ type WithId = { Params: { id: string } };
 export default async function receiptRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
-  app.post<WithId>('/charge/:id/receipt', { schema: { body: anyBody, response: { 200: receiptSchema } } }, async (req) => {
+  const replay: IdempotentReplay = async (req, id) => presentReceipt(await getReceipt(db, req.identity, id));
+  app.post<WithId>('/charge/:id/receipt', { config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: receiptSchema } } }, async (req) => {
     const receipt = await sendReceipt(db, req.identity, req.params.id, (req.body ?? {}) as Record<string, unknown>,
       req.now, (q, id) => rememberResource(q, req, id));
     app.services.notify?.kick();

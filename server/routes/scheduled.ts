@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   cancelScheduled, createScheduled, getScheduled, listScheduled, parseScheduledPage, presentScheduled,
 } from '../domain/scheduled.js';
-import { rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
 import { anyBody, nullableString, string as str, timestamp } from '../http/schemas.js';
 
@@ -29,9 +29,10 @@ type IdParams = { Params: { id: string } };
 export default async function scheduledRoutes(app: FastifyInstance) {
   const { db, vault } = app.services;
 
+  const replay: IdempotentReplay = async (req, id) => presentScheduled(await getScheduled(db, req.identity, id));
   app.post<{ Body: Record<string, unknown> }>(
     '/scheduled_transactions',
-    { schema: { body: anyBody, response: { 200: scheduledSchema } } },
+    { config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: scheduledSchema } } },
     async (req) => presentScheduled(await createScheduled({ db, vault }, req.identity, req.body ?? {}, req.now, req.ip,
       (q, id) => rememberResource(q, req, id))),
   );

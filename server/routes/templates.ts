@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   createTemplate, deleteTemplate, getTemplate, listTemplates, presentTemplate, updateTemplate,
 } from '../domain/templates.js';
-import { rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { anyBody, nullableString } from '../http/schemas.js';
 
@@ -31,7 +31,9 @@ export default async function templateRoutes(app: FastifyInstance) {
     return listEnvelope(list.map(presentTemplate), page, total);
   });
 
-  app.post('/receipts/templates', { schema: { body: anyBody, response: { 200: templateSchema } } }, async (req) =>
+  // A retry whose first attempt created the template but lost its answer (a crash) gets that template.
+  const replay: IdempotentReplay = async (req, id) => presentTemplate(await getTemplate(db, req.identity, id));
+  app.post('/receipts/templates', { config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: templateSchema } } }, async (req) =>
     presentTemplate(await createTemplate(db, req.identity, body(req), req.now, (q, id) => rememberResource(q, req, id))),
   );
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BATCH_BODY_LIMIT, getUpdate, presentUpdate, submitUpdate } from '../domain/updater.js';
 import { GatewayError } from '../errors.js';
-import { rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { anyBody, nullableTime, timestamp } from '../http/schemas.js';
 
 const echoed = { type: ['integer', 'string', 'null'] };
@@ -46,9 +46,10 @@ export const accountUpdaterSchema = {
 export default async function updaterRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
+  const replay: IdempotentReplay = async (req, id) => presentUpdate(await getUpdate(db, req.identity, id, req.now));
   app.post(
     '/tokens/update',
-    { bodyLimit: BATCH_BODY_LIMIT, schema: { body: anyBody, response: { 200: accountUpdaterSchema } } },
+    { bodyLimit: BATCH_BODY_LIMIT, config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: accountUpdaterSchema } } },
     async (req) => {
       try {
         const batch = await submitUpdate(db, req.identity, (req.body ?? {}) as Record<string, unknown>, req.now,

@@ -8,7 +8,7 @@ import {
   DeliveryFilter, EventFilter, EXPIRE_OLD, ExpireOld, getDelivery, getEvent, listDeliveries, listEvents,
   presentDelivery, presentEvent, readSecret, retryDelivery, rotateSecret,
 } from '../domain/webhooks.js';
-import { rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { anyBody, nullableInt, nullableString, nullableTime, timestamp } from '../http/schemas.js';
 
@@ -126,7 +126,9 @@ export default async function webhookRoutes(app: FastifyInstance) {
     return listEnvelope(list.map(presentRule), page, total);
   });
 
-  app.post('/webhooks/rules', { schema: { body: anyBody, response: { 200: ruleSchema } } }, async (req) =>
+  const replayRule: IdempotentReplay = async (req, id) => presentRule(await getRule(db, req.identity, id));
+  const replayStrategy: IdempotentReplay = async (req, id) => presentStrategy(await getStrategy(db, req.identity, id));
+  app.post('/webhooks/rules', { config: { idempotentReplay: replayRule }, schema: { body: anyBody, response: { 200: ruleSchema } } }, async (req) =>
     presentRule(await createRule(db, req.identity, body(req), req.now, (q, id) => rememberResource(q, req, id))),
   );
 
@@ -163,7 +165,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
     return listEnvelope(list.map(presentStrategy), page, total);
   });
 
-  app.post('/webhooks/strategies', { schema: { body: anyBody, response: { 200: strategySchema } } }, async (req) =>
+  app.post('/webhooks/strategies', { config: { idempotentReplay: replayStrategy }, schema: { body: anyBody, response: { 200: strategySchema } } }, async (req) =>
     presentStrategy(await createStrategy(db, req.identity, body(req), req.now, (q, id) => rememberResource(q, req, id))),
   );
 

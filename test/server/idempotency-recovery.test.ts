@@ -8,6 +8,7 @@ import { TestGateway, basic, startGateway, tokenFor, visa } from '../helpers/gat
 // (a key whose request committed but whose node died before answering converges on a retry).
 
 let gw: TestGateway;
+const gwKind = () => (process.env.TESSERA_TEST_DB === 'pg' ? 'pg' : 'pglite');
 beforeAll(async () => { gw = await startGateway(); });
 afterAll(() => gw.close());
 
@@ -138,21 +139,38 @@ describe('a request whose node died between commit and answer (15.6)', () => {
     expect(await transactions()).toBe(before + 1);
   });
 
-  test('another node within its lease on PostgreSQL, or a route that cannot rebuild its answer: 409 IDEM03 naming the record', async () => {
+  // Every POST that records what it created rebuilds its answer from that record.
+  const creations: [string, string, Record<string, unknown>][] = [
+    ['a receipt template', '/api/v1/receipts/templates', { name: 'recovery', subject: 's', receipt_text: 'b' }],
+    ['a plan', '/api/v1/plans', { name: 'Recovery', frequency: 'monthly', amount: 900 }],
+    ['a webhook rule', '/api/v1/webhooks/rules', { event_resource: 'transaction', event_types: 'created' }],
+    ['a webhook strategy', '/api/v1/webhooks/strategies', { mode: 'webhook', url: 'http://127.0.0.1:9/hooks' }],
+    ['an invoice', '/api/v1/invoices', { customer_first_name: 'Ada', customer_last_name: 'Lovelace', customer_email: 'ada@example.com', amount: 1200 }],
+  ];
+  const post = (url: string, payload: Record<string, unknown>, key: string) => gw.app.inject({
+    method: 'POST', url, payload, headers: { ...basic(gw.merchant.test.private_key), 'idempotency-key': key },
+  });
+
+  test.each(creations)('%s: the retry answers 200 with the record it created, and creates no other', async (_name, url, payload) => {
     const key = newKey();
-    const created = await gw.app.inject({
-      method: 'POST', url: '/api/v1/receipts/templates', payload: { name: 'recovery', subject: 's', receipt_text: 'b' },
-      headers: { ...basic(gw.merchant.test.private_key), 'idempotency-key': key },
-    });
-    const id = created.json().id;
+    const created = await post(url, payload, key);
+    expect(created.statusCode, created.body).toBe(200);
     await gw.db.query("UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = 'gone', created_at = $2 WHERE key = $1",
       [key, new Date(gw.clock.now().getTime() - LEASE_MS - 1)]);
-    const retry = await gw.app.inject({
-      method: 'POST', url: '/api/v1/receipts/templates', payload: { name: 'recovery', subject: 's', receipt_text: 'b' },
-      headers: { ...basic(gw.merchant.test.private_key), 'idempotency-key': key },
-    });
+    const retry = await post(url, payload, key);
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json().id).toBe(created.json().id);
+    expect(await rowOf(key)).toMatchObject({ status_code: 200, resource_id: String(created.json().id) });
+  });
+
+  test.runIf(gwKind() === 'pg')('another node within its lease on PostgreSQL: 409 IDEM03 naming the record', async () => {
+    const key = newKey();
+    const created = await post(creations[0][1], creations[0][2], key);
+    await gw.db.query("UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = 'another-node' WHERE key = $1", [key]);
+    const retry = await post(creations[0][1], creations[0][2], key);
     expect(retry.statusCode).toBe(409);
     expect(retry.json().errors[0]).toMatchObject({ code: 'IDEM03' });
-    expect(retry.json().errors[0].message).toContain(String(id));
+    expect(retry.json().errors[0].message).toContain(String(created.json().id));
   });
 });
