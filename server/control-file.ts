@@ -21,6 +21,8 @@ export interface Control {
   token: string;
 }
 
+const LOOPBACK_URL = /^http:\/\/(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]):\d{1,5}$/;
+
 export function newAdminToken(): string {
   return randomBytes(32).toString('hex');
 }
@@ -60,5 +62,7 @@ export function readControlFile(dir: string): Control | null {
   }
   if (!raw || !Number.isInteger(raw.pid) || typeof raw.token !== 'string' || typeof raw.listen !== 'string') return null;
   if (raw.url !== null && typeof raw.url !== 'string') return null;
-  return { pid: raw.pid, url: raw.url, listen: raw.listen, token: raw.token };
+  // The token goes to this machine only, whatever the file says.
+  const url = typeof raw.url === 'string' && LOOPBACK_URL.test(raw.url) ? raw.url : null;
+  return { pid: raw.pid, url, listen: raw.listen, token: raw.token };
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CONTROL_FILE } from '../../server/control-file.js';
 import { redactKey } from '../../server/domain/keys.js';
 import { ROOT } from '../../server/paths.js';
-import { MAIN, ServerProcess, basic, spawnServer } from '../proof/helpers.js';
+import { MAIN, PG_URL, PgDatabase, ServerProcess, basic, freshPgDatabase, spawnServer } from '../proof/helpers.js';
 import { freePort } from '../server/notify-fixtures.js';
 
 // The `tessera` command as a user runs it: the built dist/server/main.js (npm run build, or
@@ -25,9 +25,10 @@ interface Run {
 
 function tessera(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<Run> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} missing: run npm run build first`);
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', TESSERA_DATA_DIR: dataDir, ...env };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
   delete childEnv.DATABASE_URL;
   delete childEnv.TESSERA_DATA_KEY;
+  Object.assign(childEnv, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', TESSERA_DATA_DIR: dataDir, ...env });
   const child = spawn(process.execPath, [MAIN, ...args], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -70,6 +71,17 @@ describe('help and version: exit 0, start and create nothing', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('usage:');
     expect(run.stdout).toContain(expected);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  test('help does not even read the configuration: an invalid PORT does not matter', async () => {
+    const dir = freshDir();
+    const run = await tessera(['serve', '--help'], dir, { PORT: 'not-a-port', LOG_LEVEL: 'loud' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('tessera serve [--dev]');
+    const serve = await tessera(['serve'], dir, { PORT: 'not-a-port' });
+    expect(serve.code).toBe(1);
+    expect(serve.stderr.trimEnd().split('\n'), serve.stderr).toEqual([expect.stringMatching(/^PORT must be a port number/)]);
     expect(existsSync(dir)).toBe(false);
   });
 
@@ -254,11 +266,49 @@ describe('a holder that cannot take the command: the message says what to do', (
     expect(run.code).toBe(1);
   });
 
+  test('a control file naming another machine is not followed (the token goes to loopback only)', async () => {
+    const dir = freshDir();
+    holdBy(dir, { pid: process.pid, url: 'http://203.0.113.7:8080', listen: 'http://203.0.113.7:8080', token: 'ab'.repeat(32) });
+    const run = await tessera(['keys', 'list', '--merchant', 'mer_x'], dir);
+    expectOneLine(run, /listens on http:\/\/203\.0\.113\.7:8080 only/);
+    expect(run.code).toBe(1);
+  });
+
   test('a gateway bound to a non-loopback address only: one line naming HOST, exit 1', async () => {
     const dir = freshDir();
     holdBy(dir, { pid: process.pid, url: null, listen: 'http://192.0.2.10:8080', token: 'ab'.repeat(32) });
     const run = await tessera(['keys', 'list', '--merchant', 'mer_x'], dir);
     expectOneLine(run, /listens on http:\/\/192\.0\.2\.10:8080 only.*HOST=0\.0\.0\.0 or HOST=127\.0\.0\.1/);
     expect(run.code).toBe(1);
+  });
+});
+
+describe.runIf(PG_URL)('PostgreSQL (DATABASE_URL): no lock, the command uses the database while a gateway runs', () => {
+  let db: PgDatabase;
+  let server: ServerProcess;
+  const dataKey = Buffer.alloc(32, 7).toString('base64');
+  beforeAll(async () => {
+    db = await freshPgDatabase('cli');
+    server = await spawnServer({ databaseUrl: db.url, dataKey });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await db?.drop();
+  });
+
+  test('keys create authenticates at once on the running node; list shows it; unknown merchants exit 1', async () => {
+    const env = { DATABASE_URL: db.url };
+    const dir = freshDir(); // never used on PostgreSQL
+    const run = await tessera(['keys', 'create', '--merchant', server.merchantId!, '--expire-old', 'never'], dir, env);
+    expect(run.code, run.stderr).toBe(0);
+    const privateKey = /^private key\s+(test_sk_[0-9a-f]{55})$/m.exec(run.stdout)![1];
+    expect((await fetch(`${server.url}/api/v1/transactions`, { headers: basic(privateKey) })).status).toBe(200);
+    const list = await tessera(['keys', 'list', '--merchant', server.merchantId!], dir, env);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain(redactKey(privateKey));
+    const unknown = await tessera(['keys', 'list', '--merchant', 'mer_nope'], dir, env);
+    expectOneLine(unknown, /no merchant mer_nope/);
+    expect(unknown.code).toBe(1);
+    expect(existsSync(dir)).toBe(false);
   });
 });
