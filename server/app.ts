@@ -33,6 +33,7 @@ import clockRoutes from './routes/clock.js';
 import invoiceRoutes from './routes/invoices.js';
 import updaterRoutes from './routes/updater.js';
 import type { Notifier } from './notify/outbox.js';
+import type { SettleWorkers } from './jobs/settle.js';
 import { KeyCache } from './domain/keys.js';
 import { Vault } from './vault.js';
 
@@ -48,6 +49,10 @@ export interface Services {
   notify?: Notifier;
   /** The recurring-billing scheduler (start.ts): kicked when a request queued a billing callback. */
   scheduler?: Notifier;
+  /** The webhook dispatcher (start.ts): kicked after every private-key request that may have written events. */
+  events?: Notifier;
+  /** The process's workers POST /test_helpers/settle drives (start.ts); absent, it dispatches and delivers without them. */
+  settler?: SettleWorkers;
   /** Dependencies /readyz asks about besides the database, by name (start.ts: redis; the data key). */
   readiness?: Record<string, ReadinessCheck>;
 }
@@ -106,6 +111,12 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     const route = req.routeOptions.url ?? 'unmatched';
     app.metrics.inc('http_requests_total', 'Requests by route and status.', { method: req.method, route, status: String(reply.statusCode) });
     app.metrics.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+    // Events are written in the transaction of a change, by many routes: after any private-key
+    // request that could change something, the dispatcher runs at once instead of at its next
+    // round (an idle round is one short query), so a webhook follows its charge within milliseconds.
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.identity?.kind === 'sk' && reply.statusCode < 500) {
+      services.events?.kick();
+    }
   });
   registerRequestId(app);
   registerBodyParsers(app);

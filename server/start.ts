@@ -151,7 +151,8 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       tasks: [(now) => sweepDueReceipts(db, now), (now) => completeDueReviews(db, now)],
     });
     const keys = new KeyCache(KEY_CACHE_MS);
-    const scheduler = new Scheduler({ db, vault, clock, notify: outbox }, { intervalMs: opts.schedulerIntervalMs });
+    // Runs write events: the dispatcher takes them at once (declared below; called only once running).
+    const scheduler = new Scheduler({ db, vault, clock, notify: outbox }, { intervalMs: opts.schedulerIntervalMs, onRan: () => webhooks.kick() });
     // Webhook deliveries ride the scheduler's callback queue; email and SMS ones the outbox.
     const webhooks = new WebhookDispatcher({
       db, clock,
@@ -166,7 +167,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       const r = redis;
       readiness.redis = { critical: false, check: async () => String(await r.sendCommand(['PING'])) === 'PONG' };
     }
-    const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler, readiness }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
+    const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler, events: webhooks, settler: { dispatcher: webhooks, outbox }, readiness }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
     // An embedded data directory takes one process: `tessera keys` asks this one (control-file.ts).
     const adminToken = dataDir ? newAdminToken() : null;
     if (adminToken) await app.register(adminRoutes, { token: adminToken });

@@ -6,6 +6,7 @@ import jsonpTokens from './jsonp-tokens.mjs';
 import rawInsert from './raw-insert.mjs';
 import tokenSteps from './token-steps.mjs';
 import twoNode from './two-node.mjs';
+import webhookLatency from './webhook-latency.mjs';
 
 /**
  * The scenarios, run in this order on one shared database (see lib/backend.mjs).
@@ -20,4 +21,4 @@ import twoNode from './two-node.mjs';
  * BENCH_ONLY=name,name runs a subset. Scenarios marked `diagnostic` run only with BENCH_DIAG=1 or
  * when BENCH_ONLY names them.
  */
-export const scenarios = [bare, rawInsert, jsonpTokens, charges, twoNode, tokenSteps, coldStart, clockAdvance];
+export const scenarios = [bare, rawInsert, jsonpTokens, charges, twoNode, tokenSteps, coldStart, clockAdvance, webhookLatency];

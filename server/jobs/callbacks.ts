@@ -43,6 +43,8 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   leaseMs?: number;
   backoff?: (failedAttempts: number) => number;
+  /** Only this merchant environment's callbacks (a test-mode settle, jobs/settle.ts); default all. */
+  scope?: Scope;
 }
 
 /** 30 s, 1, 2, 4, 8, 16, 32 min, then hourly; the 10th failed attempt marks the callback `failed`. */
@@ -149,11 +151,12 @@ export async function deliverCallbacks(deps: CallbackDeps, now: Date = deps.cloc
 }
 
 async function deliverBatch(deps: CallbackDeps, now: Date, opts: DeliveryOptions): Promise<DeliveryResult> {
-  const { batchSize = 32, concurrency = 16, perScope = 2, leaseMs = 60_000 } = opts;
+  const { batchSize = 32, concurrency = 16, perScope = 2, leaseMs = 60_000, scope } = opts;
+  const only = scope ? 'AND merchant_id = $5 AND env = $6' : '';
   const claimed = await deps.db.query<CallbackRow>(
     `WITH ranked AS (
        SELECT id, next_attempt_at, row_number() OVER (PARTITION BY merchant_id, env ORDER BY next_attempt_at, id) AS rn
-         FROM callbacks WHERE status = 'pending' AND next_attempt_at <= $1),
+         FROM callbacks WHERE status = 'pending' AND next_attempt_at <= $1 ${only}),
      due AS (
        SELECT c.id FROM callbacks c JOIN ranked r ON r.id = c.id
         WHERE r.rn <= $4 AND c.status = 'pending' AND c.next_attempt_at <= $1
@@ -161,7 +164,7 @@ async function deliverBatch(deps: CallbackDeps, now: Date, opts: DeliveryOptions
      UPDATE callbacks c SET attempts = c.attempts + 1, next_attempt_at = $3
        FROM due WHERE c.id = due.id
      RETURNING c.id, c.merchant_id, c.env, c.billing_id, c.url, c.body, c.attempts, c.max_attempts`,
-    [now, batchSize, new Date(now.getTime() + leaseMs), perScope],
+    [now, batchSize, new Date(now.getTime() + leaseMs), perScope, ...(scope ? [scope.merchantId, scope.env] : [])],
   );
   const result: DeliveryResult = { claimed: claimed.length, sent: 0, retrying: 0, failed: 0 };
   const rows = roundRobin(claimed);

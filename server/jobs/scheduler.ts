@@ -14,6 +14,8 @@ export interface SchedulerOptions {
   /** Pause between rounds. Default 5 s. */
   intervalMs?: number;
   delivery?: DeliveryOptions;
+  /** Called after a round that ran recurring work (its events wait for the webhook dispatcher: start.ts kicks it). */
+  onRan?: () => void;
 }
 
 /**
@@ -34,6 +36,7 @@ export class Scheduler {
     return serial(this.deps.db, async () => {
       const now = realNow ?? this.deps.clock.now();
       const ran = await runDue(this.deps, now);
+      if (Object.values(ran).some((n) => n > 0)) this.opts.onRan?.();
       const callbacks = await deliverCallbacks(this.deps, undefined, this.opts.delivery);
       const resumed = await resumeAdvances({ ...this.deps, onBilled: () => this.kick() }, now);
       return { ran, callbacks, resumed };

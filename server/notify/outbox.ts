@@ -201,6 +201,8 @@ export const exponentialBackoff = (failed: number) => Math.min(MAX_DELAY, BASE_D
 
 export class OutboxWorker implements Notifier {
   log: Logger;
+  /** Ids of the messages this process is sending right now (claimed, outcome not yet recorded). */
+  readonly sending = new Set<number>();
   private readonly opts: Required<Omit<WorkerOptions, 'log'>>;
   private readonly loop = new Loop(() => this.drain(), (err) => this.log.error({ err }, 'outbox round failed'));
 
@@ -222,38 +224,49 @@ export class OutboxWorker implements Notifier {
    * several workers on one PostgreSQL never take the same row, and a worker that dies mid-send
    * leaves the row to be retried when the lease ends (delivery is at least once).
    */
-  async runOnce(now: Date = this.opts.clock.now()): Promise<RoundResult> {
+  async runOnce(now: Date = this.opts.clock.now(), scope?: Scope): Promise<RoundResult> {
     const result: RoundResult = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
     const kinds = this.kinds;
     if (kinds.length === 0) return result;
+    // `scope`: one merchant environment's messages only (a test-mode settle must not wait for others').
+    const only = scope ? 'AND merchant_id = $5 AND env = $6' : '';
     const rows = await this.opts.db.query<OutboxRow>(
       `WITH due AS (
          SELECT id FROM outbox
-          WHERE status = 'pending' AND next_attempt_at <= $1 AND kind IN (SELECT jsonb_array_elements_text($2::jsonb))
+          WHERE status = 'pending' AND next_attempt_at <= $1 AND kind IN (SELECT jsonb_array_elements_text($2::jsonb)) ${only}
           ORDER BY next_attempt_at, id LIMIT $3
           FOR UPDATE SKIP LOCKED)
        UPDATE outbox o SET attempts = o.attempts + 1, next_attempt_at = $4
          FROM due WHERE o.id = due.id RETURNING o.*`,
-      [now, kinds, this.opts.batchSize, new Date(now.getTime() + this.opts.leaseMs)],
+      [now, kinds, this.opts.batchSize, new Date(now.getTime() + this.opts.leaseMs), ...(scope ? [scope.merchantId, scope.env] : [])],
     );
     rows.sort((a, b) => a.id - b.id);
     result.claimed = rows.length;
-    for (const row of rows) {
-      const outcome = await this.deliver(row, now);
-      result[outcome]++;
+    for (const row of rows) this.sending.add(row.id);
+    try {
+      for (const row of rows) {
+        const outcome = await this.deliver(row, now);
+        this.sending.delete(row.id);
+        result[outcome]++;
+      }
+    } finally {
+      for (const row of rows) this.sending.delete(row.id);
     }
     return result;
   }
 
-  /** Runs rounds until nothing due at `now` is left (failed sends are due later, so this ends). */
-  async drain(now: Date = this.opts.clock.now()): Promise<RoundResult> {
+  /**
+   * Runs rounds until nothing due at `now` is left (failed sends are due later, so this ends);
+   * with `scope`, only that merchant environment's messages (the tasks still run for everyone).
+   */
+  async drain(now: Date = this.opts.clock.now(), scope?: Scope): Promise<RoundResult> {
     const total: RoundResult = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
     for (const task of this.opts.tasks) {
       // A failing task (e.g. the receipt sweep) must not stop delivery.
       await task(now).catch((err) => this.log.error({ err }, 'outbox task failed'));
     }
     for (let i = 0; i < 1000; i++) {
-      const r = await this.runOnce(now);
+      const r = await this.runOnce(now, scope);
       for (const k of Object.keys(total) as (keyof RoundResult)[]) total[k] += r[k];
       if (r.claimed < this.opts.batchSize) break;
     }

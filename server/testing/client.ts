@@ -110,10 +110,56 @@ export interface TesseraClient {
    * resolves when the advance is done, long ones included, with the clock and what ran meanwhile.
    */
   advanceClock(body: Record<string, unknown>): Promise<ClockAdvance>;
+  /**
+   * POST /test_helpers/settle: resolves when everything due for the test environment — webhooks,
+   * billing callbacks, email, SMS, due billings — was delivered or failed (retries not yet due are
+   * reported as `pending_retry`, not waited for), with counts per kind. Use it instead of sleeping
+   * or polling after a charge. Throws on an error answer; `settled: false` after the timeout.
+   */
+  settle(opts?: SettleOptions): Promise<SettleSummary>;
   /** GET /outbox (newest first). Fails clearly when the gateway has no outbox endpoint. */
   outbox(filter?: { kind?: 'email' | 'sms'; status?: string }): Promise<OutboxMessage[]>;
-  /** Polls the outbox until an email matches, or throws after `timeout` listing what was there. */
+  /**
+   * Settles the gateway, then looks for a matching email in the outbox; only when none is there yet
+   * (a request still under way) it looks again every `interval` until `timeout`, then throws listing
+   * what was there.
+   */
   waitForEmail(match?: EmailMatch | ((m: OutboxMessage) => boolean), opts?: WaitOptions): Promise<OutboxMessage>;
+}
+
+/** Deliveries of one kind in the test environment since its last reset (see POST /test_helpers/settle). */
+export interface SettleCounts {
+  delivered: number;
+  failed: number;
+  /** Failed attempts whose retry is not due yet: reported, not waited for. */
+  pending_retry: number;
+  /** Due or being sent when settle gave up (0 when `settled`). */
+  pending: number;
+}
+
+/** The answer of POST /test_helpers/settle. */
+export interface SettleSummary {
+  class: 'test_settle';
+  env: 'test';
+  merchant_id: string;
+  /** Nothing due is left; false when the timeout came first. */
+  settled: boolean;
+  took_ms: number;
+  webhooks: SettleCounts;
+  /** Billing callbacks (a plan's callback_url). */
+  callbacks: SettleCounts;
+  /** `queued`: kept in the outbox because the gateway has no transport for the kind (the QA default). */
+  emails: SettleCounts & { queued: number };
+  sms: SettleCounts & { queued: number };
+  /** Billings and scheduled transactions still due (0 when settled); runs that failed unexpectedly; a clock advance under way. */
+  scheduled: { due: number; errors: number; advancing: boolean };
+  events: { undispatched: number };
+  next_retry_at: string | null;
+}
+
+export interface SettleOptions {
+  /** Milliseconds settle may take before answering `settled: false`; default 10000, at most 60000. */
+  timeout?: number;
 }
 
 /** The answer of a finished test-clock advance. */
@@ -197,6 +243,11 @@ export function tesseraClient(gw: GatewayAddress): TesseraClient {
       if (!res.ok) throw new Error(`POST /test_helpers/clock/advance: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body;
     },
+    async settle(opts = {}) {
+      const res = await request<SettleSummary>('POST', '/test_helpers/settle', opts.timeout === undefined ? {} : { timeout_ms: opts.timeout });
+      if (!res.ok) throw new Error(`POST /test_helpers/settle: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
     outbox,
     async waitForEmail(match = {}, opts = {}) {
       const test =
@@ -210,7 +261,13 @@ export function tesseraClient(gw: GatewayAddress): TesseraClient {
       const timeout = opts.timeout ?? 10_000;
       const deadline = Date.now() + timeout;
       let seen: OutboxMessage[] = [];
+      // Settle first (older gateways without it, or a live key, fall back to looking only).
+      let settles = true;
       for (;;) {
+        if (settles) {
+          const left = Math.max(0, Math.min(60_000, deadline - Date.now()));
+          settles = await request('POST', '/test_helpers/settle', { timeout_ms: left }).then((r) => r.ok, () => false);
+        }
         seen = await outbox({ kind: 'email' });
         const found = seen.find(test);
         if (found) return found;

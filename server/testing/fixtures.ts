@@ -1,6 +1,6 @@
 import type { Fixtures, PlaywrightTestArgs, PlaywrightWorkerArgs } from '@playwright/test';
 import { cards } from './cards.js';
-import type { ChargeResult, EmailMatch, OutboxMessage, WaitOptions } from './client.js';
+import type { ChargeResult, EmailMatch, OutboxMessage, SettleOptions, SettleSummary, WaitOptions } from './client.js';
 import { TestGateway, TestGatewayOptions, startTestGateway } from './index.js';
 import { WebhookReceiver, startWebhookReceiver } from './webhooks.js';
 
@@ -33,6 +33,11 @@ export interface TesseraTestFixtures {
   cards: typeof cards;
   /** Charges a token server-side with the private key: what the merchant's server does. */
   charge: (token: string, amount: number, extra?: Record<string, unknown>) => Promise<ChargeResult>;
+  /**
+   * Delivers everything due in the gateway's test environment (webhooks, callbacks, email, SMS,
+   * due billings) and resolves with counts per kind: call it after an action instead of sleeping.
+   */
+  settle: (opts?: SettleOptions) => Promise<SettleSummary>;
   /** Waits until an email in the gateway's outbox matches (receipts), or fails listing the outbox. */
   waitForEmail: (match?: EmailMatch | ((m: OutboxMessage) => boolean), opts?: WaitOptions) => Promise<OutboxMessage>;
   /** The webhook endpoint, emptied for this test. */
@@ -78,6 +83,7 @@ export const tesseraFixtures: Fixtures<TesseraTestFixtures, TesseraWorkerFixture
   ],
   cards: async ({}, use) => use(cards),
   charge: async ({ gateway }, use) => use((token, amount, extra) => gateway.charge(token, amount, extra)),
+  settle: async ({ gateway }, use) => use((opts) => gateway.settle(opts)),
   waitForEmail: async ({ gateway }, use) => use((match, opts) => gateway.waitForEmail(match, opts)),
   webhooks: async ({ webhookReceiver }, use) => {
     webhookReceiver.clear();
