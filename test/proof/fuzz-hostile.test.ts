@@ -17,6 +17,7 @@ let gw: TestGateway;
 let A: Merchant;
 let tables: string[];
 let routes: Route[];
+let reads: Route[];
 let fields: string[];
 const stats = { requests: 0, fiveXX: 0, refused: 0, accepted: 0, byStatus: {} as Record<string, number> };
 const failures: string[] = [];
@@ -29,6 +30,8 @@ beforeAll(async () => {
   const doc = (await gw.app.inject({ url: '/api/v1/openapi.json' })).json();
   // Deletes of a record named in the path read no body (and would remove the records the rest use).
   routes = routesOf(doc).filter((r) => r.method !== 'GET' && !(r.method === 'DELETE' && r.params.length));
+  // Reads with a JSON answer (the JSONP route answers script; fuzz.test.ts covers it).
+  reads = routesOf(doc).filter((r) => r.method === 'GET' && r.path !== '/tokens/jsonp' && r.path !== '/openapi.json');
   fields = fieldNames(doc);
   tables = await tableNames(gw.db);
 });
@@ -78,9 +81,10 @@ interface Answer {
 }
 
 /** One request; its verdict is recorded in `failures` (all of them, not only the first). */
-async function send(t: Target, what: string, payload: string, contentType: string): Promise<Answer> {
+async function send(t: Target, what: string, payload: string | undefined, contentType: string | null, query = ''): Promise<Answer> {
   const before = await probe(gw.db, tables);
-  const res = await inject({ method: t.route.method as 'POST', url: t.url, headers: { ...basic(t.key), 'content-type': contentType }, payload });
+  const headers = { ...basic(t.key), ...(contentType ? { 'content-type': contentType } : {}) };
+  const res = await inject({ method: t.route.method as 'POST', url: t.url + query, headers, payload });
   stats.requests++;
   stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1;
   const label = `${t.route.method} ${t.route.path} ${what}`;
@@ -110,8 +114,8 @@ async function send(t: Target, what: string, payload: string, contentType: strin
   return answer;
 }
 
-/** The targets: every write operation with real path ids, as merchant A (or a merchant of its own). */
-async function targets(): Promise<Target[]> {
+/** The targets: every write operation (or every read) with real path ids, as merchant A (or a merchant of its own). */
+async function targets(routes: Route[]): Promise<Target[]> {
   const seeded = await seedTest(inject, A, 'seed');
   const customer = await post(`/customers/${seeded.customer}`, A.test.private_key, {});
   const strategy = await post('/webhooks/strategies', A.test.private_key, { mode: 'email', email_address: 'relate@example.com' });
@@ -143,7 +147,7 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 describe('hostile values on every body field of every write operation', () => {
   test('objects with own toString/valueOf, arrays, own __proto__, lone surrogates, naughty strings: no 5xx, nothing written on a refusal', async () => {
     const t0 = Date.now();
-    const all = await targets();
+    const all = await targets(routes);
     expect(all.length).toBeGreaterThan(25);
     expect(NAUGHTY.length).toBeGreaterThan(400);
     let naughtyAt = 0;
@@ -209,4 +213,40 @@ describe('hostile values on every body field of every write operation', () => {
     // Every string of the corpus was sent at least once.
     expect(naughtyAt).toBeGreaterThanOrEqual(NAUGHTY.length);
   }, 600_000);
+});
+
+/** Query names the list filters read, besides the body field names. */
+const FILTERS = ['status', 'kind', 'mode', 'type', 'resource', 'customer_id', 'plan_id', 'subscription_id', 'event_id', 'rule_id',
+  'strategy_id', 'amount_min', 'amount_max', 'created_from', 'created_to', 'limit', 'offset', 'wait', 'id', 'search_term'];
+/** Values that name a property of Object.prototype, and a repeated parameter (a list). */
+const PROTO_VALUES = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'];
+
+describe('prototype names and repeated parameters in the query of every read', () => {
+  test('no 5xx, catalogue errors only, nothing written', async () => {
+    const all = await targets(reads);
+    const before = stats.requests;
+    const names = [...new Set([...FILTERS, ...fields])];
+    let readNames = 0;
+    for (const t of all) {
+      const base = await send(t, 'no query', undefined, null);
+      const q = (pairs: [string, string][]) => `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+      const found: string[] = [];
+      const discover = async (group: string[]): Promise<void> => {
+        const a = await send(t, `${group.length} names=constructor`, undefined, null, q(group.map((n) => [n, 'constructor'])));
+        if (!(a.status >= 500 || (a.status >= 400 && (a.code !== base.code || group.some((g) => a.message.includes(g)))))) return;
+        if (group.length === 1) return void found.push(group[0]);
+        await discover(group.slice(0, group.length >> 1));
+        await discover(group.slice(group.length >> 1));
+      };
+      await discover(names);
+      readNames += found.length;
+      for (const n of found) {
+        for (const v of PROTO_VALUES) await send(t, `?${n}=${v}`, undefined, null, q([[n, v]]));
+        await send(t, `?${n}=a&${n}=b`, undefined, null, q([[n, 'a'], [n, 'b']]));
+      }
+    }
+    figure('hostile query requests', { requests: stats.requests - before, operations: all.length, names_read: readNames, five_xx_total: stats.fiveXX });
+    expect(failures.slice(0, 60)).toEqual([]);
+    expect(stats.fiveXX).toBe(0);
+  }, 300_000);
 });

@@ -76,7 +76,7 @@ describe('own toString / valueOf objects and lists: 400 REQ01 naming the field, 
     expectError(res as Res, 400, 'REQ01');
   });
 
-  test('GET /webhooks/deliveries?status=constructor (a name on Object.prototype) is REQ01, not a 500', async () => {
+  test('GET /webhooks/deliveries?status=constructor (a name on Object.prototype) is REQ01, not a filter on Object.prototype.constructor', async () => {
     for (const status of ['constructor', '__proto__', 'toString']) expectError(await api.get(`/webhooks/deliveries?status=${status}`), 400, 'REQ01');
   });
 });
