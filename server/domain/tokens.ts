@@ -14,7 +14,7 @@ const TEXT_FIELDS = ['card_owner_name', 'bank_account_holder_first_name', 'bank_
 const MAX_TEXT = 255;
 /** Every field payment data is read from: each must be a string or a number (or absent). */
 const PAYMENT_FIELDS = [...TEXT_FIELDS, 'token_type', 'card_number', 'card_exp_month', 'card_exp_year', 'csc', 'cvv',
-  'bank_account_number', 'bank_routing_number', 'bank_account_type', 'country'] as const;
+  'bank_account_number', 'bank_routing_number', 'bank_account_type', 'country', 'amount'] as const;
 
 export interface TokenRow {
   id: string;
