@@ -104,16 +104,17 @@ export function parseCommand(argv: string[]): Command {
   let rest = argv.slice(1);
   const sub = SPECS[name].sub;
   if (sub) {
-    const word = rest.find((a) => !a.startsWith('-'));
-    if (word !== undefined) {
+    const at = subcommandAt(rest, sub.map((w) => SPECS[`${name} ${w}`]));
+    if (at >= 0) {
+      const word = rest[at];
       if (!sub.includes(word)) fail(`unknown command ${name} ${word}`, `tessera ${name} --help lists its commands`);
       name = `${name} ${word}`;
-      rest = rest.filter((a, i) => i !== rest.indexOf(word));
+      rest = rest.filter((_, i) => i !== at);
     }
   }
   const spec = SPECS[name];
   const help = `tessera ${name} --help lists the options`;
-  const values = readOptions(rest, spec, help);
+  const values = spec.sub ? (rest.some(isHelp) ? 'help' : {}) : readOptions(rest, spec, help);
   if (values === 'help') return { kind: 'help', text: spec.usage };
   if (spec.sub) fail(`${name} needs a command: ${spec.sub.join(' or ')}`, `tessera ${name} --help`);
 
@@ -142,6 +143,19 @@ export function parseCommand(argv: string[]): Command {
   }
 }
 
+/** Where the subcommand word is: the first argument that is neither an option nor an option's value. */
+function subcommandAt(args: string[], specs: Spec[]): number {
+  const takesValue = new Set(specs.flatMap((s) => Object.entries(s.options).filter(([, o]) => o.type === 'string').map(([k]) => `--${k}`)));
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--') return i + 1 < args.length ? i + 1 : -1;
+    if (!args[i].startsWith('-')) return i;
+    if (takesValue.has(args[i])) i++;
+  }
+  return -1;
+}
+
+const isHelp = (arg: string) => arg === '--help' || arg === '-h';
+
 function optionName(arg: string): string {
   return arg.split('=')[0];
 }
@@ -154,7 +168,7 @@ function readOptions(args: string[], spec: Spec, help: string): Record<string, s
     options: Object.fromEntries(Object.entries(options).map(([k, o]) => [k, { type: o.type }])),
   });
   const real = tokens.filter((t) => t.kind !== 'option-terminator');
-  if (real.some((t) => t.kind === 'option' && (t.rawName === '--help' || t.rawName === '-h'))) return 'help';
+  if (real.some((t) => t.kind === 'option' && isHelp(t.rawName))) return 'help';
   const values: Record<string, string | boolean> = {};
   for (const t of real) {
     if (t.kind === 'positional') fail(`unexpected argument ${t.value}`, help);

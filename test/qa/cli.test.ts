@@ -61,6 +61,7 @@ describe('help and version: exit 0, start and create nothing', () => {
     [['keys', 'create', '--help'], '--expire-old now|1h|never'],
     [['keys', 'create', '--merchant', 'mer_x', '-h'], '--expire-old now|1h|never'],
     [['keys', 'list', '--help'], 'tessera keys list --merchant ID'],
+    [['keys', '--merchant', 'list', 'create', '--help'], '--expire-old now|1h|never'],
     [['data-key', '--help'], 'tessera data-key reencrypt'],
     [['data-key', 'reencrypt', '--help'], '--batch N'],
   ];
@@ -102,6 +103,7 @@ describe('usage mistakes: one line, exit 2, nothing created', () => {
     [['serve', '--dev=yes'], /--dev takes no value/],
     [['serve', 'extra'], /unexpected argument extra/],
     [['keys'], /keys needs a command: create or list/],
+    [['keys', '--merchant', 'mer_x'], /keys needs a command: create or list/],
     [['keys', 'frob'], /unknown command keys frob; tessera keys --help/],
     [['keys', 'create', '--foo', 'bar'], /unknown option --foo; tessera keys create --help/],
     [['keys', 'create', '-x'], /unknown option -x/],
