@@ -4,10 +4,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { Clock, ManualClock } from '../../server/clock.js';
 import { createKeySet, createMerchant } from '../../server/domain/keys.js';
+import { WebhookDispatcher } from '../../server/jobs/dispatch.js';
+import { Scheduler } from '../../server/jobs/scheduler.js';
 import { EmailMessage, OutboxWorker, SendError, SmsMessage } from '../../server/notify/outbox.js';
 import { Vault } from '../../server/vault.js';
 import { Merchant, basic, testDb, visa } from '../helpers/gateway.js';
 import { Receiver, startReceiver } from './webhooks-fixtures.js';
+import { api as billingApi } from './billings-fixtures.js';
 
 // POST /test_helpers/settle on a gateway without background loops (as buildApp in these suites):
 // whatever arrives, settle itself delivered before it answered. Two app instances share one
@@ -195,5 +198,115 @@ describe('POST /test_helpers/settle', () => {
     // Its own settle ends once the hanging attempt times out, then delivers the decline's webhook.
     expect(await otherSettle).toMatchObject({ settled: true, webhooks: { ...none, delivered: 1, pending_retry: 1 } });
     expect(busy.received).toHaveLength(1);
+  });
+});
+
+describe('what settle waits for', () => {
+  test('work another node holds is pending until that node records it', async () => {
+    const m = await merchant();
+    const a = as(m);
+    const rx = await receiver();
+    await a.hook({ mode: 'webhook', url: rx.url });
+    await a.charge(4400);
+    await new WebhookDispatcher({ db, clock }).runOnce();
+    // Another node claimed the delivery (attempt counted, a lease) and is sending it.
+    const [row] = await db.query<{ id: number; attempts: number }>(
+      `UPDATE callbacks SET attempts = attempts + 1, next_attempt_at = $2 WHERE merchant_id = $1 RETURNING id, attempts`,
+      [m.id, new Date(clock.now().getTime() + 60_000)]);
+    expect(await a.settle({ timeout_ms: 0 })).toMatchObject({ settled: false, webhooks: { ...none, pending: 1 } });
+
+    let answered = false;
+    const waiting = a.settle({ timeout_ms: 30_000 }).then((s) => {
+      answered = true;
+      return s;
+    });
+    expect((await a.call('GET', '/webhooks/deliveries')).body.list[0]).toMatchObject({ status: 'pending' });
+    expect(answered).toBe(false);
+    // That node records its attempt: delivered.
+    await db.query(
+      `INSERT INTO callback_attempts (callback_id, merchant_id, env, attempt, at, status_code, error, duration_ms)
+       VALUES ($1, $2, 'test', $3, $4, 200, NULL, 3)`, [row.id, m.id, row.attempts, clock.now()]);
+    await db.query(`UPDATE callbacks SET status = 'sent', sent_at = $2, last_status = 200 WHERE id = $1`, [row.id, clock.now()]);
+    expect(await waiting).toMatchObject({ settled: true, webhooks: { ...none, delivered: 1 } });
+    expect(rx.received).toHaveLength(0); // settle never sent it a second time
+  });
+
+  test('runs due billings (test clock ahead) and delivers their callbacks; an advance under way is waited for', async () => {
+    const m = await merchant();
+    const a = as(m);
+    const b = billingApi({ app: node, db, vault, clock } as never, m);
+    const rx = await receiver();
+    const plan = await b.plan({ frequency: 'daily', callback_url: rx.url });
+    const sub = await b.subscribe(plan.id, (await b.customer()).id);
+    // The test clock 3 days ahead, set directly: nothing has run yet.
+    await db.query('INSERT INTO test_clocks (merchant_id, offset_ms, updated_at) VALUES ($1, $2, $3)', [m.id, 3 * 86_400_000, clock.now()]);
+    expect(await a.settle({ timeout_ms: 0 })).toMatchObject({ settled: false });
+
+    const s = await a.settle();
+    const billings = await b.billings(sub.id);
+    expect(billings.length).toBeGreaterThanOrEqual(1);
+    expect(s).toMatchObject({ settled: true, scheduled: { due: 0, errors: 0, advancing: false }, callbacks: { ...none, delivered: billings.length } });
+    expect(rx.received).toHaveLength(billings.length);
+
+    await db.query(`UPDATE test_clocks SET advance_state = 'background' WHERE merchant_id = $1`, [m.id]);
+    expect(await a.settle({ timeout_ms: 0 })).toMatchObject({ settled: false, scheduled: { advancing: true } });
+    await db.query(`UPDATE test_clocks SET advance_state = 'ready' WHERE merchant_id = $1`, [m.id]);
+    expect(await a.settle()).toMatchObject({ settled: true, scheduled: { advancing: false } });
+  });
+});
+
+describe('who may settle, and for how long', () => {
+  test('a live key is TEST02, a public key AUTH02; timeout_ms is 0 to 60000', async () => {
+    const m = await merchant();
+    const live = await as(m, node, m.live.private_key).call('POST', '/test_helpers/settle', {});
+    expect({ status: live.status, code: live.body.errors[0].code }).toEqual({ status: 403, code: 'TEST02' });
+    const pub = await as(m, node, m.test.public_key).call('POST', '/test_helpers/settle', {});
+    expect({ status: pub.status, code: pub.body.errors[0].code }).toEqual({ status: 403, code: 'AUTH02' });
+    for (const bad of [60_001, -1, 1.5, 'soon', { ms: 1 }, [5]]) {
+      const res = await as(m).call('POST', '/test_helpers/settle', { timeout_ms: bad });
+      expect({ status: res.status, code: res.body.errors?.[0]?.code }, JSON.stringify(bad)).toEqual({ status: 400, code: 'REQ01' });
+      expect(res.body.errors[0].message).toMatch(/timeout_ms/);
+    }
+    const q = await node.inject({ method: 'POST', url: '/api/v1/test_helpers/settle?timeout_ms=60000', headers: basic(m.test.private_key) });
+    expect(q.json()).toMatchObject({ class: 'test_settle', settled: true });
+  });
+});
+
+describe('new events wake the dispatcher', () => {
+  test('after each private-key request that can write, not after reads or public-key requests', async () => {
+    let count = 0;
+    const app = await buildApp({ db, vault, clock: clock as Clock, events: { kick: () => count++ } });
+    // onResponse hooks run as the answer is finished: one turn of the event loop later at the latest.
+    const kicks = async () => {
+      await new Promise((r) => setImmediate(r));
+      return count;
+    };
+    try {
+      const m = await merchant();
+      const a = as(m, app);
+      const token = await a.token();
+      expect(await kicks()).toBe(0); // POST /tokens with the public key writes no event
+      await a.ok('POST', '/charge', { token, amount: 1200 });
+      expect(await kicks()).toBe(1);
+      await a.ok('GET', '/transactions');
+      expect(await kicks()).toBe(1);
+      expect((await a.call('POST', '/charge', { token, amount: 1200 })).status).toBe(400); // used token: nothing written, a kick all the same
+      expect(await kicks()).toBe(2);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('after a scheduler round that ran recurring work', async () => {
+    const m = await merchant();
+    const b = billingApi({ app: node, db, vault, clock } as never, m);
+    await b.subscribe((await b.plan({ frequency: 'daily' })).id, (await b.customer()).id);
+    await db.query('INSERT INTO test_clocks (merchant_id, offset_ms, updated_at) VALUES ($1, $2, $3)', [m.id, 2 * 86_400_000, clock.now()]);
+    let ran = 0;
+    const scheduler = new Scheduler({ db, vault, clock }, { onRan: () => ran++ });
+    expect((await scheduler.tick()).ran.billings).toBeGreaterThanOrEqual(1);
+    expect(ran).toBe(1);
+    expect((await scheduler.tick()).ran.billings).toBe(0);
+    expect(ran).toBe(1);
   });
 });
