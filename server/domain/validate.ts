@@ -81,6 +81,22 @@ export function text(v: unknown, name = 'a text field'): string | null {
   return s === '' ? null : s;
 }
 
+/** `text` of body[name], the field named in the refusal. */
+export function textField(body: Record<string, unknown> | undefined | null, name: string): string | null {
+  return text(body?.[name], name);
+}
+
+/**
+ * A whole number of 0 or more given as a JSON integer or a string of digits (at most `digits`),
+ * or null when absent/empty; anything else is 400 REQ01 "<name> must be …".
+ */
+export function wholeNumber(v: unknown, name: string, digits = 15): number | null {
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && String(v).length <= digits) return v;
+  if (typeof v === 'string' && new RegExp(`^\\d{1,${digits}}$`).test(v.trim())) return Number(v.trim());
+  throw wrongType(name, 'a whole number of 0 or more');
+}
+
 /** A lone UTF-16 surrogate, or NUL: what PostgreSQL cannot keep in text or jsonb. */
 const UNSTORABLE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|\u0000/g;
 
