@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { dist } from '../lib/dist.mjs';
 import { startGateway } from '../lib/gateway.mjs';
@@ -126,15 +127,19 @@ export default {
         b.mark();
         const t0 = performance.now();
         const cpu0 = process.cpuUsage();
+        const loop = monitorEventLoopDelay({ resolution: 5 });
+        loop.enable();
         const answer = await call(`${gw.url}/api/v1/test_helpers/clock/advance`, 'POST', a.keys.private_key, { days });
         const answerMs = performance.now() - t0;
         const out = answer.advancing ? await finished(`${gw.url}/api/v1/test_helpers/clock`, a.keys.private_key) : answer;
         const advanceMs = performance.now() - t0;
         const cpu = process.cpuUsage(cpu0);
+        loop.disable();
         const got = await b.stop();
         const billings = (out.ran?.billings ?? 0) + (out.ran?.failed_billings ?? 0);
         console.log(`  clock-advance-${label}: answered ${answer.advancing ? 202 : 200} after ${(answerMs / 1000).toFixed(2)} s; the advance took `
-          + `${(advanceMs / 1000).toFixed(1)} s for ${billings} billings (${subscriptions} subscriptions); B sent ${got.times.length} requests meanwhile`);
+          + `${(advanceMs / 1000).toFixed(1)} s for ${billings} billings (${subscriptions} subscriptions); B sent ${got.times.length} requests meanwhile; `
+          + `the gateway's event loop was late by ${(loop.percentile(99) / 1e6).toFixed(1)} ms at p99, ${(loop.max / 1e6).toFixed(1)} ms at most`);
         results.push({
           name: `clock-advance-${label}`,
           unit: 'B req/s',
