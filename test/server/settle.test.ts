@@ -269,6 +269,16 @@ describe('who may settle, and for how long', () => {
     }
     const q = await node.inject({ method: 'POST', url: '/api/v1/test_helpers/settle?timeout_ms=60000', headers: basic(m.test.private_key) });
     expect(q.json()).toMatchObject({ class: 'test_settle', settled: true });
+    const twice = await node.inject({ method: 'POST', url: '/api/v1/test_helpers/settle?timeout_ms=1&timeout_ms=2', headers: basic(m.test.private_key) });
+    expect({ status: twice.statusCode, code: twice.json().errors?.[0]?.code }).toEqual({ status: 400, code: 'REQ01' });
+    const json = { ...basic(m.test.private_key), 'content-type': 'application/json' };
+    // An empty list means "no parameters" (wire compatibility); other non-objects are refused.
+    const empty = await node.inject({ method: 'POST', url: '/api/v1/test_helpers/settle', headers: json, payload: '[]' });
+    expect(empty.json()).toMatchObject({ class: 'test_settle', settled: true });
+    for (const body of ['"soon"', '5', '[1]']) {
+      const res = await node.inject({ method: 'POST', url: '/api/v1/test_helpers/settle', headers: json, payload: body });
+      expect({ status: res.statusCode, code: res.json().errors?.[0]?.code }, body).toEqual({ status: 400, code: 'REQ01' });
+    }
   });
 });
 
