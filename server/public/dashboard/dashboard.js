@@ -804,7 +804,7 @@ function clockPanel(o) {
     button.disabled = true;
     out.replaceChildren(statusBox('busy', 'Advancing…'));
     try {
-      const res = await api('/test_helpers/clock/advance', { method: 'POST', body: { seconds } });
+      const res = await api('/test_helpers/clock/advance?wait=true', { method: 'POST', body: { seconds } });
       // The answer is the clock itself: no second request, which could meet a key lookup cached a moment earlier.
       state.overview.now = res.now;
       state.overview.clock_offset_ms = res.offset_ms;
