@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../../server/paths.js';
 import { freePort } from '../server/notify-fixtures.js';
+import { quickstart } from './readme-blocks.js';
 
 // The package as a new user gets it: `npm pack` on an unbuilt copy of this repository (its
 // `prepare` script must build dist/), installed from the tarball into an empty project, then the
@@ -36,6 +37,8 @@ function run(cmd: string, args: string[], opts: { cwd: string; timeoutMs: number
 const npmEnv = { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 let work: string;
 let tarball: string;
+/** The empty project the tarball is installed into (with @playwright/test), once installed. */
+let app: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'tessera-pack-'));
@@ -75,7 +78,7 @@ describe(`the ${pkg.name} package`, () => {
   });
 
   test('installs from the tarball into an empty project, without engine warnings, and tokenizes and charges', async () => {
-    const app = join(work, 'app');
+    app = join(work, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }));
     const install = await run(npm, ['install', '--prefer-offline', tarball, `@playwright/test@${playwrightVersion}`], { cwd: app, timeoutMs: 180_000, env: npmEnv });
@@ -98,6 +101,18 @@ describe(`the ${pkg.name} package`, () => {
     expect(smoke.code, smoke.out).toBe(0);
     expect(JSON.parse(smoke.out.trim().split('\n').pop()!)).toEqual({ ok: true, amount: 1999, status: 'SETTLED' });
   }, 240_000);
+
+  test("the README's quick-start QA suite passes, as written, in that project", async () => {
+    expect(app, 'the install test runs first').toBeDefined();
+    mkdirSync(join(app, 'tests'), { recursive: true });
+    writeFileSync(join(app, 'tests', 'pay.spec.ts'), quickstart('qa'));
+    // Only the browser is set here: this machine has Debian's Chromium, not Playwright's download.
+    writeFileSync(join(app, 'playwright.config.ts'), `export default { use: { launchOptions: { executablePath: ${JSON.stringify(CHROMIUM)}, args: ['--no-sandbox'] } } };\n`);
+    const cli = join(app, 'node_modules', '@playwright', 'test', 'cli.js');
+    const { code, out } = await run(process.execPath, [cli, 'test', '--reporter=line'], { cwd: app, timeoutMs: 120_000, env: { CI: '1', FORCE_COLOR: '0' } });
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/1 passed/);
+  }, 150_000);
 
   test('the Playwright checkout example, installed from the tarball, passes: pay, receipt, webhook, declines, CVV check', async () => {
     expect(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: node test/setup/ensure-chromium.mjs`).toBe(true);
