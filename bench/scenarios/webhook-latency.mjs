@@ -61,13 +61,16 @@ async function receiver() {
  * `webhook-arrival`: time from the charge's answer to the webhook's arrival, nobody asking for it.
  * `webhook-settle`: time from the charge's answer to POST /test_helpers/settle answering (the
  * webhook must have arrived by then); skipped on a gateway without settle (404).
+ * `charges-kicked` / `charges-rounds`: charges/s of 16 clients (BENCH_SECONDS each, twice, in turn)
+ * with the dispatcher kicked after every charge, and without (what the kick costs under load).
  */
 export default {
   name: 'webhook-latency',
   describe: `test mode: ${CHARGES} charges one after another, each with one transaction.created webhook to a local receiver`,
-  async run() {
+  async run(ctx) {
     const { startTessera } = await dist('start.js');
-    const gw = await startTessera({ storage: 'memory', port: 0, warn: () => {} });
+    // Token limits off, as startTestGateway: one client tokenizes far faster than a shopper.
+    const gw = await startTessera({ storage: 'memory', port: 0, warn: () => {}, rateLimits: { perIp: 0, perKey: 0, failures: 0 } });
     const rx = await receiver();
     const api = (method, path, body, key = gw.privateKey) => call(`${gw.url}/api/v1${path}`, method, key, body);
     const results = [];
@@ -105,6 +108,28 @@ export default {
           + `p99 ${s.p99?.toFixed(1)} ms, max ${s.max?.toFixed(1)} ms`);
         results.push({ name: `webhook-${variant}`, unit: 'webhooks/s', rps: times.length / seconds, ...s, ok: times.length, errors });
       }
+      // What the kick per test-mode write costs under load: charges/s of 16 clients with the
+      // dispatcher kicked after each one, then with kicks switched off (rounds every 2 s only).
+      const kick = gw.webhooks.kick.bind(gw.webhooks);
+      for (const [label, on] of [['kicked', true], ['rounds', false], ['kicked', true], ['rounds', false]]) {
+        gw.webhooks.kick = on ? kick : () => {};
+        const times = [];
+        let errors = 0;
+        const end = performance.now() + ctx.cfg.seconds * 1000;
+        const client = async () => {
+          while (performance.now() < end) {
+            const token = await api('POST', '/tokens', card, gw.publicKey);
+            const t0 = performance.now();
+            const charge = await api('POST', '/charge', { token: token.body.id, amount: 1000 });
+            if (charge.status === 200) times.push(performance.now() - t0);
+            else errors++;
+          }
+        };
+        const t0 = performance.now();
+        await Promise.all(Array.from({ length: 16 }, client));
+        results.push({ name: `charges-${label}`, unit: 'charges/s', rps: times.length / ((performance.now() - t0) / 1000), ...summarise(times), ok: times.length, errors });
+      }
+      gw.webhooks.kick = kick;
     } finally {
       await gw.close();
       await rx.close();

@@ -2,18 +2,29 @@
  * A background loop of one process: a round every intervalMs, one at once after kick() (a round in
  * progress is followed by another), never two rounds at a time. A failed round is reported and
  * the loop goes on; stop() waits for the round in progress. The rounds themselves are the caller's.
+ * `minGapMs` spaces the starts of kicked rounds: a loop kicked by every request runs at once when
+ * idle, and at most 1000/minGapMs rounds a second under load (each round takes what queued meanwhile).
  */
 export class Loop {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  /** The timer set is a kicked round's (not the interval's): further kicks leave it. */
+  private kicked = false;
   private started = false;
   private intervalMs = 0;
+  private lastStart = 0;
 
   constructor(
     private readonly round: () => Promise<unknown>,
     private readonly onError: (err: unknown) => void,
+    private readonly opts: { minGapMs?: number } = {},
   ) {}
+
+  /** How long a kicked round waits: until minGapMs after the last round started. */
+  private gap(): number {
+    return Math.max(0, this.lastStart + (this.opts.minGapMs ?? 0) - Date.now());
+  }
 
   start(intervalMs: number): void {
     if (this.started) return;
@@ -25,7 +36,10 @@ export class Loop {
   kick(): void {
     if (!this.started) return;
     if (this.running) this.again = true;
-    else this.schedule(0);
+    else if (!this.timer || !this.kicked) {
+      this.kicked = true;
+      this.schedule(this.gap());
+    }
   }
 
   async stop(): Promise<void> {
@@ -43,12 +57,15 @@ export class Loop {
 
   private run(): void {
     this.timer = null;
+    this.kicked = false;
+    this.lastStart = Date.now();
     this.running = this.round()
       .then(() => undefined, this.onError)
       .finally(() => {
         this.running = null;
         if (!this.started) return;
-        this.schedule(this.again ? 0 : this.intervalMs);
+        this.kicked = this.again;
+        this.schedule(this.again ? this.gap() : this.intervalMs);
         this.again = false;
       });
   }
