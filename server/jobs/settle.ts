@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/index.js';
 import type { Scope } from '../domain/keys.js';
+import { completeReview } from '../domain/updater.js';
 import type { DispatchResult } from '../domain/webhooks.js';
 import type { MessageKind, RoundResult } from '../notify/outbox.js';
 import { DeliveryOptions, deliverCallbacks } from './callbacks.js';
@@ -8,8 +9,8 @@ import { JobDeps, RunSummary, Skips, emptySummary, runDueBetween } from './runs.
 
 // Settle (POST /test_helpers/settle, `gateway.settle()` in the QA toolkit): returns when everything
 // due for one merchant environment has been delivered or has failed: events turned into deliveries,
-// webhooks and billing callbacks POSTed, email and SMS sent, due billings and scheduled transactions
-// run. It does that work itself, for that merchant environment only (so another merchant's backlog
+// webhooks and billing callbacks POSTed, email and SMS sent, due billings, scheduled transactions
+// and account-updater reviews run. It does that work itself, for that merchant environment only (so another merchant's backlog
 // or hanging endpoint never holds it), and reads the database for what other rounds or other nodes
 // are doing meanwhile, so a settle on one node also waits for work another node claimed. Retries
 // that are not due yet are reported, not waited for. Bounded by a timeout: then it says what is left.
@@ -61,7 +62,7 @@ export interface SettleSummary {
   emails: MessageCounts;
   sms: MessageCounts;
   /**
-   * Billings and scheduled transactions due and not yet run (0 when settled); `errors`: runs of
+   * Billings, scheduled transactions and account-updater reviews due and not yet run (0 when settled); `errors`: runs of
    * this call that failed unexpectedly (rolled back, left for the scheduler); `advancing`: a
    * test-clock advance holds the environment (settle waits for it).
    */
@@ -111,7 +112,9 @@ async function measure(deps: SettleDeps, scope: Scope, skip: Skips, now: Date) {
                 AND number::text NOT IN (SELECT jsonb_array_elements_text($4::jsonb)))
           + (SELECT count(*)::int FROM scheduled_transactions WHERE merchant_id = $1 AND env = $2 AND status = 'scheduled'
                 AND amount IS NOT NULL AND bill_on <= ($3::timestamptz AT TIME ZONE 'UTC')::date
-                AND id::text NOT IN (SELECT jsonb_array_elements_text($5::jsonb))) AS due`,
+                AND id::text NOT IN (SELECT jsonb_array_elements_text($5::jsonb)))
+          + (SELECT count(*)::int FROM account_updates WHERE merchant_id = $1 AND env = $2 AND status = 'received'
+                AND review_at <= $3) AS due`,
     [scope.merchantId, scope.env, envNow, JSON.stringify(skip.sub.map(String)), JSON.stringify(skip.st.map(String))],
   );
   const out = { webhooks: zero(), callbacks: zero(), emails: { ...zero(), queued: 0 }, sms: { ...zero(), queued: 0 } };
@@ -139,6 +142,11 @@ async function round(deps: SettleDeps, scope: Scope, skip: Skips, ran: RunSummar
     for (const k of Object.keys(ran) as Array<keyof RunSummary>) ran[k] += step.ran[k];
     runs = Object.values(step.ran).reduce((a, b) => a + b, 0);
   }
+  // Account-updater reviews that fell due (the outbox loop's task does every merchant's).
+  const reviews = await deps.db.query<{ id: string }>(
+    `SELECT id FROM account_updates WHERE merchant_id = $1 AND env = $2 AND status = 'received' AND review_at <= $3
+      ORDER BY review_at LIMIT 100`, [scope.merchantId, scope.env, before.envNow]);
+  for (const r of reviews) if (await deps.db.tx((q) => completeReview(q, scope, r.id, before.envNow))) runs++;
   const cb = await deliverCallbacks(deps, deps.clock.now(), {
     ...deps.delivery, scope, batchSize: 16, perScope: 16, roundBudgetMs: Math.max(0, budgetMs),
   });
@@ -162,23 +170,26 @@ const pause = (ms: number) => new Promise<void>((resolve) => {
 
 /**
  * Settles one merchant environment: rounds of its own work until nothing is due or `timeoutMs`
- * (real time) has passed. A round still running at the deadline goes on in the background (a
+ * (real time) has passed; 0 only reports the state. A round still running at the deadline goes on in the background (a
  * hanging endpoint has its own 5 s deadline); the answer then counts it as pending.
  */
 export async function settle(deps: SettleDeps, scope: Scope, opts: { timeoutMs?: number } = {}): Promise<SettleSummary> {
   const started = Date.now();
-  const deadline = started + Math.min(SETTLE_MAX_MS, Math.max(0, opts.timeoutMs ?? SETTLE_DEFAULT_MS));
+  const limit = Math.min(SETTLE_MAX_MS, Math.max(0, opts.timeoutMs ?? SETTLE_DEFAULT_MS));
+  const deadline = started + limit;
   const skip: Skips = { sub: [], st: [] };
   const ran = emptySummary();
   let wait = 2;
   let running: Promise<boolean> | null = null;
   for (;;) {
-    running ??= round(deps, scope, skip, ran, deadline - Date.now()).catch((err) => {
-      deps.log?.error({ err }, 'settle round failed');
-      return false;
-    });
-    const current = running;
-    const progress = await Promise.race([current, pause(deadline - Date.now()).then(() => null)]);
+    // timeout_ms 0 only looks: no round is started.
+    if (limit > 0) {
+      running ??= round(deps, scope, skip, ran, deadline - Date.now()).catch((err) => {
+        deps.log?.error({ err }, 'settle round failed');
+        return false;
+      });
+    }
+    const progress = running ? await Promise.race([running, pause(deadline - Date.now()).then(() => null)]) : false;
     if (progress !== null) running = null;
     const state = await measure(deps, scope, skip, deps.clock.now());
     const over = Date.now() >= deadline;

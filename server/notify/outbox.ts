@@ -257,11 +257,12 @@ export class OutboxWorker implements Notifier {
 
   /**
    * Runs rounds until nothing due at `now` is left (failed sends are due later, so this ends);
-   * with `scope`, only that merchant environment's messages (the tasks still run for everyone).
+   * with `scope`, only that merchant environment's messages, and not the tasks (they serve every
+   * merchant: a settle must not wait for others' work).
    */
   async drain(now: Date = this.opts.clock.now(), scope?: Scope): Promise<RoundResult> {
     const total: RoundResult = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
-    for (const task of this.opts.tasks) {
+    for (const task of scope ? [] : this.opts.tasks) {
       // A failing task (e.g. the receipt sweep) must not stop delivery.
       await task(now).catch((err) => this.log.error({ err }, 'outbox task failed'));
     }

@@ -255,6 +255,21 @@ describe('what settle waits for', () => {
   });
 });
 
+test('completes the account-updater reviews that fell due', async () => {
+  const m = await merchant();
+  const b = billingApi({ app: node, db, vault, clock } as never, m);
+  const customer = await b.customer();
+  const sub = await b.ok('POST', '/tokens/update', { payment_methods: { 0: { payment_id: customer.default_method_id, card_exp_month: 9, card_exp_year: 2031 } } });
+  expect(sub.status).toBe('received');
+  const status = async () => (await db.query<{ status: string }>('SELECT status FROM account_updates WHERE id = $1', [sub.id]))[0].status;
+  expect(await as(m).settle()).toMatchObject({ settled: true, scheduled: { due: 0 } }); // its review is a minute away
+  expect(await status()).toBe('received');
+  await db.query('INSERT INTO test_clocks (merchant_id, offset_ms, updated_at) VALUES ($1, $2, $3)', [m.id, 60_000, clock.now()]);
+  expect(await as(m).settle({ timeout_ms: 0 })).toMatchObject({ settled: false, scheduled: { due: 1 } });
+  expect(await as(m).settle()).toMatchObject({ settled: true, scheduled: { due: 0 } });
+  expect(await status()).toBe('completed');
+});
+
 describe('who may settle, and for how long', () => {
   test('a live key is TEST02, a public key AUTH02; timeout_ms is 0 to 60000', async () => {
     const m = await merchant();
