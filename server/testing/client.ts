@@ -120,9 +120,9 @@ export interface TesseraClient {
   /** GET /outbox (newest first). Fails clearly when the gateway has no outbox endpoint. */
   outbox(filter?: { kind?: 'email' | 'sms'; status?: string }): Promise<OutboxMessage[]>;
   /**
-   * Settles the gateway, then looks for a matching email in the outbox; only when none is there yet
-   * (a request still under way) it looks again every `interval` until `timeout`, then throws listing
-   * what was there.
+   * Looks for a matching email in the outbox; when none is there, settles the gateway and looks
+   * again; only when there is still none (a request still under way) it looks again every
+   * `interval` until `timeout`, then throws listing what was there.
    */
   waitForEmail(match?: EmailMatch | ((m: OutboxMessage) => boolean), opts?: WaitOptions): Promise<OutboxMessage>;
 }
@@ -261,16 +261,22 @@ export function tesseraClient(gw: GatewayAddress): TesseraClient {
       const timeout = opts.timeout ?? 10_000;
       const deadline = Date.now() + timeout;
       let seen: OutboxMessage[] = [];
-      // Settle first (older gateways without it, or a live key, fall back to looking only).
+      const look = async () => {
+        seen = await outbox({ kind: 'email' });
+        return seen.find(test);
+      };
+      // Settle when the email is not there yet: what is due (a webhook strategy's email, say) is
+      // then done. Older gateways without settle, or a live key, fall back to looking only.
       let settles = true;
       for (;;) {
+        const found = await look();
+        if (found) return found;
         if (settles) {
           const left = Math.max(0, Math.min(60_000, deadline - Date.now()));
           settles = await request('POST', '/test_helpers/settle', { timeout_ms: left }).then((r) => r.ok, () => false);
+          const after = settles ? await look() : undefined;
+          if (after) return after;
         }
-        seen = await outbox({ kind: 'email' });
-        const found = seen.find(test);
-        if (found) return found;
         if (Date.now() >= deadline) break;
         await sleep(Math.min(opts.interval ?? 100, Math.max(0, deadline - Date.now())));
       }

@@ -85,6 +85,6 @@ describe('waitForEmail()', () => {
     const paid = await gw.charge(await gw.tokenize(cardData(cards.visa)), 3100);
     // One look only: the interval is longer than the timeout.
     const mail = await gw.waitForEmail({ to: 'ops@example.com' }, { timeout: 10_000, interval: 60_000 });
-    expect(mail).toMatchObject({ subject: `[Tessera] transaction.created ${paid.transaction!.id}`, status: 'sent' });
+    expect(mail).toMatchObject({ to: 'ops@example.com', subject: `[Tessera] transaction.created ${paid.transaction!.id}` });
   });
 });
