@@ -79,12 +79,17 @@ describe('gateway.settle()', () => {
 });
 
 describe('waitForEmail()', () => {
-  test('finds an email a webhook strategy sends without polling: settle dispatches it first', async () => {
+  test('finds an email a webhook strategy sends: settle dispatches it when the outbox has none yet', async () => {
     await gw.reset();
     await hookOn(['created'], { mode: 'email', email_address: 'ops@example.com' });
-    const paid = await gw.charge(await gw.tokenize(cardData(cards.visa)), 3100);
-    // One look only: the interval is longer than the timeout.
-    const mail = await gw.waitForEmail({ to: 'ops@example.com' }, { timeout: 10_000, interval: 60_000 });
-    expect(mail).toMatchObject({ to: 'ops@example.com', subject: `[Tessera] transaction.created ${paid.transaction!.id}` });
+    // The dispatcher's own loop is stopped: only a settle turns the charge's event into the email.
+    await gw.running.webhooks.stop();
+    try {
+      const paid = await gw.charge(await gw.tokenize(cardData(cards.visa)), 3100);
+      const mail = await gw.waitForEmail({ to: 'ops@example.com' }, { timeout: 5_000 });
+      expect(mail).toMatchObject({ to: 'ops@example.com', subject: `[Tessera] transaction.created ${paid.transaction!.id}` });
+    } finally {
+      gw.running.webhooks.start();
+    }
   });
 });
