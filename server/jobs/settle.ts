@@ -1,4 +1,3 @@
-import type { Queryable } from '../db/index.js';
 import type { Scope } from '../domain/keys.js';
 import { completeReview } from '../domain/updater.js';
 import type { DispatchResult } from '../domain/webhooks.js';
@@ -8,12 +7,13 @@ import { WebhookDispatcher } from './dispatch.js';
 import { JobDeps, RunSummary, Skips, emptySummary, runDueBetween } from './runs.js';
 
 // Settle (POST /test_helpers/settle, `gateway.settle()` in the QA toolkit): returns when everything
-// due for one merchant environment has been delivered or has failed: events turned into deliveries,
-// webhooks and billing callbacks POSTed, email and SMS sent, due billings, scheduled transactions
-// and account-updater reviews run. It does that work itself, for that merchant environment only (so another merchant's backlog
-// or hanging endpoint never holds it), and reads the database for what other rounds or other nodes
-// are doing meanwhile, so a settle on one node also waits for work another node claimed. Retries
-// that are not due yet are reported, not waited for. Bounded by a timeout: then it says what is left.
+// due for one merchant environment has been delivered or has failed: events turned into
+// deliveries, webhooks and billing callbacks POSTed, email and SMS sent, due billings, scheduled
+// transactions and account-updater reviews run. It does that work itself, for that merchant
+// environment only (so another merchant's backlog or hanging endpoint never holds it), and reads
+// the database for what other rounds or other nodes are doing meanwhile, so a settle on one node
+// also waits for work another node claimed. Retries that are not due yet are reported, not waited
+// for. Bounded by a timeout: then it says what is left.
 
 export interface SettleWorkers {
   /** The process's dispatcher: its rounds kick the delivery loops for every merchant. */
@@ -62,9 +62,9 @@ export interface SettleSummary {
   emails: MessageCounts;
   sms: MessageCounts;
   /**
-   * Billings, scheduled transactions and account-updater reviews due and not yet run (0 when settled); `errors`: runs of
-   * this call that failed unexpectedly (rolled back, left for the scheduler); `advancing`: a
-   * test-clock advance holds the environment (settle waits for it).
+   * Billings, scheduled transactions and account-updater reviews due and not yet run (0 when
+   * settled); `errors`: runs of this call that failed unexpectedly (rolled back, left for the
+   * scheduler); `advancing`: a test-clock advance holds the environment (settle waits for it).
    */
   scheduled: { due: number; errors: number; advancing: boolean };
   events: { undispatched: number };
