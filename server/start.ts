@@ -75,7 +75,7 @@ export interface RunningTessera {
   outbox: OutboxWorker;
   /** Runs due billings and scheduled transactions and delivers billing callbacks; `scheduler.tick()` runs a round now. */
   scheduler: Scheduler;
-  /** Turns events into webhook, email and SMS deliveries every 2 s; `webhooks.runOnce()` dispatches now. */
+  /** Turns events into webhook, email and SMS deliveries every 2 s and at once after a test-mode write; `webhooks.runOnce()` dispatches now. */
   webhooks: WebhookDispatcher;
   close(): Promise<void>;
 }
