@@ -22,11 +22,12 @@ let db: PgDatabase;
 let nodes: ServerProcess[] = [];
 let clients: Client[] = [];
 let keys: { pk: string; sk: string };
+/** Every node of one database holds the same data key (a node with another one refuses to start). */
+const dataKey = randomBytes(32).toString('base64');
 
 beforeAll(async () => {
   if (SKIP) return;
   db = await freshPgDatabase('proof_scale');
-  const dataKey = randomBytes(32).toString('base64');
   // The first node migrates the empty database and creates the demo merchant; the second joins it.
   nodes.push(await spawnServer({ databaseUrl: db.url, dataKey }));
   nodes.push(await spawnServer({ databaseUrl: db.url, dataKey }));
@@ -157,7 +158,6 @@ describe.skipIf(!!SKIP)(`two nodes on one PostgreSQL${SKIP ? ` (skipped: ${SKIP}
 
   /** Two more nodes with a per-IP ceiling of 40 token requests a minute; 100 requests split across them. */
   async function sharedCeiling(label: string, env: Record<string, string> = {}) {
-    const dataKey = randomBytes(32).toString('base64');
     const limited = [
       await spawnServer({ databaseUrl: db.url, dataKey, rateLimits: 'ip=40,key=0,failures=0', env }),
       await spawnServer({ databaseUrl: db.url, dataKey, rateLimits: 'ip=40,key=0,failures=0', env }),
