@@ -1,3 +1,4 @@
+import type { TrustProxy } from './config.js';
 import Fastify, { FastifyInstance } from 'fastify';
 import { Clock } from './clock.js';
 import { Db } from './db/index.js';
@@ -68,7 +69,7 @@ export interface AppOptions {
   logLevel?: string;
   bodyLimit?: number;
   /** Take the client address from X-Forwarded-For (behind a proxy). */
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
   /** Serve the demo checkout at / and /demo/* (TESSERA_DEMO; `tessera serve --dev`). Default off. */
   demo?: boolean;
 }
@@ -78,6 +79,8 @@ export const REDACT = [
   'req.headers.authorization',
   '*.card_number', '*.csc', '*.cvv', '*.bank_account_number', '*.public_api_key',
 ];
+
+const hopsOf = (n: number) => (_address: string, hop: number) => hop < n;
 
 /** Builds the gateway without listening: tests drive it with inject(), main.ts with listen(). */
 export async function buildApp(services: Services, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -91,7 +94,8 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
       },
     },
     bodyLimit: opts.bodyLimit ?? 256 * 1024,
-    trustProxy: opts.trustProxy ?? false,
+    // A hop count as Fastify does it for numbers: the socket's peer (hop 0) and the next n - 1 are proxies.
+    trustProxy: typeof opts.trustProxy === 'number' ? hopsOf(opts.trustProxy) : (opts.trustProxy ?? false),
     // `/api/v1//receipts/templates` (an official README example) is `/api/v1/receipts/templates`.
     routerOptions: { ignoreDuplicateSlashes: true },
     requestTimeout: 30_000,

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { resolve } from 'node:path';
 import { RateLimits, parseLimits } from './http/ratelimit.js';
 import type { NotifyConfig } from './notify/index.js';
@@ -20,7 +21,12 @@ export interface Config {
   /** Rate-limit counters in Redis instead of the database (optional). */
   redisUrl?: string;
   redisKeyPrefix?: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe (TRUST_PROXY): false, a number of proxy hops in
+   * front (`true` is 1), or the proxies' addresses and CIDR blocks. Never "every hop": the
+   * leftmost entries are whatever the client wrote.
+   */
+  trustProxy: TrustProxy;
   /** Email and SMS transports of the outbox; absent ones leave messages queued (GET /api/v1/outbox). */
   notify: NotifyConfig;
   /**
@@ -49,7 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: limits(env.TESSERA_RATE_LIMITS),
     redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || undefined,
-    trustProxy: trueFalse(env, 'TRUST_PROXY'),
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
     notify: notifyConfig(env),
     outboundAllow: outboundAllowFrom(env),
     demo: env.TESSERA_DEMO ? onOff(env, 'TESSERA_DEMO') : undefined,
@@ -64,11 +70,26 @@ function logLevel(v: string | undefined): string {
   return v;
 }
 
-function trueFalse(env: NodeJS.ProcessEnv, name: string): boolean {
-  const v = env[name];
+export type TrustProxy = false | number | string;
+
+/**
+ * TRUST_PROXY: unset/false/0, true (one proxy in front: the address it saw is the client's), a
+ * number of proxy hops, or a comma-separated list of the proxies' addresses or CIDR blocks.
+ */
+export function trustProxyOf(v: string | undefined): TrustProxy {
   if (v === undefined || v === '' || v === 'false' || v === '0') return false;
-  if (v === 'true' || v === '1') return true;
-  throw new ConfigError(`${name} must be true or false (1 or 0), got ${JSON.stringify(v)}`);
+  if (v === 'true') return 1;
+  if (/^\d{1,2}$/.test(v)) return Number(v);
+  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const address = (a: string) => ipaddr.IPv4.isValidFourPartDecimal(a) || ipaddr.IPv6.isValid(a);
+  const valid = (e: string) => {
+    const [a, bits, ...rest] = e.split('/');
+    if (bits === undefined) return address(a);
+    const max = a.includes(':') ? 128 : 32;
+    return rest.length === 0 && address(a) && /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+  };
+  if (entries.length && entries.every(valid)) return entries.join(',');
+  throw new ConfigError(`TRUST_PROXY must be true or false, a number of proxies in front, or their addresses/CIDR blocks, got ${JSON.stringify(v)}`);
 }
 
 function onOff(env: NodeJS.ProcessEnv, name: string, dflt = true): boolean {

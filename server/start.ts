@@ -19,7 +19,7 @@ import { NotifyConfig, OutboxWorker, createTransports } from './notify/index.js'
 import { Scheduler } from './jobs/scheduler.js';
 import { WebhookDispatcher } from './jobs/dispatch.js';
 import { configureOutbound } from './net/outbound.js';
-import { outboundAllowFrom } from './config.js';
+import { TrustProxy, outboundAllowFrom } from './config.js';
 import adminRoutes from './routes/admin.js';
 import { loopbackUrl, newAdminToken, writeControlFile } from './control-file.js';
 
@@ -45,7 +45,7 @@ export interface StartOptions {
   /** Prefix of Tessera's Redis keys (REDIS_KEY_PREFIX), for several gateways on one Redis. Default `tessera:`. */
   redisKeyPrefix?: string;
   /** Honour X-Forwarded-For from a proxy in front (TRUST_PROXY). */
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
   /**
    * Private targets merchants' webhook and callback URLs may name (TESSERA_OUTBOUND_ALLOW, read from
    * the environment when absent). The setting is the process's: every gateway of it shares one.

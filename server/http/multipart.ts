@@ -41,6 +41,9 @@ export function parseMultipart(headers: IncomingHttpHeaders, payload: Readable, 
     payload.on('error', fail);
     busboy.on('file', (name, stream, filename) => {
       const chunks: Buffer[] = [];
+      // A part cut off by the end of the body errors on its own stream: unheard, that error
+      // would be thrown out of the event loop and end the process.
+      stream.on('error', fail);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         if (settled) return;

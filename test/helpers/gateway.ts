@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
+import type { TrustProxy } from '../../server/config.js';
 import { Clock, ManualClock } from '../../server/clock.js';
 import { Db, openDatabase } from '../../server/db/index.js';
 import { KeySet, createKeySet, createMerchant } from '../../server/domain/keys.js';
@@ -49,7 +50,7 @@ export interface TestGateway {
 }
 
 export async function startGateway(
-  opts: { clock?: ManualClock; limits?: RateLimits; counters?: (local: CounterStore) => CounterStore } = {},
+  opts: { clock?: ManualClock; limits?: RateLimits; counters?: (local: CounterStore) => CounterStore; trustProxy?: TrustProxy } = {},
 ): Promise<TestGateway> {
   const db = await testDb();
   const clock = opts.clock ?? new ManualClock();
@@ -57,7 +58,7 @@ export async function startGateway(
   // As start.ts: counts in the database on PostgreSQL, in memory on PGlite; `counters` may wrap that (Redis).
   const local = localCounters(db);
   const limiter = opts.limits && new TokenLimiter(opts.counters?.(local) ?? local, opts.limits);
-  const app = await buildApp({ db, vault, clock: clock as Clock, limiter }, { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const app = await buildApp({ db, vault, clock: clock as Clock, limiter }, { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent', trustProxy: opts.trustProxy });
   const newMerchant = async (): Promise<Merchant> => {
     const now = clock.now();
     const id = await createMerchant(db, 'Test merchant', now);

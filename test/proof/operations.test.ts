@@ -45,7 +45,7 @@ describe('a misconfigured start: exit 1, one line on stderr naming the variable 
     ['PORT not a number', async () => ({ PORT: 'http' }), /^PORT must be a port number 0-65535, got "http"$/],
     ['PORT out of range', async () => ({ PORT: '70000' }), /^PORT .*"70000"/],
     ['LOG_LEVEL unknown', async () => ({ LOG_LEVEL: 'loud' }), /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/],
-    ['TRUST_PROXY not a boolean', async () => ({ TRUST_PROXY: 'maybe' }), /^TRUST_PROXY must be true or false \(1 or 0\), got "maybe"$/],
+    ['TRUST_PROXY not a boolean', async () => ({ TRUST_PROXY: 'maybe' }), /^TRUST_PROXY must be true or false, a number of proxies in front, or their addresses\/CIDR blocks, got "maybe"$/],
     ['DATABASE_URL malformed', async () => ({ DATABASE_URL: 'not a url' }), /^DATABASE_URL is not a URL$/],
     ['DATABASE_URL not PostgreSQL', async () => ({ DATABASE_URL: 'mysql://db.example/x' }), /^DATABASE_URL must start with postgres:\/\/ or postgresql:\/\/$/],
     ['DATABASE_URL unreachable', async () => ({

@@ -1,4 +1,5 @@
-import { afterEach, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { trustProxyOf } from '../../server/config.js';
 import { TestGateway, basic, startGateway, visa } from '../helpers/gateway.js';
 
 // Failed authentication is throttled per client address (auth_failures): 429 RATE01 with
@@ -93,4 +94,31 @@ test('without auth_failures nothing is throttled', async () => {
   const { gw } = await throttled(0);
   for (let i = 0; i < 30; i++) expect((await charges(gw, UNKNOWN_SK, '203.0.113.6')).statusCode).toBe(401);
   expect((await charges(gw, gw.merchant.test.private_key, '203.0.113.6')).statusCode).toBe(200);
+});
+
+describe('behind a proxy (TRUST_PROXY)', () => {
+  test('TRUST_PROXY parses: off, true as one proxy, a hop count, proxy addresses and blocks; anything else stops the start', () => {
+    expect(['', 'false', '0', undefined].map((v) => trustProxyOf(v))).toEqual([false, false, false, false]);
+    expect(trustProxyOf('true')).toBe(1);
+    expect(trustProxyOf('2')).toBe(2);
+    expect(trustProxyOf('10.0.0.0/8, 192.168.1.5')).toBe('10.0.0.0/8,192.168.1.5');
+    for (const bad of ['maybe', 'yes', '10.0.0.0/99', '1.2.3', '-1']) expect(() => trustProxyOf(bad), bad).toThrow(/^TRUST_PROXY must be/);
+  });
+
+  test('one proxy in front: the address it appended counts, not the entries the client wrote', async () => {
+    gw = await startGateway({ limits: { perIp: 0, perKey: 0, failures: 0, authFailures: 3 }, trustProxy: trustProxyOf('true') });
+    const g = gw;
+    // The proxy at 10.0.0.1 appends the address it saw (198.51.100.7); the client made up the rest.
+    const via = (key: string, forged: string) => g.app.inject({
+      url: '/api/v1/transactions', headers: { ...basic(key), 'x-forwarded-for': `${forged}, 198.51.100.7` }, remoteAddress: '10.0.0.1',
+    });
+    for (let i = 0; i < 3; i++) expect((await via(UNKNOWN_SK, `203.0.113.${i}`)).statusCode).toBe(401);
+    // Rotating the forged part does not give a fresh address: the fourth failure is refused.
+    expect((await via(UNKNOWN_SK, '203.0.113.99')).statusCode).toBe(429);
+    // And a forged entry cannot aim the block at someone else: 203.0.113.50's own requests pass.
+    const other = await g.app.inject({
+      url: '/api/v1/transactions', headers: { ...basic(g.merchant.test.private_key), 'x-forwarded-for': '203.0.113.50' }, remoteAddress: '10.0.0.1',
+    });
+    expect(other.statusCode).toBe(200);
+  });
 });

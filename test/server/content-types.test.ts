@@ -115,6 +115,11 @@ describe('multipart/form-data', () => {
     ['more than 1000 parts', multipart(Array.from({ length: 1001 }, (_, i) => [`metadata[k${i}]`, 'v'] as [string, string])), /1000 fields/],
     ['a value that is not UTF-8', multipart([['first_name', Buffer.from([0x47, 0xe9])]]), /body\.first_name.*UTF-8/],
     ['an encoded lone surrogate', multipart([['city', Buffer.from([0xed, 0xa0, 0x80])]]), /body\.city.*UTF-8/],
+    // The part's own stream errors: unheard, that error ended the whole process.
+    ['the first part cut off by the end of the body',
+      { payload: Buffer.from('--XYZ\r\nContent-Disposition: form-data; name="first_name"\r\n\r\nGrace'), type: 'multipart/form-data; boundary=XYZ' }, /malformed multipart/],
+    ['a file part cut off by the end of the body',
+      { payload: Buffer.from('--XYZ\r\nContent-Disposition: form-data; name="photo"; filename="a.gif"\r\n\r\nGIF8'), type: 'multipart/form-data; boundary=XYZ' }, /malformed multipart/],
   ])('%s -> 400 REQ01, nothing written', async (_, body, message) => {
     const before = await customers();
     expectError(await createCustomer(body.payload, { 'content-type': body.type }), 400, 'REQ01', message);
