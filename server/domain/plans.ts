@@ -51,7 +51,17 @@ export function readCallbackUrl(scope: Scope, raw: unknown): string | null {
 }
 
 /** POST /plans: frequency, name and amount required; day and callback_url optional. */
-export async function createPlan(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date, policy?: OutboundPolicy): Promise<PlanRow> {
+/**
+ * The checks of a new plan that wait on the network (the callback_url's host is resolved): run
+ * before the caller opens its transaction, so a slow name server holds no connection or lock.
+ */
+export async function vetPlan(scope: Scope, body: Record<string, unknown>, policy?: OutboundPolicy): Promise<void> {
+  const callbackUrl = readCallbackUrl(scope, body.callback_url);
+  if (callbackUrl !== null) await vetTargetUrl(scope, callbackUrl, 'callback_url', policy);
+}
+
+/** A new plan; the caller has run vetPlan on the same body first. */
+export async function createPlan(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date): Promise<PlanRow> {
   const frequency = text(body.frequency, 'frequency')?.toLowerCase();
   if (!isFrequency(frequency)) throw new GatewayError('REQ01', `frequency must be one of ${FREQUENCIES.join(', ')}`);
   const name = text(body.name, 'name');
@@ -61,8 +71,6 @@ export async function createPlan(q: Queryable, scope: Scope, body: Record<string
   const day = readDay(frequency, body.day);
   if ('error' in day) throw new GatewayError('REQ01', day.error);
   const callbackUrl = readCallbackUrl(scope, body.callback_url);
-  // The route holds a transaction open already; the resolver's deadline (2 s) bounds the wait.
-  if (callbackUrl !== null) await vetTargetUrl(scope, callbackUrl, 'callback_url', policy);
   const [row] = await q.query<PlanRow>(
     `INSERT INTO plans (merchant_id, env, name, frequency, day, amount, callback_url, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING *, 0 AS active_subscriptions`,

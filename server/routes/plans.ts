@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { emitEvent } from '../domain/events.js';
-import { createPlan, deletePlan, getPlan, listPlans, presentPlan } from '../domain/plans.js';
+import { createPlan, deletePlan, getPlan, listPlans, presentPlan, vetPlan } from '../domain/plans.js';
 import { getSubscription, presentSubscription, subscribe, unsubscribe, withLastBillings } from '../domain/subscriptions.js';
 import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePageOrAll } from '../http/paging.js';
@@ -30,13 +30,15 @@ export default async function planRoutes(app: FastifyInstance) {
   const { db, vault, clock } = app.services;
 
   const replayPlan: IdempotentReplay = async (req, id) => presentPlan(await getPlan(db, req.identity, id));
-  app.post<{ Body: Record<string, unknown> }>('/plans', { config: { idempotentReplay: replayPlan }, schema: { body: anyBody, response: { 200: planSchema } } }, async (req) =>
-    presentPlan(await db.tx(async (q) => {
-      const plan = await createPlan(q, req.identity, req.body ?? {}, req.now);
+  app.post<{ Body: Record<string, unknown> }>('/plans', { config: { idempotentReplay: replayPlan }, schema: { body: anyBody, response: { 200: planSchema } } }, async (req) => {
+    const body = req.body ?? {};
+    await vetPlan(req.identity, body); // resolves the callback_url's host: before the transaction
+    return presentPlan(await db.tx(async (q) => {
+      const plan = await createPlan(q, req.identity, body, req.now);
       await rememberResource(q, req, String(plan.id));
       return plan;
-    })),
-  );
+    }));
+  });
 
   app.get('/plans', { schema: { response: { 200: listSchema(planSchema) } } }, async (req) => {
     const page = parsePageOrAll(req.query);

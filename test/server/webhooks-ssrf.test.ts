@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { createPlan, vetPlan } from '../../server/domain/plans.js';
 import { deliverCallbacks } from '../../server/jobs/callbacks.js';
 import { OutboundError, OutboundPolicy, configureOutbound, restoreOutbound } from '../../server/net/outbound.js';
 import { Merchant } from '../helpers/gateway.js';
@@ -112,5 +113,24 @@ describe('send time (DNS rebinding)', () => {
     await deliverCallbacks(h.deps(), h.at(0), { timeoutMs: 10_000 });
     expect(await attemptsOf(id)).toEqual([{ status_code: null, error: OutboundError.PUBLIC_MESSAGE, duration_ms: null }]);
     expect(rx.connections).toBe(0);
+  });
+});
+
+describe('a slow name server holds no transaction', () => {
+  test("a plan's callback_url is resolved by vetPlan, before the route opens its transaction; createPlan, inside it, never waits on DNS", async () => {
+    const asked: string[] = [];
+    configureOutbound({ resolve: async (host) => (asked.push(host), dns.resolve(host === 'slow.test' ? 'internal.test' : host)) });
+    try {
+      const scope = { merchantId: m.id, env: 'live' as const };
+      const body = { name: 'P', frequency: 'monthly', amount: 100, callback_url: 'https://slow.test/cb' };
+      await h.gw.db.tx((q) => createPlan(q, scope, body, new Date()));
+      expect(asked).toEqual([]);
+      await expect(vetPlan(scope, body)).rejects.toMatchObject({ code: 'URL01' });
+      expect(asked).toEqual(['slow.test']);
+      // Through the API: refused, and nothing was written.
+      await expectError(await plan(live(), 'https://slow.test/cb'), 400, 'URL01', /^callback_url refused/);
+    } finally {
+      configureOutbound({ resolve: dns.resolve });
+    }
   });
 });
