@@ -97,7 +97,7 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     // A hop count as Fastify does it for numbers: the socket's peer (hop 0) and the next n - 1 are proxies.
     trustProxy: typeof opts.trustProxy === 'number' ? hopsOf(opts.trustProxy) : (opts.trustProxy ?? false),
     // `/api/v1//receipts/templates` (an official README example) is `/api/v1/receipts/templates`.
-    routerOptions: { ignoreDuplicateSlashes: true },
+    routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     requestTimeout: 30_000,
     // X-Request-Id: kept when the caller sends a sane one, else a random UUID (http/request-id.ts).
     genReqId: requestId,

@@ -96,7 +96,7 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
       fields: {
         customer_id: m.customer.id, method_id: m.method_id, card_type: m.card_type, card_number: mask(number),
         card_exp_month: month(m.card_exp_month), card_exp_year: m.card_exp_year?.toString() ?? null,
-        card_owner_name: m.card_owner_name, account_holder_name: m.card_owner_name ?? holder,
+        card_owner_name: m.card_owner_name, account_holder_name: m.card_owner_name ?? holder ?? '',
       },
       payer: { ...payer, email },
       customerMetadata: metadata ?? {},
@@ -113,8 +113,9 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
       ...base, paymentMethod: 'credit_card', number, csc: text(body.csc ?? body.cvv, 'csc'), zip: card.zip, verify: true,
       fields: {
         card_type: card.card_type, card_number: mask(number), card_exp_month: month(card.card_exp_month ?? null),
-        card_exp_year: card.card_exp_year?.toString() ?? null, card_owner_name: card.card_owner_name ?? null,
-        account_holder_name: card.card_owner_name ?? null,
+        // The spec types both as plain strings: no name given is "" (strict client decoders refuse null).
+        card_exp_year: card.card_exp_year?.toString() ?? null, card_owner_name: card.card_owner_name ?? '',
+        account_holder_name: card.card_owner_name ?? '',
       },
       payer: { address_1: card.address_1, address_2: card.address_2, city: card.city, state: card.state, zip: card.zip, country: card.country },
     };

@@ -126,14 +126,18 @@ function readTarget(body: Body, customerEmail: string | null): Target {
   return { type, to: email };
 }
 
-/** The email of the charge's customer (null without a customer, a deleted one, or no email). */
+/**
+ * Where a receipt goes without email_address: the charge's customer's email as it is now, else the
+ * email recorded on the charge itself (a deleted customer, or a payer email given with the charge).
+ */
 async function customerEmail(q: Queryable, scope: Scope, txn: TransactionRow): Promise<string | null> {
-  if (!txn.customer_id) return null;
+  const recorded = ((txn as { email?: string | null }).email) || null;
+  if (!txn.customer_id) return recorded;
   const [c] = await q.query<{ email: string | null }>(
     'SELECT email FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL',
     [scope.merchantId, scope.env, txn.customer_id],
   );
-  return c?.email || null;
+  return c?.email || recorded;
 }
 
 /** POST /charge/:id/receipt: 69404, then 69005/69006 (email) or 10302 (sms), then 10300 for a named template. */

@@ -69,13 +69,12 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   // inline script and cannot be framed, by the pages' CSP that http/headers.ts sets on every answer.
 
   const html = readFileSync(join(PUBLIC_DIR, 'dashboard', 'index.html'));
-  for (const url of ['/dashboard', '/dashboard/']) {
-    app.get(url, page, async (_req, reply) => {
-      reply.header('cache-control', 'no-cache');
-      reply.type('text/html; charset=utf-8');
-      return html;
-    });
-  }
+  // Also /dashboard/: the router ignores a trailing slash.
+  app.get('/dashboard', page, async (_req, reply) => {
+    reply.header('cache-control', 'no-cache');
+    reply.type('text/html; charset=utf-8');
+    return html;
+  });
   for (const [file, type] of ASSETS) {
     const body = readFileSync(join(PUBLIC_DIR, 'dashboard', file));
     app.get(`/dashboard/${file}`, page, async (_req, reply) => {

@@ -150,7 +150,7 @@ describe('a direct card charge without card_owner_name (item 5)', () => {
     const body = { amount: 2000, card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2030, csc: '123' };
     const res = await call('POST', '/charge', body, gw.merchant, enc);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'SETTLED', source: 'card', card_owner_name: null, amount_settled: 2000 });
+    expect(res.json()).toMatchObject({ status: 'SETTLED', source: 'card', card_owner_name: '', account_holder_name: '', amount_settled: 2000 });
     // The other checks still hold.
     expect(errorOf(await call('POST', '/charge', { ...body, card_number: '4111111111111112' }, gw.merchant, enc)))
       .toEqual({ status: 400, code: '11112' });

@@ -171,6 +171,15 @@ describe('doubled slashes', () => {
     expect(doubled.json()).toEqual(single.json());
   });
 
+  test('a trailing slash routes as the path without it: POST /customers/ creates (not 17001), GET /transactions/ lists', async () => {
+    const created = await gw.app.inject({ method: 'POST', url: '/api/v1/customers/', payload: { first_name: 'Trailing' }, headers: basic(sk()) });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().first_name).toBe('Trailing');
+    const listed = await gw.app.inject({ url: '/api/v1/transactions/', headers: basic(sk()) });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect((await gw.app.inject({ url: '/dashboard/' })).statusCode).toBe(200);
+  });
+
   test('POST //api//v1//customers creates a customer', async () => {
     const res = await gw.app.inject({ method: 'POST', url: '//api//v1//customers', payload: { first_name: 'Ada' }, headers: basic(sk()) });
     expect(res.statusCode, res.body).toBe(200);
