@@ -103,7 +103,8 @@ export const AMOUNT_LINE = 'Amount due';
  * computes totals and never drops what the body says.
  */
 function readLines(input: InvoiceInput): Item[] {
-  const hasItems = !(input.items === undefined || input.items === null || input.items === '');
+  // PHP encodes an empty array as [] (json_encode): no items, as absent.
+  const hasItems = !(input.items === undefined || input.items === null || input.items === '' || (Array.isArray(input.items) && input.items.length === 0));
   let amount: number | null = null;
   if (input.amount !== undefined) {
     const a = parseAmount(input.amount);

@@ -165,9 +165,13 @@ export function assertNoNul(value: unknown, path = ''): void {
   }
 }
 
+const isEmptyList = (v: unknown) => (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '[]');
+
 /** Objects such as metadata may arrive as a JSON-encoded string; accept both forms. */
 export function parseObjectParam(value: unknown, name: string): Record<string, unknown> | null {
   if (value === undefined || value === null || value === '') return null;
+  // PHP's json_encode writes an empty array, its empty map too, as []: an empty object.
+  if (isEmptyList(value)) return {};
   let v = value;
   if (typeof v === 'string') {
     try {

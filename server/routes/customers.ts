@@ -51,7 +51,7 @@ const customerBody = {
       [...RECORD_FIELDS, 'id', 'token', 'cvv', 'csc', 'default_receipt_template_id', 'default_method_id', ...PAYMENT_FIELDS]
         .map((k) => [k, scalar]),
     ),
-    metadata: { type: ['object', 'string', 'null'] },
+    metadata: { type: ['object', 'string', 'null', 'array'], maxItems: 0 }, // [] is PHP's empty map
     default_receipts: { type: ['boolean', 'string', 'number', 'null'] },
   },
 };
