@@ -33,6 +33,8 @@ export interface Config {
    * TESSERA_OUTBOUND_ALLOW: private targets merchants' webhook and callback URLs may name anyway
    * (CIDR blocks, addresses, host names, `*.suffix`), e.g. `10.0.0.0/8,hooks.internal`.
    */
+  /** TESSERA_TEST_LOOPBACK: test mode may call loopback (QA receivers); off on a shared production gateway. */
+  testLoopback: boolean;
   outboundAllow: string[];
   /** TESSERA_DEMO: the demo checkout at / and /demo/*; undefined follows the mode (on with `serve --dev` only). */
   demo?: boolean;
@@ -58,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     notify: notifyConfig(env),
     outboundAllow: outboundAllowFrom(env),
+    testLoopback: testLoopbackFrom(env),
     demo: env.TESSERA_DEMO ? onOff(env, 'TESSERA_DEMO') : undefined,
   };
 }
@@ -132,6 +135,11 @@ function limits(spec: string | undefined): RateLimits {
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
+}
+
+/** TESSERA_TEST_LOOPBACK (on/off, default on): may test-mode webhooks and callbacks call loopback addresses. */
+export function testLoopbackFrom(env: NodeJS.ProcessEnv): boolean {
+  return onOff(env, 'TESSERA_TEST_LOOPBACK');
 }
 
 /** TESSERA_OUTBOUND_ALLOW, checked: an entry that is not an address, CIDR block or host name is a ConfigError. */

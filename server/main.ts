@@ -34,6 +34,8 @@ async function serve(config: Config, dev: boolean): Promise<void> {
     redisUrl: config.redisUrl,
     redisKeyPrefix: config.redisKeyPrefix,
     trustProxy: config.trustProxy,
+    testLoopback: config.testLoopback,
+    outboundAllow: config.outboundAllow,
     notify: config.notify,
     warn: (msg) => console.warn(`warning: ${msg}`),
   });

@@ -19,7 +19,7 @@ import { NotifyConfig, OutboxWorker, createTransports } from './notify/index.js'
 import { Scheduler } from './jobs/scheduler.js';
 import { WebhookDispatcher } from './jobs/dispatch.js';
 import { configureOutbound } from './net/outbound.js';
-import { TrustProxy, outboundAllowFrom } from './config.js';
+import { TrustProxy, outboundAllowFrom, testLoopbackFrom } from './config.js';
 import adminRoutes from './routes/admin.js';
 import { loopbackUrl, newAdminToken, writeControlFile } from './control-file.js';
 
@@ -51,6 +51,8 @@ export interface StartOptions {
    * the environment when absent). The setting is the process's: every gateway of it shares one.
    */
   outboundAllow?: string[];
+  /** Test mode may call loopback (TESSERA_TEST_LOOPBACK, default on; read from the environment when absent). */
+  testLoopback?: boolean;
   /** Serve the demo checkout at / and /demo/* (TESSERA_DEMO; on with `tessera serve --dev`). Default off. */
   demo?: boolean;
   /** The demo merchant's test-environment verification switches. */
@@ -118,7 +120,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     throw new ConfigError('TESSERA_DATA_KEY is required with DATABASE_URL (openssl rand -base64 32)');
   }
   if (dataDir) ensurePrivateDir(dataDir, opts.warn); // before anything writes into it
-  configureOutbound({ allow: opts.outboundAllow ?? outboundAllowFrom(process.env) });
+  configureOutbound({ allow: opts.outboundAllow ?? outboundAllowFrom(process.env), testLoopback: opts.testLoopback ?? testLoopbackFrom(process.env) });
   const vault = loadVault({ dataKey: opts.dataKey, retiredKeys: opts.retiredDataKeys, dataDir, warn: opts.warn });
   const clock = opts.clockStart ? clockFrom(opts.clockStart) : systemClock;
   let demo = null as { id: string; set: KeySet } | null; // set by setup (a closure: TS cannot see it)

@@ -26,21 +26,27 @@ export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
 export interface OutboundPolicy {
   /** The operator's private targets (TESSERA_OUTBOUND_ALLOW). */
   allow: AllowList;
+  /** Test mode may call loopback (QA receivers live there); TESSERA_TEST_LOOPBACK=off takes that away. */
+  testLoopback: boolean;
   resolve: Resolver;
 }
 
 export const systemResolver: Resolver = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
-let current: OutboundPolicy = { allow: new AllowList(), resolve: systemResolver };
+let current: OutboundPolicy = { allow: new AllowList(), testLoopback: true, resolve: systemResolver };
 
 /**
  * The process's policy (start.ts sets the allow-list from the configuration; tests may swap the
  * resolver). Returns the previous one, so a caller can put it back.
  */
-export function configureOutbound(p: { allow?: readonly string[]; resolve?: Resolver }): OutboundPolicy {
+export function configureOutbound(p: { allow?: readonly string[]; testLoopback?: boolean; resolve?: Resolver }): OutboundPolicy {
   const previous = current;
-  current = { allow: p.allow ? new AllowList(p.allow) : current.allow, resolve: p.resolve ?? current.resolve };
+  current = {
+    allow: p.allow ? new AllowList(p.allow) : current.allow,
+    testLoopback: p.testLoopback ?? current.testLoopback,
+    resolve: p.resolve ?? current.resolve,
+  };
   return previous;
 }
 
@@ -50,11 +56,11 @@ export function restoreOutbound(p: OutboundPolicy): void {
 
 export const outboundPolicy = (): OutboundPolicy => current;
 
-/** Public addresses always; loopback in test mode (QA receivers live there); anything the operator allowed. */
+/** Public addresses always; loopback in test mode (QA receivers live there) unless switched off; anything the operator allowed. */
 function addressAllowed(policy: OutboundPolicy, caller: Caller, ip: string): boolean {
   if (caller === 'operator') return true;
   const c = classifyIp(ip);
-  return c === 'public' || (c === 'loopback' && caller === 'test') || policy.allow.allowsIp(ip);
+  return c === 'public' || (c === 'loopback' && caller === 'test' && policy.testLoopback) || policy.allow.allowsIp(ip);
 }
 
 const bareHost = (u: URL) => u.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -76,7 +82,7 @@ export async function vetUrl(url: string, caller: Caller, policy: OutboundPolicy
     return addressAllowed(policy, caller, host) ? null : `${u.hostname} is not a public address`;
   }
   if (policy.allow.allowsName(host)) return null;
-  if (isLocalhostName(host)) return caller === 'test' ? null : `${host} is a loopback name`;
+  if (isLocalhostName(host)) return caller === 'test' && policy.testLoopback ? null : `${host} is a loopback name`;
   let addresses: ResolvedAddress[];
   try {
     addresses = await withDeadline(policy.resolve(host), VET_RESOLVE_MS);

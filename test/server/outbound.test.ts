@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { AllowList, classifyIp, parseAllowList } from '../../server/net/addresses.js';
 import { OutboundError, OutboundPolicy, post, vetUrl } from '../../server/net/outbound.js';
-import { ConfigError, loadConfig } from '../../server/config.js';
+import { ConfigError, loadConfig, testLoopbackFrom } from '../../server/config.js';
 import { freePort } from './notify-fixtures.js';
 import { ScriptedServer, endless, fakeDns, latch, startScripted } from './outbound-fixtures.js';
 
@@ -19,7 +19,7 @@ async function server(): Promise<ScriptedServer> {
 }
 
 const REFUSED = /is not a public address|resolves to an address that is not public|is a loopback name/;
-const policy = (dns = fakeDns(), allow: string[] = []): OutboundPolicy => ({ allow: new AllowList(allow), resolve: dns.resolve });
+const policy = (dns = fakeDns(), allow: string[] = [], testLoopback = true): OutboundPolicy => ({ allow: new AllowList(allow), testLoopback, resolve: dns.resolve });
 
 describe('address classes', () => {
   test.each([
@@ -177,5 +177,22 @@ describe('post (sending)', () => {
     expect((await sending).status).toBe(200);
     expect(calls).toBe(1);
     expect(s.requests[0].headers).toMatchObject({ 'x-early': '1', 'x-late': '1', 'content-length': '1' });
+  });
+});
+
+describe('TESSERA_TEST_LOOPBACK=off (a shared production gateway)', () => {
+  test('test mode loses loopback, by address and by name; the allow-list still lets a target through', async () => {
+    const dns = fakeDns({ 'local.test': ['127.0.0.1'] });
+    for (const url of ['http://127.0.0.1:9/hook', 'http://[::1]/hook', 'http://localhost/hook', 'http://local.test/hook']) {
+      expect(await vetUrl(url, 'test', policy(dns)), url).toBeNull();
+      expect(await vetUrl(url, 'test', policy(dns, [], false)), url).toMatch(REFUSED);
+    }
+    expect(await vetUrl('http://127.0.0.1:9/hook', 'test', policy(dns, ['127.0.0.1'], false))).toBeNull();
+  });
+
+  test('the setting is on unless TESSERA_TEST_LOOPBACK=off', () => {
+    expect(testLoopbackFrom({})).toBe(true);
+    expect(testLoopbackFrom({ TESSERA_TEST_LOOPBACK: 'off' })).toBe(false);
+    expect(() => testLoopbackFrom({ TESSERA_TEST_LOOPBACK: 'no' })).toThrow(/TESSERA_TEST_LOOPBACK must be on or off/);
   });
 });
