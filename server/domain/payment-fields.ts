@@ -27,7 +27,9 @@ const given = (v: unknown) => v !== undefined && v !== null && v !== '';
  */
 export function paymentData(input: FieldsInput, expectType?: Kind): Record<string, unknown> | null {
   const f = input.fields ?? {};
-  const card = CARD_DATA.some((k) => given(f[k]));
+  // A security code alone is part of a card too (refused for the missing number, never dropped);
+  // beside a token it is the token's business.
+  const card = CARD_DATA.some((k) => given(f[k])) || (!input.token && (given(f.csc) || given(f.cvv)));
   const bank = BANK_DATA.some((k) => given(f[k]));
   if (!card && !bank) return null;
   if (input.token) throw new GatewayError('REQ01', 'send a token or the card (bank account) fields, not both');
