@@ -103,6 +103,16 @@ export async function rememberResource(q: Queryable, req: FastifyRequest, id: st
  * whose node died after its record committed is answered from the record (the route's
  * `idempotentReplay`); one whose node died before anything committed runs again.
  */
+/**
+ * The endpoint a key belongs to: the matched route with its decoded parameters, never the raw URL,
+ * so `/api/v1//charge`, `/api/v1/%63harge` and `/api/v1/charge/` are the one endpoint (and one
+ * charge) that `/api/v1/charge` is.
+ */
+export function endpointOf(req: FastifyRequest): string {
+  const params = (req.params ?? {}) as Record<string, string>;
+  return (req.routeOptions.url ?? req.url.split('?')[0]).replace(/:(\w+)/g, (_, name: string) => params[name] ?? '');
+}
+
 export function registerIdempotency(app: FastifyInstance, opts: { secretFields?: readonly string[] } = {}): void {
   const skip = new Set([...CARD_FIELDS, ...fieldNames(opts.secretFields ?? [])]);
   app.decorateRequest('idempotency', null);
@@ -113,7 +123,7 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
       throw new GatewayError('IDEM01');
     }
     const { db, clock, vault } = app.services;
-    const claim: Claim = { merchantId: req.identity.merchantId, env: req.identity.env, endpoint: req.url.split('?')[0], key };
+    const claim: Claim = { merchantId: req.identity.merchantId, env: req.identity.env, endpoint: endpointOf(req), key };
     const body = canonical(req.body, skip);
     const hash = `${FINGERPRINT}.${vault.mac('idempotency', body)}`;
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -78,7 +78,7 @@ describe('card fields on POST /customers (item 4)', () => {
     const { card_number: _, ...noNumber } = README_CUSTOMER;
     expect(errorOf(await call('POST', '/customers', noNumber, m, enc))).toEqual({ status: 400, code: '11112' });
     // A security code alone is part of a card too: refused for the missing number, never dropped.
-    for (const code of [{ csc: '123' }, { cvv: '123' }]) {
+    for (const code of [{ csc: '123' }, { cvv: '123' }] as Body[]) {
       expect(errorOf(await call('POST', '/customers', { first_name: 'Ada', ...code }, m, enc)), JSON.stringify(code)).toEqual({ status: 400, code: '11112' });
     }
     expect(await countRows(m, 'customers')).toBe(0);

@@ -174,3 +174,29 @@ describe('a request whose node died between commit and answer (15.6)', () => {
     expect(retry.json().errors[0].message).toContain(String(created.json().id));
   });
 });
+
+describe('the endpoint a key belongs to', () => {
+  test('//charge, %63harge and a trailing slash are the same endpoint: one charge, the others replay', async () => {
+    const key = newKey();
+    const body = { ...visa, amount: 2400 };
+    const first = await gw.app.inject({ method: 'POST', url: '/api/v1/charge', payload: body, headers: { ...basic(gw.merchant.test.private_key), 'idempotency-key': key } });
+    expect(first.statusCode).toBe(200);
+    const before = await transactions();
+    for (const url of ['/api/v1//charge', '/api/v1/%63harge', '/api//v1/charge', '/api/v1/charge/']) {
+      const again = await gw.app.inject({ method: 'POST', url, payload: body, headers: { ...basic(gw.merchant.test.private_key), 'idempotency-key': key } });
+      expect({ url, status: again.statusCode, replayed: again.headers['idempotent-replayed'], id: again.json().id })
+        .toEqual({ url, status: 200, replayed: 'true', id: first.json().id });
+    }
+    expect(await transactions()).toBe(before);
+  });
+
+  test('a refund by key: the path parameter is part of the endpoint, however the path is spelled', async () => {
+    const id = (await charge({ ...visa, amount: 3000 }, newKey())).json().id;
+    const key = newKey();
+    const refund = (url: string) => gw.app.inject({ method: 'POST', url, payload: { amount: 300 }, headers: { ...basic(gw.merchant.test.private_key), 'idempotency-key': key } });
+    expect((await refund(`/api/v1/charge/${id}/cancel`)).statusCode).toBe(200);
+    for (const url of [`/api/v1//charge/${id}/cancel`, `/api/v1/charge/${id}/%63ancel`]) expect((await refund(url)).headers['idempotent-replayed'], url).toBe('true');
+    const after = await gw.app.inject({ url: `/api/v1/charge/${id}`, headers: basic(gw.merchant.test.private_key) });
+    expect(after.json().amount_refunded).toBe(300);
+  });
+});
