@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors.js';
+import { decodeJsonParam } from '../http/body.js';
 
 // The constraint language of webhook rules: a list of {field, operator, value} over the event's
 // object (the `data` of the event, as the API shows it). A rule matches when every constraint
@@ -63,11 +64,8 @@ function readScalar(v: unknown, i: number): Scalar {
 function readList(v: unknown, i: number): Scalar[] {
   let list = v;
   if (typeof list === 'string' && list.trim().startsWith('[')) {
-    try {
-      list = JSON.parse(list);
-    } catch {
-      bad(i, 'value must be a list (or a JSON-encoded list) for operator in');
-    }
+    list = decodeJsonParam(list, `constraints[${i}].value`,
+      () => new GatewayError('REQ01', `constraints[${i}]: value must be a list (or a JSON-encoded list) for operator in`));
   }
   if (list && typeof list === 'object' && !Array.isArray(list)) {
     const keys = Object.keys(list);
@@ -123,13 +121,9 @@ export function parseConstraint(raw: unknown, i: number): Constraint {
  */
 export function parseConstraints(raw: unknown): Constraint[] {
   if (raw === undefined || raw === null || raw === '') return [];
-  let list = raw;
+  let list: unknown = raw;
   if (typeof list === 'string') {
-    try {
-      list = JSON.parse(list);
-    } catch {
-      throw new GatewayError('REQ01', 'constraints must be a list of {field, operator, value} (or its JSON encoding)');
-    }
+    list = decodeJsonParam(list, 'constraints', () => new GatewayError('REQ01', 'constraints must be a list of {field, operator, value} (or its JSON encoding)'));
   }
   if (list && typeof list === 'object' && !Array.isArray(list)) {
     const keys = Object.keys(list);

@@ -1,5 +1,6 @@
 import { Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
+import { decodeJsonParam } from '../http/body.js';
 import { MAX_LENGTH } from './customers.js';
 import { Scope } from './keys.js';
 import { MAX_AMOUNT, isEmail, parseAmount, text } from './validate.js';
@@ -50,13 +51,7 @@ function wholeNumber(v: unknown): number {
  */
 export function readItems(raw: unknown): Item[] {
   let v = raw;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      throw bad('items must be a list of line items (or a JSON-encoded list)');
-    }
-  }
+  if (typeof v === 'string') v = decodeJsonParam(v, 'items', () => bad('items must be a list of line items (or a JSON-encoded list)'));
   let list: unknown[];
   if (Array.isArray(v)) {
     list = v;

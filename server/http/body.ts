@@ -167,20 +167,30 @@ export function assertNoNul(value: unknown, path = ''): void {
 
 const isEmptyList = (v: unknown) => (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '[]');
 
+/**
+ * A value sent as a JSON-encoded string (metadata, invoice items, webhook constraints), decoded and
+ * checked as the request's own text is: "\ud800" or "\u0000" inside the string only appear now.
+ * `invalid` is the field's own error for text that is not JSON.
+ */
+export function decodeJsonParam(text: string, name: string, invalid: () => Error): unknown {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw invalid();
+  }
+  assertNoNul(v, name);
+  return v;
+}
+
 /** Objects such as metadata may arrive as a JSON-encoded string; accept both forms. */
 export function parseObjectParam(value: unknown, name: string): Record<string, unknown> | null {
   if (value === undefined || value === null || value === '') return null;
   // PHP's json_encode writes an empty array, its empty map too, as []: an empty object.
   if (isEmptyList(value)) return {};
-  let v = value;
+  let v: unknown = value;
   if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      throw new GatewayError('REQ01', `${name} must be an object or a JSON-encoded object`);
-    }
-    // Decoded here, after the request's own check: "\ud800" inside the string is a lone surrogate now.
-    assertNoNul(v, name);
+    v = decodeJsonParam(v, name, () => new GatewayError('REQ01', `${name} must be an object or a JSON-encoded object`));
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
     throw new GatewayError('REQ01', `${name} must be an object or a JSON-encoded object`);
