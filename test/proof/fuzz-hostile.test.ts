@@ -10,7 +10,7 @@ import { CATALOGUE } from '../../server/errors.js';
 import { Merchant, TestGateway, basic, startGateway } from '../helpers/gateway.js';
 import { fieldNames } from './fuzz-cases.js';
 import { errorShapeProblem, figure, probe, tableNames, writtenSince } from './helpers.js';
-import { FORM_HOSTILE, ILL_FORMED, JSON_HOSTILE, NAUGHTY, bank, formEncode, leafPaths, validBody, visa, withValue } from './hostile-cases.js';
+import { FORM_HOSTILE, ILL_FORMED, JSON_ENCODED_HOSTILE, JSON_HOSTILE, NAUGHTY, bank, formEncode, leafPaths, validBody, visa, withValue } from './hostile-cases.js';
 import { Route, idsFor, routesOf, seedTest } from './routes.js';
 
 let gw: TestGateway;
@@ -196,6 +196,10 @@ describe('hostile values on every body field of every write operation', () => {
         }
         const lone = ILL_FORMED[hot % ILL_FORMED.length];
         await send(t, `${path}=lone surrogate (JSON)`, JSON.stringify(await materialize(t, withValue(t.base, path, lone))), JSON_TYPE);
+        // The same text hidden in a JSON-encoded string, which fields taking lists or objects decode.
+        for (const [label, encoded] of JSON_ENCODED_HOSTILE(lone)) {
+          await send(t, `${path}=${label} (JSON-encoded)`, JSON.stringify(await materialize(t, withValue(t.base, path, encoded))), JSON_TYPE);
+        }
         // The naughty strings, a few per field read, JSON and form in turn.
         for (let k = 0; k < NAUGHTY_PER_FIELD; k++) {
           const s = NAUGHTY[naughtyAt++ % NAUGHTY.length];

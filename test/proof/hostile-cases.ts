@@ -90,6 +90,16 @@ export const FORM_HOSTILE: [string, (name: string) => string][] = [
 /** Ill-formed UTF-16: lone surrogates, which PostgreSQL refuses to store in JSON or text. */
 export const ILL_FORMED = ['\ud800', 'a\udfffb', '\ud83d', 'x\ud83d\ude00\ud800'];
 
+/**
+ * Ill-formed text inside a JSON-encoded string (ASCII on the wire: `"\\ud800"`), shaped like the
+ * lists and objects fields such as items, constraints and metadata decode.
+ */
+export const JSON_ENCODED_HOSTILE = (lone: string): [string, string][] => [
+  ['encoded list, lone surrogate', JSON.stringify([lone])],
+  ['encoded objects, lone surrogate', JSON.stringify([{ description: lone, field: 'description', operator: 'eq', value: lone, unit_amount: 1 }])],
+  ['encoded object, NUL', JSON.stringify({ note: 'a\u0000b', [lone]: 1 })],
+];
+
 /** Encodes a body as a form the way clients nest keys (`a[b][0]=…`). */
 export function formEncode(obj: Record<string, unknown>, skip?: string): string {
   const parts: string[] = [];
