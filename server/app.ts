@@ -107,7 +107,8 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     http: { connectionsCheckingInterval: 1_000 },
     frameworkErrors: withRequestId(frameworkErrorHandler),
     clientErrorHandler,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allowUnionTypes: true } },
+    // Scalars only: 'array' coercion unwrapped ["x"] into "x", so a list passed for a string field.
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true, allowUnionTypes: true } },
   });
   app.decorate('services', { ...services, keys: services.keys ?? new KeyCache(0) });
   app.decorate('metrics', new Metrics());

@@ -136,3 +136,14 @@ describe('the readers themselves', () => {
     }
   });
 });
+
+describe('fields the route schemas type as strings take no lists (the validator no longer unwraps [x] to x)', () => {
+  test.each<[string, string, Record<string, unknown>]>([
+    ['customer search term', '/api/v1/customers/search', { search_term: ['Eve'] }],
+    ['customer search offset', '/api/v1/customers/search', { search_term: 'A', offset: [1] }],
+    ['secret rotation expire_old', '/api/v1/webhooks/secret/rotate', { expire_old: ['now'] }],
+  ])('%s: 400 REQ01', async (_name, url, payload) => {
+    const res = await gw.app.inject({ method: 'POST', url, payload, headers: basic(gw.merchant.test.private_key) });
+    expect({ status: res.statusCode, code: res.json().errors?.[0]?.code }).toEqual({ status: 400, code: 'REQ01' });
+  });
+});
