@@ -243,7 +243,8 @@ export async function retryBilling(
     await enqueueCallback(q, plan.callback_url, billing, deps.clock.now());
     await emitEvent(q, scope, 'billing.retried', presentBilling(retried), now);
     await emitBilling(q, billing, now);
-    await onRecord?.(q, String(billing.id));
+    // Recorded by its transaction id, the id GET /billings/:id reads it back by.
+    await onRecord?.(q, String(billing.transaction_id ?? billing.id));
     return { billing, txn, callback: !!plan.callback_url };
   });
 }

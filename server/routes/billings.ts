@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { getBillingByTransaction, listBillings, presentBilling, retryBilling } from '../domain/billings.js';
 import { sendChargeReceipt } from '../domain/receipts.js';
-import { rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { anyBody, int, nullableString, string as str } from '../http/schemas.js';
 
@@ -33,7 +33,8 @@ export default async function billingRoutes(app: FastifyInstance) {
   );
 
   /** Answers 200 with the new billing whatever its outcome: `status` says whether the retry paid. */
-  app.post<{ Body: Record<string, unknown> }>('/billings/retry', { schema: { body: anyBody, response: { 200: billingSchema } } }, async (req) => {
+  const replay: IdempotentReplay = async (req, transactionId) => presentBilling(await getBillingByTransaction(db, req.identity, transactionId));
+  app.post<{ Body: Record<string, unknown> }>('/billings/retry', { config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: billingSchema } } }, async (req) => {
     const run = await retryBilling({ db, vault, clock }, req.identity, req.body?.id, req.now, (q, id) => rememberResource(q, req, id));
     if (run.txn?.receipt_due && run.txn.successful) {
       await sendChargeReceipt(db, req.identity, run.txn, req.now)

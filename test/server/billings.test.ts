@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deliverCallbacks, verifyCallback, webhookSecret } from '../../server/jobs/callbacks.js';
-import { TestGateway, startGateway, tokenFor, visa } from '../helpers/gateway.js';
+import { LEASE_MS } from '../../server/http/idempotency.js';
+import { TestGateway, basic, startGateway, tokenFor, visa } from '../helpers/gateway.js';
 import { BILLING_TIME, DECLINING_CARD, api, expectError, isolated, jobDeps } from './billings-fixtures.js';
 
 // The gateway clock starts at 2026-01-15T12:00:00Z (a Thursday). Every test uses a merchant of its
@@ -154,6 +155,28 @@ describe('POST /billings/retry', () => {
     expectError(await a.post('/billings/retry', { id: third.transaction_id }), 409, '10212');
     expect(await a.ok('GET', `/subscriptions/${s.id}`)).toMatchObject({ billings_count: 1, next_billing: '2026-03-15T00:00:00.000Z' });
     expect((await a.billings(s.id)).map((b) => b.status)).toEqual(['retried', 'retried', 'success']);
+  });
+
+  test('a retry whose node died between commit and answer: the same Idempotency-Key answers the new billing, once', async () => {
+    const { m, a } = await isolated(gw);
+    const p = await a.plan({ amount: 80 });
+    const s = await a.subscribe(p.id, (await a.customer()).id);
+    await a.advance({ months: 1 });
+    const [first] = await a.billings(s.id);
+    const retry = () => gw.app.inject({
+      method: 'POST', url: '/api/v1/billings/retry', payload: { id: first.transaction_id },
+      headers: { ...basic(m.test.private_key), 'idempotency-key': 'retry-after-crash' },
+    });
+    const done = await retry();
+    expect(done.statusCode).toBe(200);
+    // What a node leaves when it dies after the commit: the claim names the record, no answer.
+    await gw.db.query("UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = 'gone', created_at = $1 WHERE key = 'retry-after-crash'",
+      [new Date(gw.clock.now().getTime() - LEASE_MS - 1)]);
+    const again = await retry();
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(done.json());
+    expect((await a.billings(s.id)).length).toBe(2);
   });
 
   test('a declining card replaced on the same method id: the retry succeeds', async () => {
