@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { basic, benchCard as card, call as request } from '../lib/api.mjs';
 import { dist } from '../lib/dist.mjs';
 import { startGateway } from '../lib/gateway.mjs';
 import { summarise } from '../lib/stats.mjs';
@@ -15,18 +16,11 @@ const RATE = Number(process.env.BENCH_CLOCK_RATE ?? 20);
 const BASELINE_SECONDS = Number(process.env.BENCH_CLOCK_BASELINE_SECONDS ?? 10);
 /** Which advances to run (years, of 2 and 10). */
 const YEARS = (process.env.BENCH_CLOCK_YEARS ?? '2,10').split(',').map(Number);
-const card = { card_owner_name: 'Bench Owner', card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2099, csc: '123' };
-const basic = (key) => 'Basic ' + Buffer.from(`${key}:`).toString('base64');
-
+/** A request that must succeed: its JSON body. */
 async function call(url, method, key, body) {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: basic(key), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json();
-  if (res.status >= 300) throw new Error(`clock-advance: ${method} ${url} answered ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
+  const res = await request(url, method, key, body);
+  if (res.status >= 300) throw new Error(`clock-advance: ${method} ${url} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res.body;
 }
 
 /** Merchant A: a fresh merchant with one customer (a card) and `n` monthly subscriptions due from tomorrow on. */

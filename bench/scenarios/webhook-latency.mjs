@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { benchCard as card, call } from '../lib/api.mjs';
 import { dist } from '../lib/dist.mjs';
 import { summarise } from '../lib/stats.mjs';
 
@@ -6,17 +7,6 @@ import { summarise } from '../lib/stats.mjs';
 const CHARGES = Number(process.env.BENCH_WEBHOOK_CHARGES ?? 20);
 /** A webhook that has not arrived after this long counts as an error (the old dispatcher took up to ~2 s). */
 const GIVE_UP_MS = 15_000;
-const card = { card_owner_name: 'Bench Owner', card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2099, csc: '123' };
-const basic = (key) => 'Basic ' + Buffer.from(`${key}:`).toString('base64');
-
-async function call(url, method, key, body) {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: basic(key), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 /** A merchant's webhook endpoint on 127.0.0.1: notes when each transaction's webhook arrived. */
 async function receiver() {
