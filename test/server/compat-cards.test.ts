@@ -3,24 +3,13 @@
 // Each request goes both ways the clients send it: form-encoded (the PHP library) and JSON.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../helpers/gateway.js';
+import { Body, ENCODINGS, clientCall, errorOf } from './compat-fixtures.js';
 
 let gw: TestGateway;
 beforeAll(async () => { gw = await startGateway(); });
 afterAll(() => gw.close());
 
-type Body = Record<string, string | number>;
-type Encoding = 'form' | 'json';
-const ENCODINGS: Encoding[] = ['form', 'json'];
-
-function call(method: 'GET' | 'POST', url: string, body: Body | undefined, m: Merchant, enc: Encoding = 'json') {
-  const form = enc === 'form' && body !== undefined;
-  return gw.app.inject({
-    method, url: `/api/v1${url}`,
-    headers: { ...basic(m.test.private_key), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-    payload: form ? new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString() : (body as any),
-  });
-}
-const errorOf = (res: { statusCode: number; json(): any }) => ({ status: res.statusCode, code: res.json().errors?.[0]?.code });
+const call = clientCall(() => gw);
 
 // The official client's README: a customer from card fields, no token, no card_owner_name.
 const README_CUSTOMER = {
