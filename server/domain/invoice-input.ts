@@ -1,6 +1,6 @@
 import { Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
-import { decodeJsonParam } from '../http/body.js';
+import { decodeJsonParam, isEmptyList } from '../http/body.js';
 import { MAX_LENGTH } from './customers.js';
 import { Scope } from './keys.js';
 import { MAX_AMOUNT, isEmail, parseAmount, text } from './validate.js';
@@ -99,7 +99,7 @@ export const AMOUNT_LINE = 'Amount due';
  */
 function readLines(input: InvoiceInput): Item[] {
   // PHP encodes an empty array as [] (json_encode): no items, as absent.
-  const hasItems = !(input.items === undefined || input.items === null || input.items === '' || (Array.isArray(input.items) && input.items.length === 0));
+  const hasItems = !(input.items === undefined || input.items === null || input.items === '' || isEmptyList(input.items));
   let amount: number | null = null;
   if (input.amount !== undefined) {
     const a = parseAmount(input.amount);

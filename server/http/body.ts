@@ -165,7 +165,8 @@ export function assertNoNul(value: unknown, path = ''): void {
   }
 }
 
-const isEmptyList = (v: unknown) => (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '[]');
+/** PHP's json_encode writes an empty array, and an empty map, as `[]` (also inside a form field). */
+export const isEmptyList = (v: unknown) => (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '[]');
 
 /**
  * A value sent as a JSON-encoded string (metadata, invoice items, webhook constraints), decoded and

@@ -38,6 +38,10 @@ test('"items":[] with an amount is an invoice of that amount; a non-empty list w
   const inv = await post('/invoices', { customer_email: 'ada@example.com', customer_first_name: 'Ada', amount: 100, items: [] });
   expect(inv.statusCode, inv.body).toBe(200);
   expect(inv.json()).toMatchObject({ amount: 100 });
+  // The PHP library's form encoding of the same: items=[] (a JSON-encoded empty list).
+  const form = await post('/invoices', 'customer_email=ada%40example.com&customer_first_name=Ada&amount=100&items=%5B%5D', 'application/x-www-form-urlencoded');
+  expect(form.statusCode, form.body).toBe(200);
+  expect(form.json()).toMatchObject({ amount: 100 });
   const bad = await post('/charge', { token: await tokenFor(gw, visa), amount: 150, metadata: ['a'] });
   expect({ status: bad.statusCode, code: bad.json().errors?.[0]?.code }).toEqual({ status: 400, code: 'REQ01' });
 });
