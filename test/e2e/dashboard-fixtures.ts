@@ -16,6 +16,8 @@ export let gateway: GatewayProcess | undefined;
 let browser: Browser | undefined;
 export let context: BrowserContext;
 export let page: Page;
+/** Requests of `page` started and not yet finished or failed. */
+let inFlight = 0;
 let pageErrors: Error[];
 let failedRequests: string[];
 /** The private key the dashboard should be using: the printed one until the keys test rotates it. */
@@ -45,11 +47,17 @@ export function setupDashboard() {
     page.setDefaultTimeout(15_000);
     pageErrors = [];
     failedRequests = [];
+    inFlight = 0;
+    page.on('request', () => inFlight++);
+    page.on('requestfinished', () => inFlight--);
     page.on('pageerror', (e) => pageErrors.push(e));
     page.on('console', (m) => {
       if (m.type() === 'error' && !/status of (404|500)/.test(m.text())) pageErrors.push(new Error(m.text()));
     });
-    page.on('requestfailed', (r) => failedRequests.push(r.url()));
+    page.on('requestfailed', (r) => {
+      inFlight--;
+      failedRequests.push(r.url());
+    });
     onTestFailed(() => console.error(`--- gateway output ---\n${gateway?.output()}`));
   });
 
@@ -80,13 +88,29 @@ export async function shot(name: string) {
 }
 
 export async function signIn(key = currentKey) {
+  await quiet();
   await page.goto(`${gateway!.url}/dashboard`);
   await page.getByLabel('Private key', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
 }
 
+/**
+ * Waits until the page has no request under way. The test's own navigation would otherwise abort
+ * one the page made (the list it loads after signing in), which counts as a failed request.
+ */
+export async function quiet() {
+  await expect.poll(() => inFlight, { timeout: 15_000 }).toBe(0);
+}
+
+/** page.reload() once the page's own requests are done. */
+export async function reload() {
+  await quiet();
+  await page.reload();
+}
+
 export async function open(hash: string, heading: string) {
+  await quiet();
   await page.goto(`${gateway!.url}/dashboard#/${hash}`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }

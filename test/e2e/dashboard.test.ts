@@ -4,7 +4,7 @@
 // UPDATE_SCREENSHOTS=1 also writes docs/screenshots/*.png.
 import { describe, expect, it } from 'vitest';
 import {
-  api, context, gateway, hasEndpoint, open, page, rendered, setupDashboard, shot, signIn, useKey,
+  api, context, gateway, hasEndpoint, open, page, quiet, reload, rendered, setupDashboard, shot, signIn, useKey,
 } from './dashboard-fixtures.js';
 
 setupDashboard();
@@ -33,7 +33,7 @@ describe('merchant dashboard', () => {
     expect(await context.cookies()).toEqual([]);
 
     // A reload keeps the session (same tab); a new tab does not.
-    await page.reload();
+    await reload();
     await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
     const other = await context.newPage();
     await other.goto(`${gateway!.url}/dashboard`);
@@ -44,7 +44,7 @@ describe('merchant dashboard', () => {
     await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
     expect(await page.evaluate(() => ({ ...sessionStorage }))).toEqual({});
     expect(await page.locator('#view').innerHTML()).toBe('');
-    await page.reload();
+    await reload();
     await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
   });
 
@@ -85,7 +85,7 @@ describe('merchant dashboard', () => {
     // Hidden for good: neither the page nor a fresh listing holds the whole key again.
     await page.getByRole('button', { name: 'Done: hide the keys' }).click();
     await expect(panel.count()).resolves.toBe(0);
-    await page.reload();
+    await reload();
     await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
     await expect(page.locator('body').textContent()).resolves.not.toContain(newPrivate);
     const listing = await api('/dashboard/keys');
@@ -131,6 +131,7 @@ describe('merchant dashboard', () => {
     await page.getByText('No transaction matches these filters.').waitFor();
 
     // Detail, then a partial refund from the detail page.
+    await quiet();
     await page.goto(`${gateway!.url}/dashboard#/activity/transactions/${id}`);
     const detail = page.getByTestId('transaction-detail');
     await detail.waitFor();
@@ -319,7 +320,7 @@ describe('merchant dashboard', () => {
 
   it('is usable from the keyboard: skip link, navigation, visible focus', async () => {
     await signIn();
-    await page.reload(); // a fresh load leaves focus at the start of the document
+    await reload(); // a fresh load leaves focus at the start of the document
     await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
