@@ -1,0 +1,330 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Db, normaliseParams } from '../../../server/db/db.js';
+import { openDatabase } from '../../../server/db/index.js';
+import { DataDirLockedError } from '../../../server/db/lock.js';
+import { migrate } from '../../../server/db/migrate.js';
+import { MAX_PREPARED, openPg } from '../../../server/db/pg.js';
+import { loadConfig } from '../../../server/config.js';
+import { openPglite } from '../../../server/db/pglite.js';
+import { MIGRATIONS_DIR } from '../../../server/paths.js';
+import { DB_KIND, testDb } from '../../helpers/gateway.js';
+
+const MIGRATIONS = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
+
+/** A database with no migrations applied yet, and how to get rid of it. */
+async function blankDb(): Promise<{ open(): Promise<Db>; drop(): Promise<void> }> {
+  if (DB_KIND === 'pg') {
+    const url = process.env.TEST_DATABASE_URL!;
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = await openPg(url);
+    await admin.query(`CREATE SCHEMA "${schema}"`);
+    const opened: Db[] = [];
+    return {
+      async open() {
+        const db = await openPg(url, { schema });
+        opened.push(db);
+        return db;
+      },
+      async drop() {
+        for (const db of opened) await db.close();
+        await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+        await admin.close();
+      },
+    };
+  }
+  const db = await openPglite();
+  return { open: async () => db, drop: () => db.close() };
+}
+
+describe('migrations', () => {
+  test('a blank database gets every migration once; migrating again applies nothing', async () => {
+    const blank = await blankDb();
+    try {
+      const db = await blank.open();
+      expect(await migrate(db)).toEqual(MIGRATIONS);
+      expect(await migrate(db)).toEqual([]);
+      const rows = await db.query('SELECT version, applied_at FROM schema_migrations ORDER BY version');
+      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS);
+      expect(rows[0].applied_at).toBeInstanceOf(Date);
+      expect(await db.query('SELECT count(*)::int AS n FROM tokens')).toEqual([{ n: 0 }]);
+    } finally {
+      await blank.drop();
+    }
+  });
+
+  test('two nodes starting at once: one applies, the other waits and applies nothing', async () => {
+    const blank = await blankDb();
+    try {
+      const [a, b] = [await blank.open(), await blank.open()];
+      const results = await Promise.all([migrate(a), migrate(b)]);
+      expect(results.map((r) => r.length).sort()).toEqual([0, MIGRATIONS.length]);
+    } finally {
+      await blank.drop();
+    }
+  });
+
+  test('openDatabase migrates: the harness database has nothing left to apply', async () => {
+    const db = await testDb();
+    try {
+      expect(await migrate(db)).toEqual([]);
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
+describe('parameters', () => {
+  test('normaliseParams converts what PGlite would not', () => {
+    const buf = Buffer.from('x');
+    const bytes = new Uint8Array([1, 2]);
+    expect(
+      normaliseParams([new Date('2026-01-15T12:00:00.000Z'), { color: 'red', n: [1] }, 12n, undefined, null, 'a', 7, true, buf, bytes]),
+    ).toEqual(['2026-01-15T12:00:00.000Z', '{"color":"red","n":[1]}', '12', null, null, 'a', 7, true, buf, bytes]);
+    expect(normaliseParams()).toEqual([]);
+  });
+
+  test('both adapters read back what they were given (Date, object, bigint, undefined, int8 as number)', async () => {
+    const db = await testDb();
+    try {
+      const at = new Date('2026-01-15T12:34:56.789Z');
+      const [row] = await db.query('SELECT $1::timestamptz AS at, $2::jsonb AS obj, $3::int8 AS big, $4::text AS missing, $5::int8 AS cents', [
+        at, { color: 'red', nested: { a: 1 } }, 9007199254740991n, undefined, 1999,
+      ]);
+      expect(row.at).toBeInstanceOf(Date);
+      expect(row.at.toISOString()).toBe(at.toISOString());
+      expect(row.obj).toEqual({ color: 'red', nested: { a: 1 } });
+      expect(row.big).toBe(9007199254740991);
+      expect(row.missing).toBeNull();
+      expect(row.cents).toBe(1999);
+      expect(typeof (await db.query('SELECT count(*) AS n FROM merchants'))[0].n).toBe('number');
+    } finally {
+      await db.drop();
+    }
+  });
+
+  test('tx rolls back when its function throws and commits otherwise', async () => {
+    const db = await testDb();
+    try {
+      const insert = (q: { query: Db['query'] }, id: string) =>
+        q.query('INSERT INTO merchants (id, name, created_at) VALUES ($1, $2, $3)', [id, 'm', new Date()]);
+      await expect(db.tx(async (q) => { await insert(q, 'mer_rolled'); throw new Error('boom'); })).rejects.toThrow('boom');
+      expect(await db.tx(async (q) => { await insert(q, 'mer_kept'); return 'done'; })).toBe('done');
+      expect((await db.query('SELECT id FROM merchants')).map((r) => r.id)).toEqual(['mer_kept']);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a statement is parsed and planned once per connection, then reused', async () => {
+    const db = await testDb();
+    try {
+      const sql = 'SELECT count(*)::int AS n FROM merchants WHERE id <> $1';
+      const prepared = await db.tx(async (q) => {
+        for (let i = 0; i < 3; i++) await q.query(sql, [`mer_${i}`]);
+        return q.query('SELECT name FROM pg_prepared_statements WHERE statement = $1', [sql]);
+      });
+      // One named statement for three calls (an unnamed one would not be listed at all).
+      expect(prepared).toHaveLength(1);
+      expect(prepared[0].name).toMatch(/^t[0-9a-f]{20}$/);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a text with * is never prepared, so a migration that adds a column breaks nothing', async () => {
+    const db = await testDb();
+    try {
+      await db.query('CREATE TABLE star (a int)');
+      await db.query('INSERT INTO star (a) VALUES ($1)', [1]);
+      const [before, prepared] = await db.tx(async (q) => [
+        await q.query('SELECT * FROM star WHERE a = $1', [1]),
+        await q.query("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT * FROM star%'"),
+      ]);
+      expect(before).toEqual([{ a: 1 }]);
+      expect(prepared[0].n).toBe(0);
+      await db.query('ALTER TABLE star ADD COLUMN b text');
+      expect(await db.query('SELECT * FROM star WHERE a = $1', [1])).toEqual([{ a: 1, b: null }]);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a statement whose cached plan PostgreSQL refuses (0A000) fails once, then runs unnamed', async () => {
+    const db = await testDb();
+    try {
+      await db.query('CREATE TABLE typed (a int)');
+      await db.query('INSERT INTO typed (a) VALUES ($1)', [7]);
+      const select = 'SELECT a FROM typed WHERE $1::int >= 0';
+      // Prepare it on every pooled connection we may get.
+      await Promise.all(Array.from({ length: 10 }, () => db.query(select, [0])));
+      await db.query('ALTER TABLE typed ALTER COLUMN a TYPE text');
+      const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => db.query(select, [0])));
+      // Some connections held the old plan and refused it; none of them keeps refusing.
+      for (const o of outcomes) if (o.status === 'rejected') expect((o.reason as { code: string }).code).toBe('0A000');
+      expect(outcomes.some((o) => o.status === 'rejected'), 'the cached plan was refused somewhere').toBe(true);
+      const again = await Promise.all(Array.from({ length: 10 }, () => db.query(select, [0])));
+      for (const rows of again) expect(rows).toEqual([{ a: '7' }]);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: prepare: false (DATABASE_PREPARED_STATEMENTS=off) sends every statement unnamed', async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const db = await openPg(url, { prepare: false, max: 1 });
+    try {
+      for (let i = 0; i < 3; i++) await db.query('SELECT $1::int AS unnamed_probe', [i]);
+      expect(await db.query("SELECT name FROM pg_prepared_statements WHERE statement LIKE '%unnamed_probe%'")).toEqual([]);
+    } finally {
+      await db.close();
+    }
+    expect(loadConfig({}).preparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
+  });
+
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a connection keeps at most MAX_PREPARED statements; texts past the bound run unnamed', async () => {
+    const db = await testDb();
+    try {
+      const text = (i: number) => `SELECT $1::int + ${i} AS n`;
+      const [kept, last] = await db.tx(async (q) => {
+        for (let i = 0; i < MAX_PREPARED + 5; i++) expect((await q.query(text(i), [1]))[0].n).toBe(i + 1);
+        return Promise.all([
+          q.query('SELECT count(*)::int AS n FROM pg_prepared_statements'),
+          q.query('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1', [text(MAX_PREPARED + 4)]),
+        ]);
+      });
+      expect(kept[0].n).toBeLessThanOrEqual(MAX_PREPARED);
+      expect(last[0].n).toBe(0);
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
+// The data-directory lock guards embedded PGlite only: PostgreSQL has its own.
+describe.skipIf(DB_KIND === 'pg')('PGlite data-directory lock', () => {
+  let root: string;
+  let lockModule: string;
+  const children: ChildProcess[] = [];
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'tessera-lock-'));
+    // Child processes need JavaScript: transpile lock.ts (node built-ins only) instead of relying on dist/.
+    const src = readFileSync(new URL('../../../server/db/lock.ts', import.meta.url), 'utf8');
+    const js = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } });
+    lockModule = join(root, 'lock.mjs');
+    writeFileSync(lockModule, js.outputText);
+    writeFileSync(
+      join(root, 'child.mjs'),
+      `import { lockDataDir } from ${JSON.stringify(lockModule)};
+       const [mode, dir] = process.argv.slice(2);
+       try { lockDataDir(dir); } catch (e) { console.log(e.constructor.name + ': ' + e.message); process.exit(3); }
+       console.log('locked');
+       if (mode === 'hold') setInterval(() => {}, 60_000);`,
+    );
+  });
+  afterAll(() => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const newDir = () => {
+    const d = join(root, `data-${randomBytes(4).toString('hex')}`);
+    mkdirSync(d);
+    return d;
+  };
+  const lockFile = (dir: string) => join(dir, 'tessera.lock');
+
+  /** Runs child.mjs; resolves with its first line of output (hold) or its exit code and output (try). */
+  function child(mode: 'hold' | 'try', dir: string) {
+    const c = spawn(process.execPath, [join(root, 'child.mjs'), mode, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(c);
+    let out = '';
+    c.stdout!.on('data', (d) => { out += d; });
+    const exited = new Promise<{ code: number | null; out: string }>((res) => c.on('exit', (code) => res({ code, out })));
+    const locked = new Promise<void>((res, rej) => {
+      c.stdout!.on('data', () => { if (out.includes('locked')) res(); });
+      c.on('exit', () => rej(new Error(`child exited: ${out}`)));
+    });
+    locked.catch(() => {}); // only 'hold' callers await it
+    return { proc: c, exited, locked };
+  }
+
+  const deadPid = async () => {
+    const c = child('try', newDir());
+    await c.exited;
+    return c.proc.pid!;
+  };
+
+  test('a second process gets DataDirLockedError while the first holds the directory', async () => {
+    const dir = newDir();
+    const holder = child('hold', dir);
+    await holder.locked;
+    expect(readFileSync(lockFile(dir), 'utf8')).toBe(String(holder.proc.pid));
+    const err = await openDatabase({ dataDir: dir }).catch((e) => e);
+    expect(err).toBeInstanceOf(DataDirLockedError);
+    expect(err.message).toContain(String(holder.proc.pid));
+    expect(readFileSync(lockFile(dir), 'utf8')).toBe(String(holder.proc.pid)); // the holder's lock is intact
+
+    // kill -9 leaves the lock behind; the next process takes it over.
+    holder.proc.kill('SIGKILL');
+    await holder.exited;
+    expect(existsSync(lockFile(dir))).toBe(true);
+    const db = await openDatabase({ dataDir: dir });
+    try {
+      expect(readFileSync(lockFile(dir), 'utf8')).toBe(String(process.pid));
+      const other = await child('try', dir).exited;
+      expect(other.code).toBe(3);
+      expect(other.out).toContain(`DataDirLockedError: data directory ${dir} is in use by process ${process.pid}`);
+    } finally {
+      await db.close();
+    }
+    expect(existsSync(lockFile(dir))).toBe(false); // released on close
+    expect((await child('try', dir).exited).code).toBe(0);
+  });
+
+  test('a second open in the same process is refused too, and closing the first frees the directory', async () => {
+    const dir = newDir();
+    const first = await openDatabase({ dataDir: dir });
+    await first.query("INSERT INTO merchants (id, name, created_at) VALUES ('mer_1', 'kept', $1)", [new Date()]);
+    await expect(openDatabase({ dataDir: dir })).rejects.toBeInstanceOf(DataDirLockedError);
+    expect(readFileSync(lockFile(dir), 'utf8')).toBe(String(process.pid));
+    await first.close();
+    const again = await openDatabase({ dataDir: dir });
+    try {
+      expect(await again.query('SELECT name FROM merchants')).toEqual([{ name: 'kept' }]);
+      expect(await migrate(again)).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  test.each([
+    ['a dead process', deadPid],
+    ['this process\'s pid, left by an earlier run (containers reuse pid 1)', async () => process.pid],
+  ])('a stale lock file naming %s is taken over', async (_, pid) => {
+    const dir = newDir();
+    writeFileSync(lockFile(dir), String(await pid()));
+    const db = await openDatabase({ dataDir: dir });
+    try {
+      expect(readFileSync(lockFile(dir), 'utf8')).toBe(String(process.pid));
+    } finally {
+      await db.close();
+    }
+    expect(existsSync(lockFile(dir))).toBe(false);
+  });
+
+  test('a failed open releases the lock', async () => {
+    const dir = newDir();
+    writeFileSync(join(dir, 'PG_VERSION'), 'not a database'); // PGlite refuses this directory
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow();
+    expect(existsSync(lockFile(dir))).toBe(false);
+  });
+});

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TestGateway, startGateway } from '../../helpers/gateway.js';
+import { RECEIPT_TIME, calls, expectError } from './receipts-fixtures.js';
+
+// Receipt templates (spec 2.6, 4.4): CRUD, list envelope, 10302, 10300, scoping; merchant defaults.
+
+let gw: TestGateway;
+let api: ReturnType<typeof calls>;
+beforeAll(async () => {
+  gw = await startGateway();
+  api = calls(gw);
+});
+afterAll(() => gw.close());
+
+const merchantNumber = async (id = gw.merchant.id) =>
+  (await gw.db.query('SELECT number FROM merchants WHERE id = $1', [id]))[0].number as number;
+
+describe('create, read, update, delete', () => {
+  test('POST creates: integer id and merchant_id, +00:00 timestamps, exactly the fields of spec 2.6', async () => {
+    const res = await api.post('/receipts/templates', { name: 'Default', subject: 'Thanks from [MerchantName]', receipt_text: 'Paid [Amount]' });
+    expect(res.statusCode).toBe(200);
+    const t = res.json();
+    expect(Object.keys(t).sort()).toEqual(['class', 'created_at', 'id', 'merchant_id', 'name', 'receipt_text', 'subject', 'updated_at']);
+    expect(t).toMatchObject({
+      class: 'receipt_template', name: 'Default', subject: 'Thanks from [MerchantName]', receipt_text: 'Paid [Amount]',
+      merchant_id: await merchantNumber(),
+    });
+    expect(Number.isInteger(t.id)).toBe(true);
+    expect(Number.isInteger(t.merchant_id)).toBe(true);
+    expect(t.created_at).toMatch(RECEIPT_TIME);
+    expect(t.created_at).toBe(gw.clock.now().toISOString().replace(/\.\d{3}Z$/, '+00:00'));
+    expect(t.updated_at).toBe(t.created_at);
+    expect((await api.get(`/receipts/templates/${t.id}`)).json()).toEqual(t);
+  });
+
+  test('only receipt_text is required; name and subject default to null; form bodies work', async () => {
+    const t = (await api.post('/receipts/templates', 'receipt_text=Hello+[CustomerName]<br>bye')).json();
+    expect(t).toMatchObject({ name: null, subject: null, receipt_text: 'Hello [CustomerName]<br>bye' });
+  });
+
+  test('10302 without receipt_text (absent, empty, blank); REQ01 for an object or an over-long field', async () => {
+    for (const body of [{}, { name: 'x' }, { receipt_text: '' }, { receipt_text: '   ' }, { receipt_text: null }]) {
+      expectError(await api.post('/receipts/templates', body), 400, '10302');
+    }
+    expectError(await api.post('/receipts/templates', { receipt_text: { a: 1 } }), 400, 'REQ01');
+    expectError(await api.post('/receipts/templates', { receipt_text: 'x', name: 'n'.repeat(256) }), 400, 'REQ01');
+    expectError(await api.post('/receipts/templates', { receipt_text: 'x'.repeat(20_001) }), 400, 'REQ01');
+  });
+
+  test('POST /:id updates the fields given and updated_at; an empty name clears it; 10302 for a blank text', async () => {
+    const t = (await api.post('/receipts/templates', { name: 'A', subject: 'S', receipt_text: 'one' })).json();
+    gw.clock.advance(5000);
+    const u = await api.post(`/receipts/templates/${t.id}`, { receipt_text: 'two', name: '' });
+    expect(u.statusCode).toBe(200);
+    expect(u.json()).toMatchObject({ id: t.id, name: null, subject: 'S', receipt_text: 'two', created_at: t.created_at });
+    expect(Date.parse(u.json().updated_at) - Date.parse(t.updated_at)).toBe(5000);
+    expect((await api.post(`/receipts/templates/${t.id}`, { subject: 'New' })).json()).toMatchObject({ subject: 'New', receipt_text: 'two' });
+    expectError(await api.post(`/receipts/templates/${t.id}`, { receipt_text: '' }), 400, '10302');
+    expect((await api.get(`/receipts/templates/${t.id}`)).json().receipt_text).toBe('two');
+  });
+
+  test('DELETE answers {success: true}; the template is gone (10300)', async () => {
+    const t = (await api.post('/receipts/templates', { receipt_text: 'bye' })).json();
+    const res = await api.del(`/receipts/templates/${t.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true });
+    expectError(await api.get(`/receipts/templates/${t.id}`), 404, '10300');
+    expectError(await api.del(`/receipts/templates/${t.id}`), 404, '10300');
+    expectError(await api.post(`/receipts/templates/${t.id}`, { receipt_text: 'x' }), 404, '10300');
+  });
+
+  test('10300 for unknown and malformed ids', async () => {
+    for (const id of ['999999999', 'abc', '1.5', '-1', '99999999999999999999']) {
+      expectError(await api.get(`/receipts/templates/${id}`), 404, '10300');
+    }
+  });
+});
+
+describe('list', () => {
+  test('list envelope, newest first, limit and offset, PAGE01', async () => {
+    const m = await gw.newMerchant();
+    const k = m.test.private_key;
+    const ids: number[] = [];
+    for (const n of [1, 2, 3]) ids.push((await api.post('/receipts/templates', { name: `t${n}`, receipt_text: 'x' }, k)).json().id);
+    const all = (await api.get('/receipts/templates', k)).json();
+    expect(all.meta).toEqual({ limit: 10, offset: 0, total_results: 3 });
+    expect(all.list.map((t: any) => t.id)).toEqual([...ids].reverse());
+    expect(all.list[0].class).toBe('receipt_template');
+    const page = (await api.get('/receipts/templates?limit=1&offset=1', k)).json();
+    expect(page).toMatchObject({ meta: { limit: 1, offset: 1, total_results: 3 }, list: [{ id: ids[1] }] });
+    expectError(await api.get('/receipts/templates?limit=0', k), 400, 'PAGE01');
+  });
+});
+
+describe('scoping', () => {
+  test('templates never cross environments or merchants', async () => {
+    const t = (await api.post('/receipts/templates', { receipt_text: 'test only' })).json();
+    expectError(await api.get(`/receipts/templates/${t.id}`, gw.merchant.live.private_key), 404, '10300');
+    expectError(await api.get(`/receipts/templates/${t.id}`, gw.other.test.private_key), 404, '10300');
+    expectError(await api.post(`/receipts/templates/${t.id}`, { receipt_text: 'hijack' }, gw.other.test.private_key), 404, '10300');
+    expectError(await api.del(`/receipts/templates/${t.id}`, gw.other.test.private_key), 404, '10300');
+    expect((await api.get(`/receipts/templates/${t.id}`)).json().receipt_text).toBe('test only');
+    const otherList = (await api.get('/receipts/templates?limit=100', gw.other.test.private_key)).json();
+    expect(otherList.list.map((x: any) => x.id)).not.toContain(t.id);
+  });
+
+  test('a public key is refused (AUTH02)', async () => {
+    expectError(await api.get('/receipts/templates', gw.merchant.test.public_key), 403, 'AUTH02');
+  });
+});
+
+describe('merchant receipt defaults (GET/POST /settings)', () => {
+  test('default_receipts and default_receipt_template_id are per environment; 10300 for a template not of this scope', async () => {
+    const m = await gw.newMerchant();
+    const before = (await api.get('/settings', m.test.private_key)).json();
+    expect(before).toMatchObject({ default_receipts: false, default_receipt_template_id: null });
+    const t = (await api.post('/receipts/templates', { receipt_text: 'x' }, m.test.private_key)).json();
+    const set = await api.post('/settings', { default_receipts: 'true', default_receipt_template_id: t.id }, m.test.private_key);
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toMatchObject({ env: 'test', default_receipts: true, default_receipt_template_id: String(t.id), cvv_check: false });
+    expect((await api.get('/settings', m.live.private_key)).json()).toMatchObject({ default_receipts: false, default_receipt_template_id: null });
+    expectError(await api.post('/settings', { default_receipt_template_id: t.id }, m.live.private_key), 404, '10300');
+    expectError(await api.post('/settings', { default_receipts: 'maybe' }, m.test.private_key), 400, 'REQ01');
+    // Other switches are left alone by a partial update; '' clears the template.
+    const cleared = (await api.post('/settings', { default_receipt_template_id: '' }, m.test.private_key)).json();
+    expect(cleared).toMatchObject({ default_receipts: true, default_receipt_template_id: null });
+  });
+
+  test('deleting the merchant default template clears the setting', async () => {
+    const m = await gw.newMerchant();
+    const t = (await api.post('/receipts/templates', { receipt_text: 'x' }, m.test.private_key)).json();
+    await api.post('/settings', { default_receipt_template_id: t.id }, m.test.private_key);
+    await api.del(`/receipts/templates/${t.id}`, m.test.private_key);
+    expect((await api.get('/settings', m.test.private_key)).json().default_receipt_template_id).toBeNull();
+  });
+});
+
+test('Idempotency-Key on template creation replays the same template', async () => {
+  const h = { 'idempotency-key': 'tpl-1' };
+  const a = await api.post('/receipts/templates', { receipt_text: 'once' }, undefined, h);
+  const b = await api.post('/receipts/templates', { receipt_text: 'once' }, undefined, h);
+  expect(b.headers['idempotent-replayed']).toBe('true');
+  expect(b.json()).toEqual(a.json());
+});

@@ -1,0 +1,366 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Merchant, TestGateway, bank, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+
+// GET /charge/:id and GET /transactions (spec 4.1): lookup, list envelope, paging, isolation.
+// Then the other two request shapes of POST /charge: by customer (4.1 b) and direct card (4.1 c).
+
+let gw: TestGateway;
+let m: Merchant;
+/** Ids of m's test charges, oldest first. */
+const ids: string[] = [];
+
+const tokenCharge = async (amount: number, merchant: Merchant, key = merchant.test.private_key) => {
+  const token = await tokenFor(gw, visa, merchant.test.public_key);
+  return gw.app.inject({ method: 'POST', url: '/api/v1/charge', headers: basic(key), payload: { token, amount } });
+};
+const getCharge = (id: string, key = m.test.private_key) => gw.app.inject({ url: `/api/v1/charge/${id}`, headers: basic(key) });
+const list = (query = '', key = m.test.private_key) => gw.app.inject({ url: `/api/v1/transactions${query}`, headers: basic(key) });
+
+function expectError(res: { statusCode: number; json(): any }, status: number, code: string) {
+  expect({ status: res.statusCode, body: res.json() }).toEqual({
+    status,
+    body: { errors: [expect.objectContaining({ code, message: expect.any(String) })] },
+  });
+  return res.json().errors[0];
+}
+
+beforeAll(async () => {
+  gw = await startGateway();
+  m = await gw.newMerchant();
+  // 12 charges: amounts 1001..1012, the 5th one declined (amount 80), all at distinct times.
+  for (let i = 1; i <= 12; i++) {
+    const res = await tokenCharge(i === 5 ? 80 : 1000 + i, m);
+    ids.push(res.statusCode === 200 ? res.json().id : res.json().errors[0].transaction_id);
+    gw.clock.advance(1000);
+  }
+});
+afterAll(() => gw.close());
+
+describe('GET /charge/:id', () => {
+  test('returns the charge, settled or declined', async () => {
+    const res = await getCharge(ids[0]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ class: 'transaction', id: ids[0], status: 'SETTLED', amount_settled: 1001 });
+    expect((await getCharge(ids[4])).json()).toMatchObject({ id: ids[4], status: 'DECLINED', amount_failed: 80 });
+  });
+
+  test.each([
+    ['an unknown id', 'f'.repeat(32)],
+    ['a malformed id', 'not-an-id'],
+    ['an id with SQL in it', "x' OR '1'='1"],
+  ])('69404 for %s', async (_, id) => {
+    expectError(await getCharge(encodeURIComponent(id)), 404, '69404');
+  });
+
+  test("69404 for another merchant's charge and for a test charge read with the live key", async () => {
+    expectError(await getCharge(ids[0], gw.other.test.private_key), 404, '69404');
+    expectError(await getCharge(ids[0], m.live.private_key), 404, '69404');
+  });
+
+  test('the public key cannot read a charge (403); no key is 401', async () => {
+    expectError(await getCharge(ids[0], m.test.public_key), 403, 'AUTH02');
+    expectError(await gw.app.inject({ url: `/api/v1/charge/${ids[0]}` }), 401, 'AUTH01');
+  });
+});
+
+describe('GET /transactions', () => {
+  test('the list envelope, default limit 10, newest first', async () => {
+    const res = await list();
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual(['list', 'meta']);
+    expect(body.meta).toEqual({ limit: 10, offset: 0, total_results: 12 });
+    expect(body.list.map((t: any) => t.id)).toEqual([...ids].reverse().slice(0, 10));
+    for (const t of body.list) {
+      expect(t.class).toBe('transaction');
+      expect(t.card_number).toMatch(/^X+1111$/);
+    }
+    const times = body.list.map((t: any) => Date.parse(t.created_at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(res.body).not.toContain(visa.card_number);
+  });
+
+  test('limit and offset page through the list without gaps or repeats', async () => {
+    const seen: string[] = [];
+    for (let offset = 0; offset < 12; offset += 5) {
+      const body = (await list(`?limit=5&offset=${offset}`)).json();
+      expect(body.meta).toEqual({ limit: 5, offset, total_results: 12 });
+      expect(body.list.length).toBe(Math.min(5, 12 - offset));
+      seen.push(...body.list.map((t: any) => t.id));
+    }
+    expect(seen).toEqual([...ids].reverse());
+  });
+
+  test('an offset past the end is an empty page with the total', async () => {
+    const body = (await list('?offset=50')).json();
+    expect(body).toEqual({ list: [], meta: { limit: 10, offset: 50, total_results: 12 } });
+  });
+
+  test('limit 1 and limit 100 are accepted; an empty value means the default', async () => {
+    expect((await list('?limit=1')).json().list).toHaveLength(1);
+    expect((await list('?limit=100')).json().list).toHaveLength(12);
+    expect((await list('?limit=&offset=')).json().meta).toEqual({ limit: 10, offset: 0, total_results: 12 });
+  });
+
+  test.each([
+    'limit=0', 'limit=101', 'limit=-1', 'limit=x', 'limit=1.5', 'limit=1e2',
+    'offset=-1', 'offset=x', 'offset=0.5', 'limit=5&limit=6',
+  ])('PAGE01 for %s', async (q) => {
+    expectError(await list(`?${q}`), 400, 'PAGE01');
+  });
+
+  test('isolation: another merchant and the live environment see none of these', async () => {
+    const other = (await list('?limit=100', gw.other.test.private_key)).json();
+    expect(other.list.map((t: any) => t.id).filter((id: string) => ids.includes(id))).toEqual([]);
+    expect((await list('', m.live.private_key)).json()).toEqual({ list: [], meta: { limit: 10, offset: 0, total_results: 0 } });
+  });
+
+  test("another merchant's charges count in its own list only", async () => {
+    const before = (await list('?limit=100', gw.other.test.private_key)).json().meta.total_results;
+    const res = await tokenCharge(2000, gw.other);
+    expect(res.statusCode).toBe(200);
+    const theirs = (await list('?limit=100', gw.other.test.private_key)).json();
+    expect(theirs.meta.total_results).toBe(before + 1);
+    expect(theirs.list[0].id).toBe(res.json().id);
+    expect((await list()).json().meta.total_results).toBe(12);
+  });
+
+  test('refunds show in the list entries', async () => {
+    const refund = await gw.app.inject({
+      method: 'POST', url: `/api/v1/charge/${ids[11]}/cancel`, headers: basic(m.test.private_key), payload: { amount: 12 },
+    });
+    expect(refund.statusCode).toBe(200);
+    const [newest] = (await list('?limit=1')).json().list;
+    expect(newest).toMatchObject({ id: ids[11], amount_refunded: 12, refunds: [{ amount: 12 }] });
+  });
+
+  test('the public key cannot list (403)', async () => {
+    expectError(await list('', m.test.public_key), 403, 'AUTH02');
+  });
+});
+
+// ---- POST /charge by customer and by card ----
+
+const mastercard = { ...visa, card_number: '5555555555554444' };
+
+const post = (url: string, payload: unknown, key = gw.merchant.test.private_key) =>
+  gw.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: basic(key), payload: payload as any });
+const charge = (payload: unknown, key = gw.merchant.test.private_key) => post('/charge', payload, key);
+const rowCount = async () => (await gw.db.query('SELECT count(*)::int AS n FROM transactions'))[0].n as number;
+
+/** POST /customers, with a payment method when `data` is given (tokenised first). */
+async function newCustomer(data: Record<string, unknown> | null, fields: Record<string, unknown> = {}, owner = gw.merchant) {
+  const token = data ? await tokenFor(gw, data, owner.test.public_key) : undefined;
+  const res = await post('/customers', { first_name: 'Ada', last_name: 'Lovelace', ...fields, token }, owner.test.private_key);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { id: string; default_method_id: string; methods: { id: string; method_type: string }[] };
+}
+
+async function addMethod(customerId: string, data: Record<string, unknown>) {
+  const res = await post(`/customers/${customerId}/methods`, { token: await tokenFor(gw, data) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().method.id as string;
+}
+
+describe('charge by customer', () => {
+  test("the default method is charged; customer_id, payer data and card details land on the transaction", async () => {
+    const c = await newCustomer(visa, { email: 'ada@example.com', city: 'London' });
+    const res = await charge({ customer_id: c.id, amount: 1500 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      class: 'transaction', status: 'SETTLED', successful: true, payment_method: 'credit_card', source: 'customer',
+      customer_id: c.id, amount_settled: 1500, card_type: 'visa', card_exp_month: '12', card_exp_year: '2030',
+      first_name: 'Ada', last_name: 'Lovelace', city: 'London', email: 'ada@example.com',
+    });
+    expect(res.json().card_number).toMatch(/^X+1111$/);
+    expect(res.body).not.toContain(visa.card_number);
+  });
+
+  test('method_id picks that method', async () => {
+    const c = await newCustomer(visa);
+    const second = await addMethod(c.id, mastercard);
+    const res = await charge({ customer_id: c.id, method_id: second, amount: 900 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ card_type: 'mastercard', card_number: expect.stringMatching(/^X+4444$/), customer_id: c.id });
+    // Without method_id the default (the first card) is still what gets charged.
+    expect((await charge({ customer_id: c.id, amount: 900 })).json().card_number).toMatch(/1111$/);
+  });
+
+  test('charge_bank_account true picks the bank-account method; false the card', async () => {
+    const c = await newCustomer(visa);
+    await addMethod(c.id, bank);
+    for (const flag of [true, 'true', '1']) {
+      const res = await charge({ customer_id: c.id, amount: 400, charge_bank_account: flag });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ payment_method: 'bank_account', account_holder_name: 'Grace Hopper', customer_id: c.id });
+      expect(res.body).not.toContain(bank.bank_account_number);
+    }
+    const card = await charge({ customer_id: c.id, amount: 400, charge_bank_account: false });
+    expect(card.json().payment_method).toBe('credit_card');
+  });
+
+  test('a customer whose only method is a bank account is charged on it by default', async () => {
+    const c = await newCustomer(bank);
+    const res = await charge({ customer_id: c.id, amount: 400 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ payment_method: 'bank_account', status: 'SETTLED' });
+    const ret = await charge({ customer_id: c.id, amount: 12 });
+    expect(ret.statusCode).toBe(200);
+    expect(ret.json()).toMatchObject({ status: 'RETURNED', successful: false, amount_failed: 12, amount_settled: 0 });
+  });
+
+  test("metadata is merged with the customer's; the charge's value wins on a conflict", async () => {
+    const c = await newCustomer(visa, { metadata: { tier: 'gold', color: 'blue' } });
+    const res = await charge({ customer_id: c.id, amount: 400, metadata: { color: 'red', order: '7' } });
+    expect(res.json().metadata).toEqual({ tier: 'gold', color: 'red', order: '7' });
+    const plain = await charge({ customer_id: c.id, amount: 400 });
+    expect(plain.json().metadata).toEqual({ tier: 'gold', color: 'blue' });
+  });
+
+  test('a decline on a stored card is 402 99820 and recorded against the customer', async () => {
+    const c = await newCustomer(visa);
+    const err = expectError(await charge({ customer_id: c.id, amount: 80 }), 402, '99820');
+    const t = (await gw.app.inject({ url: `/api/v1/charge/${err.transaction_id}`, headers: basic(gw.merchant.test.private_key) })).json();
+    expect(t).toMatchObject({ status: 'DECLINED', customer_id: c.id, amount_failed: 80 });
+  });
+
+  test.each([
+    ['missing amount', { amount: undefined }],
+    ['empty amount', { amount: '' }],
+    ['missing customer_id (method_id given)', { customer_id: undefined, method_id: 'abc', amount: 500 }],
+    ['empty customer_id', { customer_id: '', amount: 500 }],
+  ])('48291: %s', async (_, body) => {
+    const c = await newCustomer(visa);
+    const before = await rowCount();
+    expectError(await charge({ customer_id: c.id, ...body }), 400, '48291');
+    expect(await rowCount()).toBe(before);
+  });
+
+  test.each([0, -5, '-5', '0'])('99819: amount %j', async (amount) => {
+    const c = await newCustomer(visa);
+    expectError(await charge({ customer_id: c.id, amount }), 400, '99819');
+  });
+
+  test.each(['abc', 1.5, '2.50', '1e3'])('59112: amount %j', async (amount) => {
+    const c = await newCustomer(visa);
+    expectError(await charge({ customer_id: c.id, amount }), 400, '59112');
+  });
+
+  test('34798: unknown, deleted, other merchant\'s, and test customer with the live key', async () => {
+    expectError(await charge({ customer_id: 'ffffffffffff', amount: 500 }), 400, '34798');
+    const deleted = await newCustomer(visa);
+    expect((await gw.app.inject({ method: 'DELETE', url: `/api/v1/customers/${deleted.id}`, headers: basic(gw.merchant.test.private_key) })).statusCode).toBe(200);
+    expectError(await charge({ customer_id: deleted.id, amount: 500 }), 400, '34798');
+    const theirs = await newCustomer(visa, {}, gw.other);
+    expectError(await charge({ customer_id: theirs.id, amount: 500 }), 400, '34798');
+    const ours = await newCustomer(visa);
+    expectError(await charge({ customer_id: ours.id, amount: 500 }, gw.merchant.live.private_key), 400, '34798');
+    expect((await charge({ customer_id: ours.id, amount: 500 })).statusCode).toBe(200);
+  });
+
+  test('34792: a customer without payment details, an unknown method_id, another customer\'s method', async () => {
+    const empty = await newCustomer(null);
+    expectError(await charge({ customer_id: empty.id, amount: 500 }), 400, '34792');
+    expectError(await charge({ customer_id: empty.id, amount: 500, charge_bank_account: true }), 400, '34792');
+    const cardOnly = await newCustomer(visa);
+    expectError(await charge({ customer_id: cardOnly.id, amount: 500, charge_bank_account: true }), 400, '34792');
+    expectError(await charge({ customer_id: cardOnly.id, amount: 500, method_id: 'f'.repeat(32) }), 400, '34792');
+    const other = await newCustomer(visa);
+    expectError(await charge({ customer_id: cardOnly.id, amount: 500, method_id: other.default_method_id }), 400, '34792');
+  });
+
+  test('receipts: the customer default asks for one, 69005 without any address, 69006 for a bad one', async () => {
+    const noEmail = await newCustomer(visa, { default_receipts: true });
+    expectError(await charge({ customer_id: noEmail.id, amount: 500 }), 400, '69005');
+    expectError(await charge({ customer_id: noEmail.id, amount: 500, email_address: 'bad@' }), 400, '69006');
+    const off = await charge({ customer_id: noEmail.id, amount: 500, send_receipt: false });
+    expect(off.json().receipt).toMatchObject({ due: false });
+    const withEmail = await newCustomer(visa, { default_receipts: true, email: 'grace@example.com' });
+    const res = await charge({ customer_id: withEmail.id, amount: 500 });
+    expect(res.json().receipt).toMatchObject({ due: true, email_address: 'grace@example.com' });
+  });
+});
+
+describe('charge a card directly', () => {
+  const direct = { ...visa, address_1: '1 Analytical St', zip: '90210', amount: 2500 };
+
+  test('the token fields are the body; the card is masked, source card', async () => {
+    const res = await charge(direct);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'SETTLED', source: 'card', payment_method: 'credit_card', card_type: 'visa', card_exp_month: '12',
+      card_exp_year: '2030', card_owner_name: 'Ada Lovelace', address_1: '1 Analytical St', zip: '90210',
+      amount_settled: 2500, customer_id: null,
+    });
+    expect(res.json().card_number).toMatch(/^X+1111$/);
+    expect(res.body).not.toContain(visa.card_number);
+  });
+
+  test('form-encoded, with cvv instead of csc and a spaced card number', async () => {
+    const { csc: _, ...rest } = direct;
+    const form = new URLSearchParams({ ...Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, String(v)])),
+      card_number: '4111 1111 1111 1111', cvv: '456' }).toString();
+    const res = await gw.app.inject({ method: 'POST', url: '/api/v1/charge', payload: form,
+      headers: { ...basic(gw.merchant.test.private_key), 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().card_number).toMatch(/^X+1111$/);
+  });
+
+  test('neither the PAN nor the CVV is stored anywhere in transactions', async () => {
+    const cvv = '987';
+    const res = await charge({ ...direct, card_number: mastercard.card_number, csc: cvv });
+    expect(res.statusCode).toBe(200);
+    const rows = await gw.db.query('SELECT * FROM transactions');
+    expect(rows.length).toBeGreaterThan(0);
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(mastercard.card_number);
+    expect(dump).not.toContain(visa.card_number);
+    expect(dump).not.toContain(`"${cvv}"`);
+    for (const r of rows) if (r.card_number !== null) expect(r.card_number).toMatch(/^X+\d{4}$/);
+    const [mine] = rows.filter((r) => r.id === res.json().id);
+    for (const v of Object.values(mine)) expect(v).not.toBe(cvv);
+  });
+
+  test.each([
+    ['11112', 'a number failing Luhn', { card_number: '4111111111111112' }],
+    ['11112', 'letters in the number', { card_number: '4111abcd11111111' }],
+    ['11112', 'month 13', { card_exp_month: 13 }],
+    ['11112', 'an expired card', { card_exp_month: 1, card_exp_year: 2020 }],
+    ['11301', 'a 15-digit Visa', { card_number: '411111111111111' }],
+    ['11302', 'a 15-digit Mastercard', { card_number: '555555555555444' }],
+    ['234722', 'a 2-digit csc', { csc: '12' }],
+    ['TEST01', 'a real card number in test mode', { card_number: '4012888888881881' }],
+  ])('%s: %s; nothing recorded', async (code, _, patch) => {
+    const before = await rowCount();
+    expectError(await charge({ ...direct, ...patch }), 400, code);
+    expect(await rowCount()).toBe(before);
+  });
+
+  test.each([
+    ['amount 0', { amount: 0 }],
+    ['amount abc', { amount: 'abc' }],
+    ['no amount', { amount: undefined }],
+  ])('59112: %s', async (_, patch) => {
+    expectError(await charge({ ...direct, ...patch }), 400, '59112');
+  });
+
+  test('test-mode declines apply: 4000000000000002 and amount 80 are recorded 402 99820', async () => {
+    for (const body of [{ ...direct, card_number: '4000000000000002' }, { ...direct, amount: 80 }]) {
+      const before = await rowCount();
+      const err = expectError(await charge(body), 402, '99820');
+      expect(err.transaction_id).toMatch(/^[0-9a-f]{32}$/);
+      expect(await rowCount()).toBe(before + 1);
+    }
+  });
+
+  test('merchant CVV checking applies to direct cards: CPCVV2 without a code, nothing recorded', async () => {
+    const m = await gw.newMerchant();
+    await post('/settings', { cvv_check: true }, m.test.private_key);
+    const { csc: _, ...noCsc } = direct;
+    expectError(await charge(noCsc, m.test.private_key), 402, 'CPCVV2');
+    expect((await gw.db.query('SELECT 1 FROM transactions WHERE merchant_id = $1', [m.id])).length).toBe(0);
+    const ok = await charge(direct, m.test.private_key);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().csc_check).toBe('pass');
+  });
+});
