@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Db, Queryable } from '../db/index.js';
 import { ErrorCode, GatewayError } from '../errors.js';
-import { parseObjectParam } from '../http/body.js';
+import { parseObjectParam } from '../lib/input.js';
 import { Processor, processorFor } from '../processor/processor.js';
 import { findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';

@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors.js';
-import { decodeJsonParam } from '../http/body.js';
+import { decodeJsonParam } from '../lib/input.js';
 
 // The constraint language of webhook rules: a list of {field, operator, value} over the event's
 // object (the `data` of the event, as the API shows it). A rule matches when every constraint

@@ -1,6 +1,6 @@
 import { Queryable } from '../db/index.js';
 import { GatewayError } from '../errors.js';
-import { decodeJsonParam, isEmptyList } from '../http/body.js';
+import { decodeJsonParam, isEmptyList } from '../lib/input.js';
 import { MAX_LENGTH } from './customers.js';
 import { Scope } from './keys.js';
 import { MAX_AMOUNT, isEmail, parseAmount, text } from './validate.js';

@@ -1,7 +1,7 @@
 import { Queryable, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
-import { parseObjectParam } from '../http/body.js';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/paging.js';
+import { parseObjectParam } from '../lib/input.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../lib/paging.js';
 import type { Vault } from '../vault.js';
 import { RecurringDeps, chargeInTx, receiptWanted, within } from './billings.js';
 import { isCalendarDate, startOfDay, utcDate } from './calendar.js';

@@ -1,6 +1,6 @@
 import { Queryable, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
-import { parseObjectParam } from '../http/body.js';
+import { parseObjectParam } from '../lib/input.js';
 import type { BillingRow } from './billings.js';
 import { presentBilling } from './billings.js';
 import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js';

@@ -1,10 +1,6 @@
 import { GatewayError } from '../errors.js';
+import { MAX_DEPTH } from '../lib/input.js';
 
-/**
- * Levels of objects and arrays a request may nest, the body (or query) itself being the first.
- * The one definition: form keys (`a[b][c]`), JSON text and the input walk of every request use it.
- */
-export const MAX_DEPTH = 32;
 /** Fields (form pairs, multipart parts, JSON object members) one body may hold; a route that raises its body limit gets more. */
 export const MAX_FORM_KEYS = 1000;
 /** For such a route (the account updater's batches): one field per this many bytes of its limit. */

@@ -1,7 +1,5 @@
 import { GatewayError } from '../errors.js';
-
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../lib/paging.js';
 
 /** limit 1..100 (default 10), offset ≥ 0 (default 0); anything else is PAGE01, never a silent clamp. */
 export function parsePage(query: unknown): { limit: number; offset: number } {

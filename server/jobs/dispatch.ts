@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { Db } from '../db/index.js';
 import { DispatchResult, dispatchEvents } from '../domain/webhooks.js';
-import { Loop } from './loop.js';
+import { Loop } from '../lib/loop.js';
 
 // The webhook dispatcher: turns undispatched events into deliveries (domain/webhooks.ts,
 // dispatchEvents: claim with FOR UPDATE SKIP LOCKED, match, queue, mark dispatched, one

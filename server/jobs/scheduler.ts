@@ -1,5 +1,5 @@
 import { deliverCallbacks, DeliveryOptions } from './callbacks.js';
-import { Loop } from './loop.js';
+import { Loop } from '../lib/loop.js';
 import { JobDeps, RunSummary, runDue, serial } from './runs.js';
 import { resumeAdvances, stopAdvances } from './test-clock.js';
 

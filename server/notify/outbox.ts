@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { Db, Queryable, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
-import { Loop } from '../jobs/loop.js';
+import { Loop } from '../lib/loop.js';
 import type { Scope } from '../domain/keys.js';
 
 // The durable outbox: whatever sends email or SMS (receipts now, webhook strategies and invoices

@@ -4,7 +4,7 @@ import {
 } from '../domain/customers.js';
 import { GatewayError } from '../errors.js';
 import { text } from '../domain/validate.js';
-import { parseObjectParam } from '../http/body.js';
+import { parseObjectParam } from '../lib/input.js';
 import { listSchema, parsePage } from '../http/paging.js';
 import { methodSchema } from './methods.js';
 import { nullableInt, nullableString, timestamp } from '../http/schemas.js';

@@ -4,7 +4,7 @@ import { text } from '../domain/validate.js';
 import {
   createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, presentInvoice, updateInvoice,
 } from '../domain/invoices.js';
-import { parseObjectParam } from '../http/body.js';
+import { parseObjectParam } from '../lib/input.js';
 import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { anyBody, int, nullableString as str, nullableTime, timestamp } from '../http/schemas.js';

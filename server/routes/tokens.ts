@@ -3,7 +3,7 @@ import { KeyIdentity } from '../domain/keys.js';
 import { createToken, getToken, presentToken } from '../domain/tokens.js';
 import { GatewayError } from '../errors.js';
 import { identify, nowFor } from '../http/auth.js';
-import { assertNoNul } from '../http/body.js';
+import { assertNoNul } from '../lib/input.js';
 import { toGatewayError } from '../http/errors.js';
 import { checkCallback, jsonpBody } from '../http/jsonp.js';
 import { nullableInt, nullableString, timestamp } from '../http/schemas.js';

@@ -1,7 +1,9 @@
 import Fastify, { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GatewayError } from '../../../server/errors.js';
-import { assertNoNul, parseForm, parseObjectParam, registerBodyParsers } from '../../../server/http/body.js';
+import { registerBodyParsers } from '../../../server/http/body.js';
+import { parseForm } from '../../../server/http/form.js';
+import { assertNoNul, parseObjectParam } from '../../../server/lib/input.js';
 import { registerErrorHandler } from '../../../server/http/errors.js';
 import { TestGateway, basic, startGateway, visa } from '../../helpers/gateway.js';
 

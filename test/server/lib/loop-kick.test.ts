@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { Loop } from '../../../server/jobs/loop.js';
+import { Loop } from '../../../server/lib/loop.js';
 
 // The background loop's kicks (fake timers: no real waiting). The dispatcher is kicked after every
 // private-key write: an idle loop runs at once, a busy one runs once more, however many kicks came.
