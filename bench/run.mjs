@@ -41,6 +41,7 @@ const RATIOS = [
   ['charges/s / raw-insert/s', 'charges', 'raw-insert', 0.35],
   ['charges/s two nodes / one node', 'charges-2-nodes', 'charges-1-node', 1.6],
   ['charges/s one node / raw-insert/s', 'charges-1-node', 'raw-insert', null],
+  ['QA gateway / stripe-stateful-mock, sequential charges/s', 'peer-tessera-qa', 'peer-stripe-mock', 0.33],
 ];
 const P99_TARGETS = { 'jsonp-tokens': 10, charges: 20, 'start-warm': 1000 };
 

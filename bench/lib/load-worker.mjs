@@ -24,6 +24,7 @@ function once(opts, { recordTimes }) {
         connections: opts.connections,
         duration: opts.seconds,
         amount: opts.amount,
+        overallRate: opts.overallRate,
         method: opts.method ?? 'GET',
         headers: opts.headers,
         body: opts.body,

@@ -14,7 +14,7 @@ const WORKER = fileURLToPath(new URL('./load-worker.mjs', import.meta.url));
  * (for the BENCH_PROFILE file).
  * Returns { rps (2xx per second), p50, p99, max, mean (ms), ok, requests, non2xx, errors, ... }.
  */
-export function httpLoad(opts) {
+export function httpLoad({ onStart, ...opts }) {
   return new Promise((resolve, reject) => {
     const child = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     let answer;
@@ -23,6 +23,7 @@ export function httpLoad(opts) {
     child.on('message', (m) => {
       if (m.started) {
         cpu0 = process.cpuUsage();
+        onStart?.();
         profileStart();
       } else {
         answer = m;

@@ -3,6 +3,7 @@ import charges from './charges.mjs';
 import clockAdvance from './clock-advance.mjs';
 import coldStart from './cold-start.mjs';
 import jsonpTokens from './jsonp-tokens.mjs';
+import peer from './peer.mjs';
 import rawInsert from './raw-insert.mjs';
 import tokenSteps from './token-steps.mjs';
 import twoNode from './two-node.mjs';
@@ -21,4 +22,4 @@ import webhookLatency from './webhook-latency.mjs';
  * BENCH_ONLY=name,name runs a subset. Scenarios marked `diagnostic` run only with BENCH_DIAG=1 or
  * when BENCH_ONLY names them.
  */
-export const scenarios = [bare, rawInsert, jsonpTokens, charges, twoNode, tokenSteps, coldStart, clockAdvance, webhookLatency];
+export const scenarios = [bare, rawInsert, jsonpTokens, charges, peer, twoNode, tokenSteps, coldStart, clockAdvance, webhookLatency];
