@@ -1,0 +1,43 @@
+import { startGateway } from '../lib/gateway.mjs';
+import { httpLoad } from '../lib/load.mjs';
+import { MARK, chargeRequests } from './charges.mjs';
+
+/** Tokens for the maximum-rate measurement when the `charges` scenario did not run before this one. */
+const PROBE_TOKENS = Number(process.env.BENCH_PROBE_TOKENS ?? 2000);
+
+/**
+ * Latency under a load the gateway can carry: charges by token sent at a fixed rate, half the
+ * measured maximum (the `charges` result of this run when it ran, otherwise a probe of
+ * PROBE_TOKENS charges at full speed), for BENCH_SECONDS. Requests leave on schedule
+ * (autocannon overallRate over the connections), so p99 shows the queueing a busy moment causes,
+ * not the closed-loop latency of a saturated server.
+ */
+export default {
+  name: 'fixed-rate',
+  describe: 'charges by token at 50% of the measured maximum rate: p50/p99',
+  async run(ctx) {
+    const gw = await startGateway(ctx);
+    try {
+      let max = ctx.results?.find((r) => r.name === 'charges')?.rps;
+      if (!max) {
+        const probe = await chargeRequests(ctx, gw, PROBE_TOKENS);
+        const r = await httpLoad({
+          urls: gw.urls, connections: ctx.cfg.connections, amount: probe.tokens.length, seconds: 600,
+          sequence: probe.tokens.map(probe.request), bodyIncludes: MARK, name: 'charges-max',
+        });
+        max = r.rps;
+        console.log(`  maximum: ${Math.round(max)} charges/s (${r.ok} charges)`);
+      }
+      const rate = Math.max(1, Math.round(max / 2));
+      const n = Math.round(rate * ctx.cfg.seconds);
+      const { tokens, request } = await chargeRequests(ctx, gw, n);
+      const r = await httpLoad({
+        urls: gw.urls, connections: ctx.cfg.connections, overallRate: rate, amount: n, seconds: 600,
+        sequence: tokens.map(request), bodyIncludes: MARK, name: 'charges-half-rate',
+      });
+      return [{ name: 'charges-half-rate', unit: `req/s (sent at ${rate}/s)`, ...r }];
+    } finally {
+      await gw.close();
+    }
+  },
+};
