@@ -1,6 +1,6 @@
 import { Db, Queryable, pageSql } from '../db/index.js';
 import { GatewayError } from '../errors.js';
-import { SigningSecret, newSigningSecret, webhookSecret } from '../jobs/callbacks.js';
+import { SigningSecret, newSigningSecret, webhookSecret } from './signing.js';
 import { enqueue, retryOutboxMessage } from '../notify/outbox.js';
 import type { Vault } from '../vault.js';
 import { webhookSecretHome } from '../vault-homes.js';

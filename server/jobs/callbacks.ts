@@ -1,9 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { Db, Queryable } from '../db/index.js';
 import type { Scope } from '../domain/keys.js';
+import { signCallback, webhookSecret } from '../domain/signing.js';
 import type { Vault } from '../vault.js';
-import { webhookSecretHome } from '../vault-homes.js';
 import { OutboundError, OutboundPolicy, post } from '../net/outbound.js';
 
 // Billing callbacks (spec 6: "plans accept a callback_url; what is sent and when: not shown").
@@ -13,7 +12,6 @@ import { OutboundError, OutboundPolicy, post } from '../net/outbound.js';
 // delivery is at least once (the Tessera-Callback-Id header lets a receiver drop duplicates).
 
 export const SIGNATURE_HEADER = 'tessera-signature';
-const SECRET_PREFIX = 'whsec_';
 
 export interface CallbackDeps {
   db: Db;
@@ -50,64 +48,6 @@ export interface DeliveryOptions {
 /** 30 s, 1, 2, 4, 8, 16, 32 min, then hourly; the 10th failed attempt marks the callback `failed`. */
 export const callbackBackoff = (failed: number) => Math.min(3600_000, 30_000 * 2 ** Math.max(0, failed - 1));
 export const MAX_CALLBACK_ATTEMPTS = 10;
-
-export interface SigningSecret {
-  secret: string;
-  created_at: Date;
-  /** The secret before the last rotation while it is still in force (rotated with expire_old 1h or 24h). */
-  previous: { secret: string; expires_at: Date } | null;
-}
-
-/** A new signing secret: `whsec_` + 64 hex. */
-export const newSigningSecret = () => SECRET_PREFIX + randomBytes(32).toString('hex');
-
-/**
- * The merchant environment's signing secret, made on first use, kept encrypted. `lock` (inside a
- * transaction) holds its row until the transaction ends: a rotation reads and replaces it.
- */
-export async function webhookSecret(
-  q: Queryable, vault: Vault, scope: Scope, now: Date, opts: { lock?: boolean } = {},
-): Promise<SigningSecret> {
-  const read = () => q.query<{ secret_enc: string; created_at: Date; previous_secret_enc: string | null; previous_expires_at: Date | null }>(
-    `SELECT secret_enc, created_at, previous_secret_enc, previous_expires_at
-       FROM webhook_secrets WHERE merchant_id = $1 AND env = $2${opts.lock ? ' FOR UPDATE' : ''}`, [scope.merchantId, scope.env],
-  );
-  let [row] = await read();
-  if (!row) {
-    const secret = newSigningSecret();
-    await q.query(
-      'INSERT INTO webhook_secrets (merchant_id, env, secret_enc, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-      [scope.merchantId, scope.env, vault.encrypt(secret, webhookSecretHome(scope, 'secret_enc')), now],
-    );
-    [row] = await read();
-  }
-  const previous = row.previous_secret_enc && row.previous_expires_at && row.previous_expires_at > now
-    ? { secret: vault.decrypt(row.previous_secret_enc, webhookSecretHome(scope, 'previous_secret_enc')), expires_at: row.previous_expires_at }
-    : null;
-  return { secret: vault.decrypt(row.secret_enc, webhookSecretHome(scope, 'secret_enc')), created_at: row.created_at, previous };
-}
-
-/**
- * `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, plus one more `v1=` for each of
- * `alsoWith` (the previous secret while a rotation overlaps): a receiver accepts any one that matches.
- */
-export function signCallback(secret: string, unixSeconds: number, body: string, alsoWith: string[] = []): string {
-  const v1 = (s: string) => `,v1=${createHmac('sha256', s).update(`${unixSeconds}.${body}`).digest('hex')}`;
-  return `t=${unixSeconds}${[secret, ...alsoWith].map(v1).join('')}`;
-}
-
-/** What a receiver does: recompute over the raw body, compare in constant time with each v1, refuse stale timestamps. */
-export function verifyCallback(secret: string, header: string | undefined, body: string, nowSeconds: number, toleranceSeconds = 300): boolean {
-  const parts = (header ?? '').split(',').map((p) => p.trim().split('=', 2) as [string, string]);
-  const t = Number(parts.find(([k]) => k === 't')?.[1]);
-  if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds) return false;
-  const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
-  return parts.some(([k, v]) => {
-    if (k !== 'v1') return false;
-    const given = Buffer.from(v ?? '', 'hex');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
 
 interface CallbackRow {
   id: number;

@@ -1,4 +1,4 @@
-import { signCallback } from '../jobs/callbacks.js';
+import { signCallback } from '../domain/signing.js';
 import { OutboundError, PostResult, post } from '../net/outbound.js';
 import { SendError, SmsMessage, Transport } from './outbox.js';
 

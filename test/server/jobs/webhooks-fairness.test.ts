@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { deliverCallbacks, webhookSecret } from '../../../server/jobs/callbacks.js';
+import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
+import { webhookSecret } from '../../../server/domain/signing.js';
 import { OutboundPolicy, configureOutbound, restoreOutbound } from '../../../server/net/outbound.js';
 import { Merchant, TestGateway, startGateway } from '../../helpers/gateway.js';
 import { ScriptedServer, endless, fakeDns, latch, startScripted } from '../net/outbound-fixtures.js';

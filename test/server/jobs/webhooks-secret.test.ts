@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { deliverCallbacks, verifyCallback } from '../../../server/jobs/callbacks.js';
+import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
+import { verifyCallback } from '../../../server/domain/signing.js';
 import { deliveryHarness, expectError, verifySignature } from './webhooks-fixtures.js';
 
 // The signing secret across rotations: deliveries signed with the new secret, and with the old one

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { EVENT_TYPES } from '../../../server/domain/events.js';
 import { RunningTessera, startTessera } from '../../../server/start.js';
-import { verifyCallback } from '../../../server/jobs/callbacks.js';
+import { verifyCallback } from '../../../server/domain/signing.js';
 import { visa } from '../../helpers/gateway.js';
 import { Receiver, startReceiver } from './webhooks-fixtures.js';
 

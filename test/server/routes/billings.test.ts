@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { deliverCallbacks, verifyCallback, webhookSecret } from '../../../server/jobs/callbacks.js';
+import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
+import { verifyCallback, webhookSecret } from '../../../server/domain/signing.js';
 import { LEASE_MS } from '../../../server/http/idempotency.js';
 import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
 import { BILLING_TIME, DECLINING_CARD, api, expectError, isolated, jobDeps } from './billings-fixtures.js';
