@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { Db, Queryable, Row, pageSql } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import type { Processor } from '../processor/processor.js';
 import type { Vault } from '../vault.js';
 import { createCharge } from './charges.js';
@@ -222,14 +222,14 @@ export async function retryBilling(
   onRecord?: (q: Queryable, id: string) => Promise<void>,
 ): Promise<RunResult> {
   const transactionId = text(rawTransactionId, 'id');
-  if (transactionId === null) throw new GatewayError('10210', 'id (the billing\'s transaction_id) is required');
+  if (transactionId === null) throw new GatewayError(E.BILLING_TXN_NOT_FOUND, 'id (the billing\'s transaction_id) is required');
   return deps.db.tx(async (q) => {
     const [failed] = await q.query<BillingRow>(
       'SELECT * FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 FOR UPDATE',
       [scope.merchantId, scope.env, transactionId],
     );
-    if (!failed) throw new GatewayError('10210');
-    if (failed.status !== 'failed') throw new GatewayError('10212', `billing is ${failed.status}, not failed`);
+    if (!failed) throw new GatewayError(E.BILLING_TXN_NOT_FOUND);
+    if (failed.status !== 'failed') throw new GatewayError(E.BILLING_NOT_FAILED, `billing is ${failed.status}, not failed`);
     const [sub] = await q.query<SubscriptionRow>(`SELECT ${SUB} FROM subscriptions WHERE number = $1 FOR UPDATE`, [failed.subscription_id]);
     const [plan] = await q.query<{ name: string; callback_url: string | null }>('SELECT name, callback_url FROM plans WHERE id = $1', [sub.plan_id]);
     const { txn } = await createCharge({ db: within(q, deps.db.kind), vault: deps.vault, live: deps.live }, scope,
@@ -255,7 +255,7 @@ export async function getBillingByTransaction(q: Queryable, scope: Scope, transa
     'SELECT * FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3',
     [scope.merchantId, scope.env, transactionId],
   );
-  if (!row) throw new GatewayError('11000');
+  if (!row) throw new GatewayError(E.BILLING_NOT_FOUND);
   return row;
 }
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Db, Queryable } from '../db/index.js';
-import { ErrorCode, GatewayError } from '../errors.js';
+import { E, ErrorCode, GatewayError } from '../errors.js';
 import { parseObjectParam } from '../lib/input.js';
 import { Processor, processorFor } from '../processor/processor.js';
 import { findTestCard } from '../processor/test-cards.js';
@@ -45,11 +45,11 @@ export function chargeShape(body: Body): ChargeShape {
 function amountOf(shape: ChargeShape, body: Body): number {
   const a = parseAmount(body.amount);
   if (shape === 'customer') {
-    if (a === 'missing' || a === 'empty') throw new GatewayError('48291');
-    if (a === 'not_positive') throw new GatewayError('99819');
+    if (a === 'missing' || a === 'empty') throw new GatewayError(E.CUSTOMER_CHARGE_PARAMS_MISSING);
+    if (a === 'not_positive') throw new GatewayError(E.CUSTOMER_AMOUNT_INVALID);
   }
-  if (shape === 'token' && (a === 'missing' || a === 'empty')) throw new GatewayError('69002');
-  if (typeof a !== 'number') throw new GatewayError('59112');
+  if (shape === 'token' && (a === 'missing' || a === 'empty')) throw new GatewayError(E.TOKEN_CHARGE_PARAMS_MISSING);
+  if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
   return a;
 }
 
@@ -121,7 +121,7 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
     };
   }
   const token = await consumeToken(q, deps.vault, scope, text(body.token, 'token') ?? '', now);
-  if (!token) throw new GatewayError('69201');
+  if (!token) throw new GatewayError(E.TOKEN_REQUIRED);
   const number = token.number;
   const holder = [token.bank_account_holder_first_name, token.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
   return {
@@ -141,10 +141,10 @@ function receiptOf(body: Body, inst: Pick<Instrument, 'customerEmail' | 'custome
   const send = parseBool(body.send_receipt);
   if (send === null) throw new GatewayError('REQ01', 'send_receipt must be true or false');
   const email = text(body.email_address, 'email_address');
-  if (email !== null && !isEmail(email)) throw new GatewayError('69006');
+  if (email !== null && !isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);
   const due = send ?? inst.customerReceipts;
   const address = email ?? inst.customerEmail;
-  if (due && address === null) throw new GatewayError('69005');
+  if (due && address === null) throw new GatewayError(E.RECEIPT_EMAIL_MISSING);
   return { receipt_due: due, receipt_email: address, receipt_template_id: text(body.receipt_template_id, 'receipt_template_id') };
 }
 
@@ -164,8 +164,8 @@ export async function createCharge(
   opts: { source?: 'subscription' | 'scheduled'; recurring?: boolean; settings?: MerchantSettings } = {},
 ): Promise<ChargeResult> {
   const shape = chargeShape(body);
-  if (shape === 'token' && text(body.token, 'token') === null) throw new GatewayError('69002');
-  if (shape === 'customer' && text(body.customer_id, 'customer_id') === null) throw new GatewayError('48291');
+  if (shape === 'token' && text(body.token, 'token') === null) throw new GatewayError(E.TOKEN_CHARGE_PARAMS_MISSING);
+  if (shape === 'customer' && text(body.customer_id, 'customer_id') === null) throw new GatewayError(E.CUSTOMER_CHARGE_PARAMS_MISSING);
   const amount = amountOf(shape, body);
   const metadata = parseObjectParam(body.metadata, 'metadata') ?? {};
   const description = text(body.description, 'description');

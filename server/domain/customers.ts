@@ -1,5 +1,5 @@
 import { Db, Queryable, pageSql } from '../db/index.js';
-import { ErrorCode, GatewayError } from '../errors.js';
+import { E, ErrorCode, GatewayError } from '../errors.js';
 import { Vault } from '../vault.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
@@ -62,10 +62,10 @@ function readFields(input: CustomerInput, update: boolean): Record<string, unkno
       throw new GatewayError(TOO_LONG[f] ?? 'REQ01', `${f} must be at most ${MAX_LENGTH[f]} characters`);
     }
     if (f === 'state' && v !== null) {
-      if (!/^[A-Za-z]{2}$/.test(v)) throw new GatewayError('81609', 'use the two-character state abbreviation');
+      if (!/^[A-Za-z]{2}$/.test(v)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'use the two-character state abbreviation');
       v = v.toUpperCase();
     }
-    if (f === 'email' && v !== null && !isEmail(v)) throw new GatewayError('81609', 'customer email invalid');
+    if (f === 'email' && v !== null && !isEmail(v)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'customer email invalid');
     if (f === 'country') {
       v = (v ?? 'USA').toUpperCase();
       if (!/^[A-Z]{3}$/.test(v)) throw new GatewayError('REQ01', 'country must be a 3-letter ISO 3166 code');
@@ -124,7 +124,7 @@ export async function createCustomer(db: Db, vault: Vault, scope: Scope, input: 
     let head: CustomerHead | undefined;
     for (let i = 0; !head && i < 5; i++) {
       [head] = await q.query<CustomerHead>(sql, [customId ?? newId(6), ...Object.values(row)]);
-      if (!head && customId) throw new GatewayError('81608');
+      if (!head && customId) throw new GatewayError(E.CUSTOM_ID_TAKEN);
     }
     if (!head) throw new Error('could not draw a free customer id');
     let defaultId: string;
@@ -199,7 +199,7 @@ export async function loadCustomer(q: Queryable, scope: Scope, id: string) {
     `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL`,
     [scope.merchantId, scope.env, id],
   );
-  if (!row) throw new GatewayError('17001');
+  if (!row) throw new GatewayError(E.CUSTOMER_NOT_FOUND);
   return presentCustomer(row, await methodsOf(q, scope, [id]));
 }
 
@@ -299,7 +299,7 @@ export async function findChargeableMethod(
     `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL`,
     [scope.merchantId, scope.env, customerId],
   );
-  if (!c) throw new GatewayError('34798');
+  if (!c) throw new GatewayError(E.CUSTOMER_ID_REQUIRED);
   const methods = await q.query<MethodRow & { secret_enc: string }>(
     `SELECT id, method_type, card_type, last_4, card_exp_month, card_exp_year, card_owner_name, zip,
             bank_account_holder_first_name, bank_account_holder_last_name, secret_enc, true AS has_details
@@ -313,7 +313,7 @@ export async function findChargeableMethod(
     : chargeBankAccount === null
       ? methods.find((x) => x.id === c.default_method_id)
       : typeDefault(methods, c.default_method_id, chargeBankAccount ? 'bank_account' : 'credit_card', true);
-  if (!m) throw new GatewayError('34792');
+  if (!m) throw new GatewayError(E.PAYMENT_TOKEN_NOT_FOUND);
   const { default_method_id: _d, created_at: _c, updated_at: _u, ...customer } = c;
   return {
     method_id: m.id, method_type: m.method_type, card_type: m.card_type, last_4: m.last_4,

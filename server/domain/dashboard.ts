@@ -2,7 +2,7 @@
 // new key sets, the test public key for the sample checkout, the test-card table, and the
 // parsing of transaction filters. No Fastify here; the routes are server/routes/dashboard.ts.
 import { Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { TEST_BANK, TEST_CARDS } from '../processor/test-cards.js';
 import { Env, KeyIdentity, KeySet, createKeySet, listKeys } from './keys.js';
 import type { TransactionFilter } from './transactions.js';
@@ -76,7 +76,7 @@ export async function generateKeySet(
   now: Date,
 ): Promise<KeySet & { created_at: Date; old_keys_expire_at: Date }> {
   if (who.env === 'test' && env === 'live') {
-    throw new GatewayError('AUTH04');
+    throw new GatewayError(E.TEST_KEY_CANNOT_MAKE_LIVE);
   }
   const set = await createKeySet(q, { merchantId: who.merchantId, env }, now, expireOld);
   return { ...set, created_at: now, old_keys_expire_at: expireOld === 'now' ? now : new Date(now.getTime() + 3600_000) };

@@ -1,5 +1,5 @@
 import { Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { decodeJsonParam, isEmptyList } from '../lib/input.js';
 import { MAX_LENGTH } from './customers.js';
 import { Scope } from './keys.js';
@@ -186,7 +186,7 @@ export async function applyCustomer(q: Queryable, scope: Scope, input: InvoiceIn
     `SELECT ${CUSTOMER_FIELDS.join(', ')} FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL`,
     [scope.merchantId, scope.env, id],
   );
-  if (!c) throw new GatewayError('34798', 'customer_id does not name a customer of this environment');
+  if (!c) throw new GatewayError(E.CUSTOMER_ID_REQUIRED, 'customer_id does not name a customer of this environment');
   for (const f of CUSTOMER_FIELDS) {
     fields[invoiceField(f)] ??= c[f];
   }

@@ -1,5 +1,5 @@
 import { Db, Queryable, pageSql } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { enqueue } from '../notify/outbox.js';
 import { EventType, emitEvent } from './events.js';
 import { CONTACT_COLUMNS, InvoiceInput, Item, applyCustomer, readFields } from './invoice-input.js';
@@ -114,7 +114,7 @@ async function load(q: Queryable, scope: Scope, id: string, lock = false): Promi
     `${SELECT} WHERE i.merchant_id = $1 AND i.env = $2 AND i.id = $3${lock ? ' FOR UPDATE OF i' : ''}`,
     [scope.merchantId, scope.env, id],
   );
-  if (!row) throw new GatewayError('92000');
+  if (!row) throw new GatewayError(E.INVOICE_NOT_FOUND);
   return row;
 }
 
@@ -127,8 +127,8 @@ async function emit(q: Queryable, scope: Scope, type: EventType, id: string, now
 
 /** Queues the invoice email to customer_email (92002 without one, or for a deleted invoice). */
 async function deliver(q: Queryable, scope: Scope, inv: InvoiceRow, now: Date): Promise<InvoiceRow> {
-  if (inv.status === 'deleted') throw new GatewayError('92002', 'a deleted invoice cannot be delivered');
-  if (!inv.customer_email) throw new GatewayError('92002', 'the invoice has no customer_email to deliver to');
+  if (inv.status === 'deleted') throw new GatewayError(E.INVOICE_UNDELIVERABLE, 'a deleted invoice cannot be delivered');
+  if (!inv.customer_email) throw new GatewayError(E.INVOICE_UNDELIVERABLE, 'the invoice has no customer_email to deliver to');
   const [m] = await q.query<{ name: string }>('SELECT name FROM merchants WHERE id = $1', [scope.merchantId]);
   const merchantName = m?.name ?? null;
   const r = renderInvoiceEmail(inv, merchantName);
@@ -190,7 +190,7 @@ export async function updateInvoice(db: Db, scope: Scope, id: string, input: Inv
   const fields = readFields(input, true);
   return db.tx(async (q) => {
     const inv = await load(q, scope, id, true);
-    if (inv.status !== 'unpaid') throw new GatewayError('INV01', `only an unpaid invoice can be updated; this one is ${inv.status}`);
+    if (inv.status !== 'unpaid') throw new GatewayError(E.INVOICE_NOT_UNPAID, `only an unpaid invoice can be updated; this one is ${inv.status}`);
     await applyCustomer(q, scope, input, fields, true);
     const cols = [...Object.keys(fields), 'updated_at'];
     await q.query(
@@ -219,13 +219,13 @@ export async function markInvoicePaid(db: Db, scope: Scope, id: string, rawAmoun
   return db.tx(async (q) => {
     const inv = await load(q, scope, id, true);
     if (inv.status !== 'unpaid' && inv.status !== 'partially_paid') {
-      throw new GatewayError('INV02', `only an unpaid or partially paid invoice can be marked as paid; this one is ${inv.status}`);
+      throw new GatewayError(E.INVOICE_NOT_PAYABLE, `only an unpaid or partially paid invoice can be marked as paid; this one is ${inv.status}`);
     }
     const balance = inv.amount - inv.amount_paid;
     const parsed = parseAmount(rawAmount);
     const amount = parsed === 'missing' ? balance : parsed;
     if (typeof amount !== 'number') throw bad('amount must be a positive integer number of cents');
-    if (amount > balance) throw new GatewayError('INV03', `amount ${amount} exceeds the balance of the invoice (${balance})`);
+    if (amount > balance) throw new GatewayError(E.INVOICE_OVERPAID, `amount ${amount} exceeds the balance of the invoice (${balance})`);
     const paid = amount === balance;
     const payment: Payment = { id: newId(8), amount, created_at: now.toISOString() };
     await q.query(
@@ -243,9 +243,9 @@ export async function markInvoicePaid(db: Db, scope: Scope, id: string, rawAmoun
 export async function deleteInvoice(db: Db, scope: Scope, id: string, now: Date) {
   await db.tx(async (q) => {
     const inv = await load(q, scope, id, true);
-    if (inv.status === 'paid') throw new GatewayError('92007');
-    if (inv.status === 'partially_paid') throw new GatewayError('92008', 'a partially paid invoice cannot be deleted');
-    if (inv.status === 'deleted') throw new GatewayError('92008', 'the invoice is deleted already');
+    if (inv.status === 'paid') throw new GatewayError(E.INVOICE_PAID_UNDELETABLE);
+    if (inv.status === 'partially_paid') throw new GatewayError(E.INVOICE_UNDELETABLE, 'a partially paid invoice cannot be deleted');
+    if (inv.status === 'deleted') throw new GatewayError(E.INVOICE_UNDELETABLE, 'the invoice is deleted already');
     await q.query(
       `UPDATE invoices SET status = 'deleted', deleted_at = $4, updated_at = $4 WHERE merchant_id = $1 AND env = $2 AND id = $3`,
       [scope.merchantId, scope.env, id, now],

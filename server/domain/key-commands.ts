@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { Env, ExpireOld, KeyListing, KeySet, createKeySet, createMerchant, listKeys } from './keys.js';
 
 /**
@@ -26,13 +26,13 @@ export async function newKeySet(q: Queryable, input: NewKeySetInput, now: Date):
   if (merchantId === undefined) {
     merchantId = await createMerchant(q, input.name ?? 'Merchant', now);
   } else if (!(await merchantExists(q, merchantId))) {
-    throw new GatewayError('MERCHANT01', `merchant ${merchantId} not found`);
+    throw new GatewayError(E.MERCHANT_NOT_FOUND, `merchant ${merchantId} not found`);
   }
   return { merchantId, set: await createKeySet(q, { merchantId, env: input.env }, now, input.expireOld) };
 }
 
 /** A merchant's key sets, redacted, newest first. */
 export async function merchantKeys(q: Queryable, merchantId: string): Promise<KeyListing[]> {
-  if (!(await merchantExists(q, merchantId))) throw new GatewayError('MERCHANT01', `merchant ${merchantId} not found`);
+  if (!(await merchantExists(q, merchantId))) throw new GatewayError(E.MERCHANT_NOT_FOUND, `merchant ${merchantId} not found`);
   return listKeys(q, merchantId);
 }

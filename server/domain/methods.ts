@@ -1,5 +1,5 @@
 import { Db, Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { Vault } from '../vault.js';
 import { methodHome } from '../vault-homes.js';
 import { Scope, newId } from './keys.js';
@@ -64,7 +64,7 @@ export async function lockCustomer(q: Queryable, scope: Scope, customerId: strin
       WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL FOR UPDATE`,
     [scope.merchantId, scope.env, customerId],
   );
-  if (!row) throw new GatewayError('17001');
+  if (!row) throw new GatewayError(E.CUSTOMER_NOT_FOUND);
   return row;
 }
 
@@ -87,7 +87,7 @@ async function methodOf(q: Queryable, scope: Scope, customerId: string, methodId
       WHERE merchant_id = $1 AND env = $2 AND customer_id = $3 AND id = $4 AND deleted_at IS NULL`,
     [scope.merchantId, scope.env, customerId, methodId],
   );
-  if (!row) throw new GatewayError('82002');
+  if (!row) throw new GatewayError(E.METHOD_NOT_FOUND);
   return row;
 }
 
@@ -148,9 +148,9 @@ export async function detailsFromToken(
   const token: PaymentSource | null = data
     ? sourceFromFields(scope, data, now)
     : input.token ? await consumeToken(q, vault, scope, input.token, now) : null;
-  if (!token) throw new GatewayError('23489');
+  if (!token) throw new GatewayError(E.TOKEN_NOT_FOR_MERCHANT);
   if (expectType && token.token_type !== expectType) {
-    throw new GatewayError('82001', `method_type ${expectType} does not match the token type ${token.token_type}`);
+    throw new GatewayError(E.METHOD_TYPE_UNKNOWN, `method_type ${expectType} does not match the token type ${token.token_type}`);
   }
   const zip = input.zip || token.zip || input.fallbackZip || null; // verified, then stored on the method
   const common = {
@@ -240,7 +240,7 @@ export async function createMethod(db: Db, vault: Vault, scope: Scope, customerI
   return db.tx(async (q) => {
     const customer = await lockCustomer(q, scope, customerId);
     const type = input.method_type || undefined;
-    if (type !== undefined && !METHOD_TYPES.includes(type as MethodType)) throw new GatewayError('82001');
+    if (type !== undefined && !METHOD_TYPES.includes(type as MethodType)) throw new GatewayError(E.METHOD_TYPE_UNKNOWN);
     const details = await detailsFromToken(q, vault, scope, { ...input, holder: customer }, now, type as MethodType | undefined);
     const id = await insertMethod(q, scope, customer, details, now);
     const current = customer.default_method_id
@@ -279,7 +279,7 @@ async function requireCustomer(q: Queryable, scope: Scope, customerId: string) {
     'SELECT 1 FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL',
     [scope.merchantId, scope.env, customerId],
   );
-  if (!row) throw new GatewayError('17001');
+  if (!row) throw new GatewayError(E.CUSTOMER_NOT_FOUND);
 }
 
 /**
@@ -291,20 +291,20 @@ export async function deleteMethod(db: Db, scope: Scope, customerId: string, met
   await db.tx(async (q) => {
     const customer = await lockCustomer(q, scope, customerId);
     await methodOf(q, scope, customerId, methodId);
-    if (customer.default_method_id === methodId) throw new GatewayError('82003');
+    if (customer.default_method_id === methodId) throw new GatewayError(E.DEFAULT_METHOD_UNDELETABLE);
     const params = [scope.merchantId, scope.env, methodId];
     const [sub] = await q.query(
       `SELECT 1 FROM subscriptions WHERE merchant_id = $1 AND env = $2 AND method_id = $3
           AND status NOT IN ${SUBSCRIPTION_ENDED} LIMIT 1`,
       params,
     );
-    if (sub) throw new GatewayError('10208');
+    if (sub) throw new GatewayError(E.METHOD_IN_SUBSCRIPTION);
     const [scheduled] = await q.query(
       `SELECT 1 FROM scheduled_transactions WHERE merchant_id = $1 AND env = $2 AND method_id = $3
           AND status IN ${SCHEDULED_UNBILLED} LIMIT 1`,
       params,
     );
-    if (scheduled) throw new GatewayError('17104');
+    if (scheduled) throw new GatewayError(E.METHOD_HAS_SCHEDULED);
     await q.query(
       `UPDATE payment_methods SET deleted_at = $4, updated_at = $4, secret_enc = NULL
         WHERE merchant_id = $1 AND env = $2 AND id = $3`,

@@ -2,7 +2,7 @@
 // create/update): clients of this API family do that. The fields go through the token-creation
 // checks (preparePaymentData) and come out shaped like a consumed token, so the method code stores
 // and encrypts them exactly as a token's.
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import type { Scope } from './keys.js';
 import { ConsumedToken, preparePaymentData } from './tokens.js';
 
@@ -36,7 +36,7 @@ export function paymentData(input: FieldsInput, expectType?: Kind): Record<strin
   if (card && bank) throw new GatewayError('REQ01', 'send the fields of one card or one bank account, not both');
   const type: Kind = card ? 'credit_card' : 'bank_account';
   if (expectType && type !== expectType) {
-    throw new GatewayError('82001', `method_type ${expectType} does not match the ${type} fields sent`);
+    throw new GatewayError(E.METHOD_TYPE_UNKNOWN, `method_type ${expectType} does not match the ${type} fields sent`);
   }
   const names = input.holder ?? { first_name: null, last_name: null };
   const owner = [names.first_name, names.last_name].filter(Boolean).join(' ');

@@ -1,5 +1,5 @@
 import { Db, Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { Frequency, FREQUENCIES, isFrequency, readDay } from './calendar.js';
 import type { OutboundPolicy } from '../net/outbound.js';
 import type { Scope } from './keys.js';
@@ -67,7 +67,7 @@ export async function createPlan(q: Queryable, scope: Scope, body: Record<string
   const name = text(body.name, 'name');
   if (name === null || name.length > MAX_NAME) throw new GatewayError('REQ01', `name is required, at most ${MAX_NAME} characters`);
   const amount = parseAmount(body.amount);
-  if (typeof amount !== 'number') throw new GatewayError('59112');
+  if (typeof amount !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
   const day = readDay(frequency, body.day);
   if ('error' in day) throw new GatewayError('REQ01', day.error);
   const callbackUrl = readCallbackUrl(scope, body.callback_url);
@@ -91,7 +91,7 @@ export async function getPlan(q: Queryable, scope: Scope, rawId: unknown, opts: 
       WHERE p.id = $1 AND p.merchant_id = $2 AND p.env = $3 AND p.deleted_at IS NULL${opts.lock ? ` FOR ${opts.lock.toUpperCase()}` : ''}`,
     [id, scope.merchantId, scope.env],
   );
-  if (!rows[0]) throw new GatewayError('PLAN01');
+  if (!rows[0]) throw new GatewayError(E.PLAN_NOT_FOUND);
   return rows[0];
 }
 
@@ -122,7 +122,7 @@ export async function deletePlan(db: Db, scope: Scope, rawId: unknown, now: Date
       [scope.merchantId, scope.env, plan.id],
     );
     if (active.n > 0) {
-      throw new GatewayError('10010', `plan cannot be deleted: it has ${active.n} active subscription${active.n === 1 ? '' : 's'}; unsubscribe them first`);
+      throw new GatewayError(E.PLAN_NOT_DELETABLE, `plan cannot be deleted: it has ${active.n} active subscription${active.n === 1 ? '' : 's'}; unsubscribe them first`);
     }
     await q.query('UPDATE plans SET deleted_at = $4, updated_at = $4 WHERE id = $1 AND merchant_id = $2 AND env = $3', [
       plan.id, scope.merchantId, scope.env, now,

@@ -1,5 +1,5 @@
 import { Db, Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { OutboxMessage, enqueue } from '../notify/outbox.js';
 import type { Scope } from './keys.js';
 import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, receiptTime, renderTemplate } from './render.js';
@@ -114,15 +114,15 @@ function readTarget(body: Body, customerEmail: string | null): Target {
   const type = (text(body.receipt_type, 'receipt_type') ?? 'email').toLowerCase();
   if (type === 'sms') {
     const raw = text(body.phone_number, 'phone_number');
-    if (raw === null) throw new GatewayError('10302', 'phone_number required for an SMS receipt');
+    if (raw === null) throw new GatewayError(E.RECEIPT_FIELD_MISSING, 'phone_number required for an SMS receipt');
     const phone = normalisePhone(raw);
     if (!phone) throw new GatewayError('REQ01', 'phone_number must be 7 to 15 digits, optionally with a leading +');
     return { type, to: phone };
   }
   if (type !== 'email') throw new GatewayError('REQ01', 'receipt_type must be email or sms');
   const email = text(body.email_address, 'email_address') ?? customerEmail;
-  if (email === null) throw new GatewayError('69005');
-  if (!isEmail(email)) throw new GatewayError('69006');
+  if (email === null) throw new GatewayError(E.RECEIPT_EMAIL_MISSING);
+  if (!isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);
   return { type, to: email };
 }
 
@@ -232,7 +232,7 @@ export async function getReceipt(q: Queryable, scope: Scope, rawId: unknown): Pr
       [Number(s), scope.merchantId, scope.env],
     )
     : [];
-  if (!rows[0]) throw new GatewayError('RCPT01');
+  if (!rows[0]) throw new GatewayError(E.RECEIPT_NOT_FOUND);
   return rows[0];
 }
 

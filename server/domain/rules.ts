@@ -1,5 +1,5 @@
 import { Db, Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { Constraint, matches, parseConstraints } from './constraints.js';
 import { EVENT_TYPES, EventResource } from './events.js';
 import { Scope, newId } from './keys.js';
@@ -36,8 +36,8 @@ export function isResource(v: unknown): v is EventResource {
 
 function readResource(v: unknown): EventResource {
   const s = typeof v === 'string' ? v.trim().toLowerCase() : v;
-  if (s === undefined || s === null || s === '') throw new GatewayError('WEBHOOK01', `event_resource is required; one of ${Object.keys(EVENT_TYPES).join(', ')}`);
-  if (!isResource(s)) throw new GatewayError('WEBHOOK01', `event_resource must be one of ${Object.keys(EVENT_TYPES).join(', ')}`);
+  if (s === undefined || s === null || s === '') throw new GatewayError(E.WEBHOOK_EVENT_UNKNOWN, `event_resource is required; one of ${Object.keys(EVENT_TYPES).join(', ')}`);
+  if (!isResource(s)) throw new GatewayError(E.WEBHOOK_EVENT_UNKNOWN, `event_resource must be one of ${Object.keys(EVENT_TYPES).join(', ')}`);
   return s;
 }
 
@@ -67,7 +67,7 @@ function readEventTypes(resource: EventResource, v: unknown): string[] {
     const raw = typeof item === 'string' ? item.trim().toLowerCase() : '';
     const full = raw.includes('.') ? raw : `${resource}.${raw}`;
     if (!known.includes(full)) {
-      throw new GatewayError('WEBHOOK01', `event_types: ${JSON.stringify(item)} is not an event of ${resource}; its events are ${known.join(', ')}`);
+      throw new GatewayError(E.WEBHOOK_EVENT_UNKNOWN, `event_types: ${JSON.stringify(item)} is not an event of ${resource}; its events are ${known.join(', ')}`);
     }
     if (!out.includes(full)) out.push(full);
   }
@@ -84,7 +84,7 @@ async function findRule(q: Queryable, scope: Scope, id: unknown, lock = false): 
 /** 100001 for an unknown id, or a rule of another merchant or environment. */
 export async function getRule(q: Queryable, scope: Scope, id: unknown, lock = false): Promise<RuleRow> {
   const row = await findRule(q, scope, id, lock);
-  if (!row) throw new GatewayError('100001');
+  if (!row) throw new GatewayError(E.RULE_NOT_FOUND);
   return row;
 }
 
@@ -137,10 +137,10 @@ export async function updateRule(db: Db, scope: Scope, id: string, body: Body, n
 
 /** DELETE /webhooks/rules/:id: hard delete; its relations go with it, deliveries already made stay. */
 export async function deleteRule(q: Queryable, scope: Scope, id: string): Promise<void> {
-  if (typeof id !== 'string' || !RULE_ID.test(id)) throw new GatewayError('100001');
+  if (typeof id !== 'string' || !RULE_ID.test(id)) throw new GatewayError(E.RULE_NOT_FOUND);
   const rows = await q.query('DELETE FROM webhook_rules WHERE id = $1 AND merchant_id = $2 AND env = $3 RETURNING id',
     [id, scope.merchantId, scope.env]);
-  if (!rows[0]) throw new GatewayError('100001');
+  if (!rows[0]) throw new GatewayError(E.RULE_NOT_FOUND);
 }
 
 /** Whether an event (type and object) satisfies the rule. */

@@ -1,5 +1,5 @@
 import { Queryable, pageSql } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { parseObjectParam } from '../lib/input.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../lib/paging.js';
 import type { Vault } from '../vault.js';
@@ -73,13 +73,13 @@ export function parseScheduledPage(query: unknown): { limit: number; offset: num
   let limit = DEFAULT_LIMIT;
   if (q.limit !== undefined && q.limit !== '') {
     limit = read(q.limit);
-    if (!(limit >= 1) || !Number.isSafeInteger(limit)) throw new GatewayError('1800');
-    if (limit > MAX_LIMIT) throw new GatewayError('1802');
+    if (!(limit >= 1) || !Number.isSafeInteger(limit)) throw new GatewayError(E.LIMIT_INVALID);
+    if (limit > MAX_LIMIT) throw new GatewayError(E.LIMIT_TOO_LARGE);
   }
   let offset = 0;
   if (q.offset !== undefined && q.offset !== '') {
     offset = read(q.offset);
-    if (!(offset >= 0) || !Number.isSafeInteger(offset)) throw new GatewayError('1801');
+    if (!(offset >= 0) || !Number.isSafeInteger(offset)) throw new GatewayError(E.OFFSET_INVALID);
   }
   return { limit, offset };
 }
@@ -115,10 +115,10 @@ export async function createScheduled(
   const token = customerId === null ? text(body.token, 'token') : null;
   const a = parseAmount(body.amount);
   if (customerId !== null || token === null) {
-    if (customerId === null || a === 'missing' || a === 'empty') throw new GatewayError('48291');
-    if (a === 'not_positive') throw new GatewayError('99819');
-  } else if (a === 'missing' || a === 'empty') throw new GatewayError('69002');
-  if (typeof a !== 'number') throw new GatewayError('59112');
+    if (customerId === null || a === 'missing' || a === 'empty') throw new GatewayError(E.CUSTOMER_CHARGE_PARAMS_MISSING);
+    if (a === 'not_positive') throw new GatewayError(E.CUSTOMER_AMOUNT_INVALID);
+  } else if (a === 'missing' || a === 'empty') throw new GatewayError(E.TOKEN_CHARGE_PARAMS_MISSING);
+  if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
   const billOn = readBillOn(body.bill_on, now);
   const description = text(body.description, 'description');
   if (description && description.length > 1000) throw new GatewayError('REQ01', 'description must be at most 1000 characters');
@@ -129,7 +129,7 @@ export async function createScheduled(
   const chargeBank = parseBool(body.charge_bank_account);
   if (chargeBank === null) throw new GatewayError('REQ01', 'charge_bank_account must be true or false');
   const email = text(body.email_address, 'email_address');
-  if (email !== null && !isEmail(email)) throw new GatewayError('69006');
+  if (email !== null && !isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);
   const payer: Record<string, string | null> = {};
   for (const [field, spec] of Object.entries(PAYER)) {
     const v = text(body[field] ?? spec.aliases.map((k) => body[k]).find((x) => x !== undefined), field);
@@ -148,7 +148,7 @@ export async function createScheduled(
       customer = created.id;
     }
     const m = await findChargeableMethod(q, scope, customer!, text(body.method_id, 'method_id'), chargeBank ?? null);
-    if (sendReceipt === true && email === null && !isEmail(m.customer.email)) throw new GatewayError('69005');
+    if (sendReceipt === true && email === null && !isEmail(m.customer.email)) throw new GatewayError(E.RECEIPT_EMAIL_MISSING);
     const holder = m.method_type === 'bank_account';
     const row: Record<string, unknown> = {
       merchant_id: scope.merchantId, env: scope.env, id: newId(16), customer_id: customer, method_id: m.method_id,
@@ -176,7 +176,7 @@ export async function getScheduled(q: Queryable, scope: Scope, id: string, opts:
       ${opts.lock ? 'FOR UPDATE' : ''}`,
     [scope.merchantId, scope.env, id],
   );
-  if (!row) throw new GatewayError('SCHED01');
+  if (!row) throw new GatewayError(E.SCHEDULED_NOT_FOUND);
   return row;
 }
 
@@ -200,7 +200,7 @@ export async function listScheduled(q: Queryable, scope: Scope, page: { limit: n
 export async function cancelScheduled(q: Queryable, scope: Scope, id: string, now: Date): Promise<ScheduledRow> {
   const row = await getScheduled(q, scope, id, { lock: true });
   if (row.status === 'cancelled') return row;
-  if (row.status !== 'scheduled') throw new GatewayError('SCHED02', `scheduled transaction is ${row.status}; only one that has not billed can be cancelled`);
+  if (row.status !== 'scheduled') throw new GatewayError(E.SCHEDULED_NOT_CANCELLABLE, `scheduled transaction is ${row.status}; only one that has not billed can be cancelled`);
   const [updated] = await q.query<ScheduledRow>(
     `UPDATE scheduled_transactions SET status = 'cancelled', updated_at = $4
       WHERE merchant_id = $1 AND env = $2 AND id = $3 RETURNING ${ST}`,

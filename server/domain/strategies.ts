@@ -1,5 +1,5 @@
 import { Db, Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import type { OutboundPolicy } from '../net/outbound.js';
 import { Scope, newId } from './keys.js';
 import { normalisePhone } from './receipts.js';
@@ -102,7 +102,7 @@ async function findStrategy(q: Queryable, scope: Scope, id: unknown, lock = fals
 /** 200007 for an unknown id, or a strategy of another merchant or environment. */
 export async function getStrategy(q: Queryable, scope: Scope, id: unknown, lock = false): Promise<StrategyRow> {
   const row = await findStrategy(q, scope, id, lock);
-  if (!row) throw new GatewayError('200007');
+  if (!row) throw new GatewayError(E.STRATEGY_NOT_FOUND);
   return row;
 }
 
@@ -160,10 +160,10 @@ export async function updateStrategy(db: Db, scope: Scope, id: string, body: Bod
 
 /** DELETE /webhooks/strategies/:id: hard delete; its relations go with it; deliveries made stay recorded. */
 export async function deleteStrategy(q: Queryable, scope: Scope, id: string): Promise<void> {
-  if (typeof id !== 'string' || !STRATEGY_ID.test(id)) throw new GatewayError('200007');
+  if (typeof id !== 'string' || !STRATEGY_ID.test(id)) throw new GatewayError(E.STRATEGY_NOT_FOUND);
   const rows = await q.query('DELETE FROM webhook_strategies WHERE id = $1 AND merchant_id = $2 AND env = $3 RETURNING id',
     [id, scope.merchantId, scope.env]);
-  if (!rows[0]) throw new GatewayError('200007');
+  if (!rows[0]) throw new GatewayError(E.STRATEGY_NOT_FOUND);
 }
 
 // --- relations -----------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ export async function unrelate(db: Db, scope: Scope, ruleId: string, strategyId:
     const strategy = await getStrategy(q, scope, strategyId);
     const rows = await q.query('DELETE FROM webhook_rule_strategies WHERE rule_id = $1 AND strategy_id = $2 AND merchant_id = $3 AND env = $4 RETURNING rule_id',
       [rule.id, strategy.id, scope.merchantId, scope.env]);
-    if (!rows[0]) throw new GatewayError('200007', 'strategy is not related to this rule');
+    if (!rows[0]) throw new GatewayError(E.STRATEGY_NOT_FOUND, 'strategy is not related to this rule');
   });
 }
 

@@ -1,5 +1,5 @@
 import { Queryable, pageSql } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { parseObjectParam } from '../lib/input.js';
 import type { BillingRow } from './billings.js';
 import { presentBilling } from './billings.js';
@@ -85,7 +85,7 @@ async function holdCustomer(q: Queryable, scope: Scope, customerId: string): Pro
     'SELECT id FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL FOR SHARE',
     [scope.merchantId, scope.env, customerId],
   );
-  if (!c) throw new GatewayError('17001');
+  if (!c) throw new GatewayError(E.CUSTOMER_NOT_FOUND);
 }
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
@@ -105,7 +105,7 @@ export async function subscribe(
   // Absent keeps the plan's amount; present, it must be an amount (null or "" is 59112, not "absent").
   if (body.amount !== undefined) {
     const a = parseAmount(body.amount);
-    if (typeof a !== 'number') throw new GatewayError('59112');
+    if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
     amount = a;
   }
   const endsAfter = readEndsAfter(body.ends_after);
@@ -119,7 +119,7 @@ export async function subscribe(
     `SELECT number FROM subscriptions WHERE merchant_id = $1 AND env = $2 AND plan_id = $3 AND customer_id = $4 AND status = 'active'`,
     [scope.merchantId, scope.env, plan.id, customerId],
   );
-  if (existing) throw new GatewayError('SUB01', `customer is already subscribed to this plan (subscription ${existing.number})`);
+  if (existing) throw new GatewayError(E.SUBSCRIPTION_EXISTS, `customer is already subscribed to this plan (subscription ${existing.number})`);
 
   const [{ n }] = await q.query<{ n: number }>("SELECT nextval('subscription_numbers')::bigint AS n");
   const anchor = utcDate(now);
@@ -137,7 +137,7 @@ export async function subscribe(
     );
     return row;
   } catch (err) {
-    if (isUniqueViolation(err)) throw new GatewayError('SUB01');
+    if (isUniqueViolation(err)) throw new GatewayError(E.SUBSCRIPTION_EXISTS);
     throw err;
   }
 }
@@ -150,14 +150,14 @@ export async function subscribe(
 export async function unsubscribe(q: Queryable, scope: Scope, planId: unknown, customerId: string, now: Date): Promise<SubscriptionRow> {
   const id = readIntId(planId);
   const [plan] = id === null ? [] : await q.query('SELECT id FROM plans WHERE id = $1 AND merchant_id = $2 AND env = $3', [id, scope.merchantId, scope.env]);
-  if (!plan) throw new GatewayError('PLAN01');
+  if (!plan) throw new GatewayError(E.PLAN_NOT_FOUND);
   const [row] = await q.query<SubscriptionRow>(
     `UPDATE subscriptions SET status = 'cancelled', next_billing = NULL, cancelled_at = $5, updated_at = $5
       WHERE merchant_id = $1 AND env = $2 AND plan_id = $3 AND customer_id = $4 AND status = 'active'
       RETURNING ${SUB}`,
     [scope.merchantId, scope.env, id, customerId, now],
   );
-  if (!row) throw new GatewayError('SUB02', 'this customer has no active subscription to this plan');
+  if (!row) throw new GatewayError(E.SUBSCRIPTION_NOT_FOUND, 'this customer has no active subscription to this plan');
   return row;
 }
 
@@ -168,7 +168,7 @@ export async function getSubscription(q: Queryable, scope: Scope, rawId: unknown
     `SELECT ${SUB} FROM subscriptions WHERE number = $1 AND merchant_id = $2 AND env = $3${opts.lock ? ' FOR UPDATE' : ''}`,
     [id, scope.merchantId, scope.env],
   );
-  if (!rows[0]) throw new GatewayError('SUB02');
+  if (!rows[0]) throw new GatewayError(E.SUBSCRIPTION_NOT_FOUND);
   return rows[0];
 }
 
@@ -178,11 +178,11 @@ export async function getSubscription(q: Queryable, scope: Scope, rawId: unknown
  */
 export async function updateSubscription(q: Queryable, scope: Scope, rawId: unknown, body: Record<string, unknown>, now: Date) {
   const s = await getSubscription(q, scope, rawId, { lock: true });
-  if (s.status !== 'active') throw new GatewayError('SUB03');
+  if (s.status !== 'active') throw new GatewayError(E.SUBSCRIPTION_NOT_ACTIVE);
   const set: Record<string, unknown> = {};
   if (body.amount !== undefined) {
     const a = parseAmount(body.amount);
-    if (typeof a !== 'number') throw new GatewayError('59112');
+    if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
     set.amount = a;
   }
   const chargeBank = readChargeBankAccount(body.charge_bank_account);
@@ -224,13 +224,13 @@ export async function listSubscriptions(q: Queryable, scope: Scope, filter: Subs
   if (filter.planId !== undefined) {
     const id = readIntId(filter.planId);
     const [plan] = id === null ? [] : await q.query('SELECT id FROM plans WHERE id = $1 AND merchant_id = $2 AND env = $3', [id, ...params]);
-    if (!plan) throw new GatewayError('PLAN01'); // deleted plans still list their history
+    if (!plan) throw new GatewayError(E.PLAN_NOT_FOUND); // deleted plans still list their history
     params.push(id);
     where += ` AND plan_id = $${params.length}`;
   }
   if (filter.customerId !== undefined) {
     const [c] = await q.query('SELECT id FROM customers WHERE id = $3 AND merchant_id = $1 AND env = $2', [...params.slice(0, 2), filter.customerId]);
-    if (!c) throw new GatewayError('17001');
+    if (!c) throw new GatewayError(E.CUSTOMER_NOT_FOUND);
     params.push(filter.customerId);
     where += ` AND customer_id = $${params.length}`;
   }
@@ -250,7 +250,7 @@ export async function listSubscriptions(q: Queryable, scope: Scope, filter: Subs
 export async function subscriptionOfCustomerOnPlan(q: Queryable, scope: Scope, planId: unknown, customerId: string) {
   const { list } = await listSubscriptions(q, scope, { planId, customerId }, { limit: null, offset: 0 });
   const chosen = list.find((s) => s.status === 'active') ?? list[0];
-  if (!chosen) throw new GatewayError('SUB02', 'the customer has no subscription to this plan');
+  if (!chosen) throw new GatewayError(E.SUBSCRIPTION_NOT_FOUND, 'the customer has no subscription to this plan');
   return { subscription: chosen, all: list };
 }
 

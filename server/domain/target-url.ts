@@ -1,4 +1,4 @@
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { OutboundPolicy, vetUrl } from '../net/outbound.js';
 import type { Scope } from './keys.js';
 
@@ -12,7 +12,7 @@ import type { Scope } from './keys.js';
 export async function vetTargetUrl(scope: Scope, url: string, field: string, policy?: OutboundPolicy): Promise<void> {
   const refused = await vetUrl(url, scope.env, policy);
   if (refused) {
-    throw new GatewayError('URL01',
+    throw new GatewayError(E.URL_NOT_PUBLIC,
       `${field} refused: ${refused}; Tessera calls public addresses only (loopback too in test mode) unless the gateway operator allows the target`);
   }
 }

@@ -1,5 +1,5 @@
 import { Db, Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import type { Scope } from './keys.js';
 import { receiptTime } from './render.js';
 import { isScalar, text } from './validate.js';
@@ -42,7 +42,7 @@ function readFields(body: Body, create: boolean): Partial<Record<'name' | 'subje
   const out: Partial<Record<'name' | 'subject' | 'receipt_text', string | null>> = {};
   const receiptText = scalarString(body.receipt_text, 'receipt_text');
   if (receiptText !== undefined || create) {
-    if (!receiptText || receiptText.trim() === '') throw new GatewayError('10302', 'receipt_text required for a template');
+    if (!receiptText || receiptText.trim() === '') throw new GatewayError(E.RECEIPT_FIELD_MISSING, 'receipt_text required for a template');
     if (receiptText.length > MAX_TEMPLATE_TEXT) {
       throw new GatewayError('REQ01', `receipt_text must be at most ${MAX_TEMPLATE_TEXT} characters`);
     }
@@ -69,7 +69,7 @@ export async function findTemplate(q: Queryable, scope: Scope, rawId: unknown): 
 /** GET /receipts/templates/:id: 10300 when the merchant has no such template in this environment. */
 export async function getTemplate(q: Queryable, scope: Scope, rawId: unknown): Promise<TemplateRow> {
   const row = await findTemplate(q, scope, rawId);
-  if (!row) throw new GatewayError('10300');
+  if (!row) throw new GatewayError(E.TEMPLATE_NOT_FOUND);
   return row;
 }
 

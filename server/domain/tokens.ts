@@ -1,6 +1,6 @@
 import { detectBrand, securityCode, validatePaymentData } from '../../src/checks.js';
 import { Queryable } from '../db/index.js';
-import { GatewayError, isErrorCode } from '../errors.js';
+import { E, GatewayError, isErrorCode } from '../errors.js';
 import { TEST_BANK, findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
 import { tokenHome } from '../vault-homes.js';
@@ -91,7 +91,7 @@ export function preparePaymentData(scope: Scope, data: Record<string, unknown>, 
     const account = String(data.bank_account_number).replace(/[\s-]/g, '');
     const routing = String(data.bank_routing_number).trim();
     if (scope.env === 'test' && routing !== TEST_BANK.routing_number) {
-      throw new GatewayError('TEST01', `test mode takes the sample routing number ${TEST_BANK.routing_number}`);
+      throw new GatewayError(E.REAL_CARD_IN_TEST, `test mode takes the sample routing number ${TEST_BANK.routing_number}`);
     }
     const type = String(data.bank_account_type).trim().toLowerCase();
     return {
@@ -111,7 +111,7 @@ export function preparePaymentData(scope: Scope, data: Record<string, unknown>, 
   const number = String(data.card_number).replace(/[\s-]/g, '');
   const brand = detectBrand(number)!; // validatePaymentData refused unknown brands
   const test = findTestCard(number);
-  if (scope.env === 'test' && !test) throw new GatewayError('TEST01');
+  if (scope.env === 'test' && !test) throw new GatewayError(E.REAL_CARD_IN_TEST);
   return {
     token_type: 'credit_card' as const,
     card_type: brand,
@@ -169,7 +169,7 @@ export async function createToken(
     const [saved] = await q.query(sql, [id, ...Object.values(row)]);
     if (saved) return { ...EMPTY_TOKEN, ...row, id, used_at: null } as TokenRow;
   }
-  throw new GatewayError('TKN01');
+  throw new GatewayError(E.TOKEN_RETRY);
 }
 
 export async function getToken(q: Queryable, scope: Scope, id: string): Promise<TokenRow | null> {

@@ -1,5 +1,5 @@
 import { Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { Processor, processorFor } from '../processor/processor.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
@@ -74,7 +74,7 @@ export async function getTransaction(q: Queryable, scope: Scope, id: string): Pr
     'SELECT * FROM transactions WHERE id = $1 AND merchant_id = $2 AND env = $3',
     [id, scope.merchantId, scope.env],
   );
-  if (!rows[0]) throw new GatewayError('69404');
+  if (!rows[0]) throw new GatewayError(E.CHARGE_NOT_FOUND);
   return (await withRefunds(q, rows))[0];
 }
 
@@ -127,14 +127,14 @@ export async function refundCharge(
     'SELECT * FROM transactions WHERE id = $1 AND merchant_id = $2 AND env = $3 FOR UPDATE',
     [id, scope.merchantId, scope.env],
   );
-  if (!txn) throw new GatewayError('69404');
-  if (!txn.successful || !txn.settled) throw new GatewayError('REFUND02');
+  if (!txn) throw new GatewayError(E.CHARGE_NOT_FOUND);
+  if (!txn.successful || !txn.settled) throw new GatewayError(E.REFUND_NOT_SETTLED);
   const remaining = txn.amount_settled - txn.amount_refunded;
   const parsed = parseAmount(rawAmount);
   const amount = parsed === 'missing' ? remaining : parsed;
-  if (typeof amount !== 'number') throw new GatewayError('59112');
+  if (typeof amount !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
   if (amount > remaining || remaining === 0) {
-    throw new GatewayError('REFUND01', `refund amount ${amount} exceeds the refundable ${remaining} cents`);
+    throw new GatewayError(E.REFUND_TOO_LARGE, `refund amount ${amount} exceeds the refundable ${remaining} cents`);
   }
   await processorFor(scope.env, live).refund({ env: scope.env, transactionId: id, amount });
   await q.query(

@@ -1,6 +1,6 @@
 import { expired } from '../../src/checks.js';
 import { Db, Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import { clip, text } from './validate.js';
@@ -83,14 +83,14 @@ export function readBatch(raw: unknown): [number, unknown][] {
   } else if (v && typeof v === 'object') {
     const keys = Object.keys(v);
     if (!keys.every((k) => KEY.test(k))) {
-      throw new GatewayError('122004', 'payment_methods must be keyed by numbers as strings: "0", "1", …');
+      throw new GatewayError(E.UPDATE_BODY_INVALID, 'payment_methods must be keyed by numbers as strings: "0", "1", …');
     }
     entries = keys.map((k) => [Number(k), (v as Record<string, unknown>)[k]]);
   } else {
-    throw new GatewayError('122004');
+    throw new GatewayError(E.UPDATE_BODY_INVALID);
   }
-  if (entries.length === 0) throw new GatewayError('122004', 'payment_methods holds no entries');
-  if (entries.length > MAX_BATCH) throw new GatewayError('UPD01');
+  if (entries.length === 0) throw new GatewayError(E.UPDATE_BODY_INVALID, 'payment_methods holds no entries');
+  if (entries.length > MAX_BATCH) throw new GatewayError(E.UPDATE_BATCH_TOO_LARGE);
   return entries.sort((a, b) => a[0] - b[0]);
 }
 
@@ -303,7 +303,7 @@ export async function getUpdate(db: Db, scope: Scope, id: string, now: Date): Pr
   const read = () => db.query<UpdateRow>('SELECT * FROM account_updates WHERE merchant_id = $1 AND env = $2 AND id = $3',
     [scope.merchantId, scope.env, id]);
   let [head] = await read();
-  if (!head) throw new GatewayError('UPD02');
+  if (!head) throw new GatewayError(E.UPDATE_RECORD_NOT_FOUND);
   if (head.status === 'received' && new Date(head.review_at) <= now) {
     await db.tx((q) => completeReview(q, scope, id, now));
     [head] = await read();

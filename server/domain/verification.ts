@@ -1,4 +1,4 @@
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { TestOutcome, findTestCard } from '../processor/test-cards.js';
 
 /** The merchant's verification switches for one environment (merchant_settings). */
@@ -31,14 +31,14 @@ export interface CardCheckResult {
 export function verifyCard(settings: VerificationSettings, card: CardCheck): CardCheckResult {
   const result: CardCheckResult = { csc_check: null, avs_zip_check: null };
   if (settings.cvv_check) {
-    if (card.outcome === 'cvv_unsupported') throw new GatewayError('CPCVV1');
-    if (!card.csc) throw new GatewayError('CPCVV2', 'card verification code required');
-    if (card.outcome === 'cvv_fail') throw new GatewayError('CPCVV2');
+    if (card.outcome === 'cvv_unsupported') throw new GatewayError(E.CVV_UNSUPPORTED);
+    if (!card.csc) throw new GatewayError(E.CVV_WRONG, 'card verification code required');
+    if (card.outcome === 'cvv_fail') throw new GatewayError(E.CVV_WRONG);
     result.csc_check = 'pass';
   }
   if (settings.zip_check) {
-    if (!card.zip) throw new GatewayError('AVSZIP404');
-    if (card.outcome === 'zip_fail') throw new GatewayError('82004', 'card verification failed: zip does not match');
+    if (!card.zip) throw new GatewayError(E.ZIP_REQUIRED);
+    if (card.outcome === 'zip_fail') throw new GatewayError(E.CARD_VERIFICATION_FAILED, 'card verification failed: zip does not match');
     result.avs_zip_check = 'pass';
   }
   return result;

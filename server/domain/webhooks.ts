@@ -1,5 +1,5 @@
 import { Db, Queryable, pageSql } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { SigningSecret, newSigningSecret, webhookSecret } from './signing.js';
 import { enqueue, retryOutboxMessage } from '../notify/outbox.js';
 import type { Vault } from '../vault.js';
@@ -66,7 +66,7 @@ export async function getEvent(q: Queryable, scope: Scope, id: string): Promise<
   const [row] = EVENT_ID.test(id)
     ? await q.query<EventRow>('SELECT * FROM events WHERE id = $1 AND merchant_id = $2 AND env = $3', [id, scope.merchantId, scope.env])
     : [];
-  if (!row) throw new GatewayError('EVENT01');
+  if (!row) throw new GatewayError(E.EVENT_NOT_FOUND);
   return row;
 }
 
@@ -111,7 +111,7 @@ export async function rotateSecret(db: Db, vault: Vault, scope: Scope, now: Date
     const old = await webhookSecret(q, vault, scope, now, { lock: true });
     const keep = EXPIRE_OLD[expireOld] > 0;
     if (keep && old.previous) {
-      throw new GatewayError('WEBHOOK04', `the secret before the last rotation still signs deliveries until ${old.previous.expires_at.toISOString()}; rotate with expire_old now to end that, or wait`);
+      throw new GatewayError(E.SECRET_ROTATION_PENDING, `the secret before the last rotation still signs deliveries until ${old.previous.expires_at.toISOString()}; rotate with expire_old now to end that, or wait`);
     }
     const secret = newSigningSecret();
     const previous = keep ? { secret: old.secret, expires_at: new Date(now.getTime() + EXPIRE_OLD[expireOld]) } : null;
@@ -320,7 +320,7 @@ export async function getDelivery(q: Queryable, scope: Scope, id: string): Promi
   const [row] = /^\d{1,15}$/.test(id)
     ? await q.query<DeliveryRow>(`${DELIVERY} WHERE d.id = $1 AND d.merchant_id = $2 AND d.env = $3`, [Number(id), scope.merchantId, scope.env])
     : [];
-  if (!row) throw new GatewayError('WEBHOOK02');
+  if (!row) throw new GatewayError(E.DELIVERY_NOT_FOUND);
   return row;
 }
 
@@ -331,7 +331,7 @@ export async function getDelivery(q: Queryable, scope: Scope, id: string): Promi
 export async function retryDelivery(db: Db, scope: Scope, id: string, now: Date): Promise<DeliveryRow> {
   return db.tx(async (q) => {
     const d = await getDelivery(q, scope, id);
-    if (d.state !== 'failed') throw new GatewayError('WEBHOOK03');
+    if (d.state !== 'failed') throw new GatewayError(E.DELIVERY_NOT_FAILED);
     if (d.callback_id !== null) {
       await q.query(
         `UPDATE callbacks SET status = 'pending', next_attempt_at = $3, max_attempts = attempts + $4

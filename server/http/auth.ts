@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KeyIdentity, markKeyExposed } from '../domain/keys.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 
 /** Who may call a route: `private` (default), `public` (either key kind), `none` (the route decides). */
 export type Access = 'private' | 'public' | 'none';
@@ -39,7 +39,7 @@ export function registerAuth(app: FastifyInstance): void {
     const access = req.routeOptions.config?.access ?? 'private';
     if (access === 'none' || req.is404) return;
     const id = await identify(app, req, basicUser(req.headers.authorization), real);
-    if (access === 'private' && id.kind !== 'sk') throw new GatewayError('AUTH02');
+    if (access === 'private' && id.kind !== 'sk') throw new GatewayError(E.PUBLIC_KEY_REFUSED);
     req.identity = id;
     req.now = nowFor(id, real);
   });
@@ -59,7 +59,7 @@ export async function identify(
   real: Date,
   opts: { browser?: boolean } = {},
 ): Promise<KeyIdentity> {
-  if (!key) throw new GatewayError('AUTH01');
+  if (!key) throw new GatewayError(E.KEY_INVALID);
   const { limiter, keys, db } = app.services;
   const blocked = limiter?.authBlocked(req.ip, real);
   if (blocked) throw blocked;
@@ -73,7 +73,7 @@ export async function identify(
   }
   if (id) return id;
   app.metrics.inc('tessera_auth_failures_total', 'Requests with an unknown, expired or misplaced API key.');
-  throw (await limiter?.noteAuthFailure(req.ip, key, real)) ?? new GatewayError('AUTH01');
+  throw (await limiter?.noteAuthFailure(req.ip, key, real)) ?? new GatewayError(E.KEY_INVALID);
 }
 
 /** The request's "now": real time shifted by the merchant's test clock in test mode. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { contentCoding, decodeBody, hasBody } from './content-encoding.js';
 import { MAX_DEPTH, assertNoNul } from '../lib/input.js';
 import { assertQueryText, decodeUtf8, formKeyLimit, parseForm } from './form.js';
@@ -68,11 +68,11 @@ function readBody(payload: Readable, declared: string | undefined, limit: number
       payload.resume();
       reject(err);
     };
-    if (Number(declared) > limit) return fail(new GatewayError('REQ02'));
+    if (Number(declared) > limit) return fail(new GatewayError(E.BODY_TOO_LARGE));
     payload.on('data', (chunk: Buffer) => {
       if (settled) return;
       size += chunk.length;
-      if (size > limit) fail(new GatewayError('REQ02'));
+      if (size > limit) fail(new GatewayError(E.BODY_TOO_LARGE));
       else chunks.push(chunk);
     });
     payload.on('error', (err) => fail(err instanceof GatewayError ? err : new GatewayError('REQ01', 'the request body was not received whole')));
@@ -113,7 +113,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('*', async (req: FastifyRequest, payload: Readable) => {
     if (req.is404) return undefined; // an unknown path is 404 whatever it was sent with
     if (req.headers['content-type'] !== undefined) {
-      throw new GatewayError('REQ03', `unsupported content type ${JSON.stringify(req.headers['content-type'].slice(0, 80))}; send ${ACCEPTED_TYPES}`);
+      throw new GatewayError(E.UNSUPPORTED_CONTENT, `unsupported content type ${JSON.stringify(req.headers['content-type'].slice(0, 80))}; send ${ACCEPTED_TYPES}`);
     }
     const text = bodyText(await readBody(payload, req.headers['content-length'], req.routeOptions.bodyLimit));
     const start = text.trimStart()[0];

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 
 export const CONTENT_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
 type Coding = (typeof CONTENT_ENCODINGS)[number];
@@ -11,7 +11,7 @@ export function contentCoding(header: string | string[] | undefined): Coding | n
   if (value === '' || value === 'identity') return null;
   if (value === 'x-gzip') return 'gzip';
   if ((CONTENT_ENCODINGS as readonly string[]).includes(value)) return value as Coding;
-  throw new GatewayError('REQ03', `Content-Encoding ${JSON.stringify(value.slice(0, 40))} is not supported; send the body as is, or with gzip, deflate or br`);
+  throw new GatewayError(E.UNSUPPORTED_CONTENT, `Content-Encoding ${JSON.stringify(value.slice(0, 40))} is not supported; send the body as is, or with gzip, deflate or br`);
 }
 
 /**
@@ -37,7 +37,7 @@ export function decodeBody(payload: Readable, coding: Coding, limit: number): Re
   decoder.on('data', (chunk: Buffer) => {
     if (failed) return;
     size += chunk.length;
-    if (size > limit) fail(new GatewayError('REQ02', `request body too large once decoded (${coding}); the limit is ${limit} bytes`));
+    if (size > limit) fail(new GatewayError(E.BODY_TOO_LARGE, `request body too large once decoded (${coding}); the limit is ${limit} bytes`));
     else out.write(chunk);
   });
   decoder.on('end', () => { if (!failed) out.end(); });

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 
 /** Maps anything thrown to the catalogue: the client never sees a Fastify error or a stack. */
 export function toGatewayError(err: FastifyError | Error): GatewayError | null {
@@ -14,9 +14,9 @@ export function toGatewayError(err: FastifyError | Error): GatewayError | null {
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new GatewayError('REQ02');
+      return new GatewayError(E.BODY_TOO_LARGE);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new GatewayError('REQ03');
+      return new GatewayError(E.UNSUPPORTED_CONTENT);
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new GatewayError('REQ01', e.message);
@@ -29,13 +29,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
     let ge = toGatewayError(err);
     if (!ge) {
       req.log.error({ err }, 'unhandled error');
-      ge = new GatewayError('INTERNAL');
+      ge = new GatewayError(E.INTERNAL);
     }
     if (ge.details.retry_after) reply.header('retry-after', ge.details.retry_after);
     reply.code(ge.status).header('cache-control', 'no-store').send(ge.toJSON());
   });
   app.setNotFoundHandler((req, reply) => {
-    const ge = new GatewayError('NOTFOUND', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`);
+    const ge = new GatewayError(E.NO_ENDPOINT, `no such endpoint: ${req.method} ${req.url.split('?')[0]}`);
     reply.code(ge.status).send(ge.toJSON());
   });
 }
@@ -57,8 +57,8 @@ export function frameworkErrorHandler(err: FastifyError, _req: FastifyRequest, r
  */
 export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const ge = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new GatewayError('REQ04')
-    : err.code === 'HPE_HEADER_OVERFLOW' ? new GatewayError('REQ05')
+  const ge = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new GatewayError(E.REQUEST_TIMEOUT)
+    : err.code === 'HPE_HEADER_OVERFLOW' ? new GatewayError(E.HEADERS_TOO_LARGE)
       : new GatewayError('REQ01', 'malformed HTTP request');
   this.log.trace({ err }, 'client error');
   if (socket.writable) {

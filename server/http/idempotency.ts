@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Queryable } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import type { Vault } from '../vault.js';
 
 export const KEEP_MS = 24 * 3600_000;
@@ -120,7 +120,7 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
     const key = req.headers['idempotency-key'];
     if (req.method !== 'POST' || key === undefined || !req.identity) return;
     if (typeof key !== 'string' || key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
-      throw new GatewayError('IDEM01');
+      throw new GatewayError(E.IDEMPOTENCY_KEY_INVALID);
     }
     const { db, clock, vault } = app.services;
     const claim: Claim = { merchantId: req.identity.merchantId, env: req.identity.env, endpoint: endpointOf(req), key };
@@ -151,7 +151,7 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
       }
       // A fingerprint from before they were keyed (or under a dropped data key) cannot be checked:
       // the key alone decides, since running a payment twice is the worse mistake.
-      if (sameBody(vault, row.request_hash, body) === false) throw new GatewayError('IDEM02');
+      if (sameBody(vault, row.request_hash, body) === false) throw new GatewayError(E.IDEMPOTENCY_KEY_REUSED);
       if (row.status_code !== null) {
         reply.code(row.status_code).header('idempotent-replayed', 'true').header('cache-control', 'no-store').type('application/json; charset=utf-8');
         return reply.send(row.response);
@@ -188,9 +188,9 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
         return reply.send(await replay(req, row.resource_id));
       }
       const done = row.resource_id ? ` (it created ${row.resource_id})` : '';
-      throw new GatewayError('IDEM03', `a request with this Idempotency-Key is in progress or was interrupted${done}; retry later`);
+      throw new GatewayError(E.IDEMPOTENCY_IN_PROGRESS, `a request with this Idempotency-Key is in progress or was interrupted${done}; retry later`);
     }
-    throw new GatewayError('IDEM03');
+    throw new GatewayError(E.IDEMPOTENCY_IN_PROGRESS);
   });
   app.addHook('onSend', async (req, reply, payload) => {
     const claim = req.idempotency;

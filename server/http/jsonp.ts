@@ -1,4 +1,4 @@
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 
 /** An identifier or a dotted path of identifiers (`onToken`, `app.cb`, `$jsonp_1`); nothing callable beyond that. */
 export const CALLBACK_PATTERN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
@@ -6,7 +6,7 @@ const MAX_CALLBACK = 128;
 
 export function checkCallback(callback: unknown): string {
   if (typeof callback !== 'string' || callback.length > MAX_CALLBACK || !CALLBACK_PATTERN.test(callback)) {
-    throw new GatewayError('JSONP01');
+    throw new GatewayError(E.JSONP_CALLBACK_INVALID);
   }
   return callback;
 }

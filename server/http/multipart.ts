@@ -1,7 +1,7 @@
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { FormBody, decodeUtf8 } from './form.js';
 
 /**
@@ -22,7 +22,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, payload: Readable, 
       payload.resume(); // read and drop the rest, so the answer can be sent
       reject(err instanceof GatewayError ? err : new GatewayError('REQ01', 'malformed multipart/form-data body'));
     };
-    if (Number(headers['content-length']) > limit) return fail(new GatewayError('REQ02'));
+    if (Number(headers['content-length']) > limit) return fail(new GatewayError(E.BODY_TOO_LARGE));
     try {
       busboy = Busboy({
         headers: headers as BusboyHeaders,
@@ -36,7 +36,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, payload: Readable, 
     let received = 0;
     payload.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limit) fail(new GatewayError('REQ02'));
+      if (received > limit) fail(new GatewayError(E.BODY_TOO_LARGE));
     });
     payload.on('error', fail);
     busboy.on('file', (name, stream, filename) => {

@@ -1,4 +1,4 @@
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../lib/paging.js';
 
 /** limit 1..100 (default 10), offset ≥ 0 (default 0); anything else is PAGE01, never a silent clamp. */
@@ -12,7 +12,7 @@ export function parsePage(query: unknown): { limit: number; offset: number } {
   const limit = read(q.limit, DEFAULT_LIMIT);
   const offset = read(q.offset, 0);
   if (!(limit >= 1 && limit <= MAX_LIMIT) || !(offset >= 0 && Number.isSafeInteger(offset))) {
-    throw new GatewayError('PAGE01');
+    throw new GatewayError(E.PAGE_INVALID);
   }
   return { limit, offset };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import type { KeyIdentity } from '../domain/keys.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { CounterStore, FAILURE_WINDOW, MINUTE } from './counters.js';
 
 /**
@@ -178,7 +178,7 @@ export class TokenLimiter {
   private limited(rule: string, windowMs: number, now: Date, what: string): GatewayError {
     this.events?.count('tessera_rate_limited_total', 'Requests refused with 429 RATE01, by rule.', { rule });
     const retry = Math.ceil((windowEnd(windowMs, now) - now.getTime()) / 1000);
-    return new GatewayError('RATE01', `too many ${what}; retry in ${retry} s`, { retry_after: String(retry) });
+    return new GatewayError(E.RATE_LIMITED, `too many ${what}; retry in ${retry} s`, { retry_after: String(retry) });
   }
 }
 

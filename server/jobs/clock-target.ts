@@ -1,5 +1,5 @@
 import { addMonths } from '../domain/calendar.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 
 const MAX_ADVANCE_MS = 10 * 366 * 86_400_000;
 const UNITS = { seconds: 1000, minutes: 60_000, hours: 3600_000, days: 86_400_000 } as const;
@@ -24,7 +24,7 @@ export function targetOf(from: Date, body: Record<string, unknown>): Date {
     if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) || Number.isNaN(target.getTime())) {
       throw new GatewayError('REQ01', 'to must be an ISO 8601 time, e.g. 2026-03-01T00:00:00Z');
     }
-    if (target < from) throw new GatewayError('CLOCK02', `the test clock is at ${from.toISOString()} and only moves forward`);
+    if (target < from) throw new GatewayError(E.CLOCK_BACKWARDS, `the test clock is at ${from.toISOString()} and only moves forward`);
   } else {
     const given = ['months', ...Object.keys(UNITS)].filter((k) => body[k] !== undefined && body[k] !== null && body[k] !== '');
     if (given.length === 0) throw new GatewayError('REQ01', 'say how far: to, or any of months, days, hours, minutes, seconds');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Db, Queryable } from '../db/index.js';
 import { completeDueReviews } from '../domain/updater.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { targetOf } from './clock-target.js';
 import { JobDeps, RunSummary, Skips, emptySummary, runDueBetween } from './runs.js';
 
@@ -324,7 +324,7 @@ export async function advanceTestClock(
     if (b.busy.advance_state === 'background' || b.expired) {
       if (b.expired) await takeOver(deps, merchantId, deps.clock.now());
       const { advance_to: to, advance_reached: reached } = b.busy;
-      throw new GatewayError('CLOCK03', `the test clock is advancing to ${to?.toISOString()} and has reached ${reached?.toISOString()}; `
+      throw new GatewayError(E.CLOCK_BUSY, `the test clock is advancing to ${to?.toISOString()} and has reached ${reached?.toISOString()}; `
         + 'GET /test_helpers/clock shows its progress (?wait=true answers when it is done); advance again after that');
     }
     // Inside another request: that one answers within SYNC_RUNS runs, done or in the background.

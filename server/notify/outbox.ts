@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { Db, Queryable, pageSql } from '../db/index.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { Loop } from '../lib/loop.js';
 import type { Scope } from '../domain/keys.js';
 
@@ -121,20 +121,20 @@ export async function getOutboxMessage(q: Queryable, scope: Scope, id: string): 
   const rows = /^\d{1,15}$/.test(id)
     ? await q.query<OutboxRow>('SELECT * FROM outbox WHERE id = $1 AND merchant_id = $2 AND env = $3', [Number(id), scope.merchantId, scope.env])
     : [];
-  if (!rows[0]) throw new GatewayError('OUTBOX01');
+  if (!rows[0]) throw new GatewayError(E.OUTBOX_NOT_FOUND);
   return rows[0];
 }
 
 /** Queues a failed (or pending) message again now, with a fresh attempt budget; a sent one is OUTBOX02. */
 export async function retryOutboxMessage(q: Queryable, scope: Scope, id: string, now: Date): Promise<OutboxRow> {
   const row = await getOutboxMessage(q, scope, id);
-  if (row.status === 'sent') throw new GatewayError('OUTBOX02');
+  if (row.status === 'sent') throw new GatewayError(E.OUTBOX_SENT);
   const [updated] = await q.query<OutboxRow>(
     `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = $4
       WHERE id = $1 AND merchant_id = $2 AND env = $3 AND status <> 'sent' RETURNING *`,
     [row.id, scope.merchantId, scope.env, now],
   );
-  if (!updated) throw new GatewayError('OUTBOX02');
+  if (!updated) throw new GatewayError(E.OUTBOX_SENT);
   return updated;
 }
 

@@ -1,5 +1,5 @@
 import type { Env } from '../domain/keys.js';
-import { ErrorCode, GatewayError } from '../errors.js';
+import { E, ErrorCode, GatewayError } from '../errors.js';
 import { simulator } from './simulator.js';
 
 export interface ChargeInput {
@@ -31,10 +31,10 @@ export interface Processor {
 /** Live mode without an acquirer refuses to pretend. */
 export const unconfigured: Processor = {
   async charge() {
-    throw new GatewayError('PROC01');
+    throw new GatewayError(E.NO_LIVE_PROCESSOR);
   },
   async refund() {
-    throw new GatewayError('PROC01');
+    throw new GatewayError(E.NO_LIVE_PROCESSOR);
   },
 };
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { merchantKeys, newKeySet } from '../domain/key-commands.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 
 /** Outside /api/v1, so never in the OpenAPI document nor under the API's keys. */
 export const ADMIN_KEYS_PATH = '/_tessera/admin/keys';
@@ -41,10 +41,10 @@ export default async function adminRoutes(app: FastifyInstance, opts: { token: s
   const expected = digest(opts.token);
   const guard = async (req: FastifyRequest) => {
     if (!isLoopback(req.socket.remoteAddress)) {
-      throw new GatewayError('NOTFOUND', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`);
+      throw new GatewayError(E.NO_ENDPOINT, `no such endpoint: ${req.method} ${req.url.split('?')[0]}`);
     }
     const m = /^Bearer ([0-9a-f]{1,128})$/.exec(req.headers.authorization ?? '');
-    if (!m || !timingSafeEqual(digest(m[1]), expected)) throw new GatewayError('ADMIN01');
+    if (!m || !timingSafeEqual(digest(m[1]), expected)) throw new GatewayError(E.ADMIN_TOKEN_INVALID);
   };
   const config = { access: 'none' as const };
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { AdvanceDeps, advanceTestClock, clockStatus, stopAdvances } from '../jobs/test-clock.js';
 import { anyBody as advanceBody, bool, int, nullableTime, timestamp } from '../http/schemas.js';
 
@@ -23,7 +23,7 @@ const clockSchema = {
 
 function testOnly(req: FastifyRequest): string {
   if (req.identity.env !== 'test') {
-    throw new GatewayError('TEST02', 'the test clock exists only in the test environment; use a test private key');
+    throw new GatewayError(E.TEST_HELPER_NEEDS_TEST_KEY, 'the test clock exists only in the test environment; use a test private key');
   }
   return req.identity.merchantId;
 }

@@ -5,7 +5,7 @@ import { createCharge } from '../domain/charges.js';
 import { createCustomer } from '../domain/customers.js';
 import { Scope, demoMerchantId, demoPublicKey } from '../domain/keys.js';
 import { presentTransaction } from '../domain/transactions.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { PUBLIC_DIR } from '../paths.js';
 import { transactionSchema } from './charges.js';
 
@@ -53,10 +53,10 @@ export default async function demoRoutes(app: FastifyInstance, opts: DemoOptions
 async function sameOriginJson(req: FastifyRequest): Promise<void> {
   const site = req.headers['sec-fetch-site'];
   const origin = req.headers.origin;
-  if (site !== undefined && site !== 'same-origin') throw new GatewayError('DEMO01');
-  if (origin !== undefined && !sameHost(origin, req.host ?? '')) throw new GatewayError('DEMO01');
+  if (site !== undefined && site !== 'same-origin') throw new GatewayError(E.DEMO_CROSS_SITE);
+  if (origin !== undefined && !sameHost(origin, req.host ?? '')) throw new GatewayError(E.DEMO_CROSS_SITE);
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json') throw new GatewayError('DEMO02');
+  if (type !== 'application/json') throw new GatewayError(E.DEMO_JSON_ONLY);
 }
 
 /** Origin `https://pay.example.com` and Host `pay.example.com` (or `:443`) name the same server. */
@@ -88,13 +88,13 @@ function demoCharge(app: FastifyInstance): void {
 
   app.post('/demo/charge', route, async (req) => {
     const merchantId = await demoMerchantId(db);
-    if (!merchantId) throw new GatewayError('NOTFOUND', 'this gateway has no demo merchant');
+    if (!merchantId) throw new GatewayError(E.NO_ENDPOINT, 'this gateway has no demo merchant');
     const scope: Scope = { merchantId, env: 'test' };
     const { token, amount, save_customer } = req.body as { token?: string; amount?: unknown; save_customer?: boolean };
     let customerId: string | null = null;
     let charge: Record<string, unknown> = { token, amount, description: 'Demo checkout' };
     if (save_customer) {
-      if (!token) throw new GatewayError('23489');
+      if (!token) throw new GatewayError(E.TOKEN_NOT_FOR_MERCHANT);
       const customer = await createCustomer(db, vault, scope, { token } as any, clock.now());
       customerId = customer.id as string;
       charge = { customer_id: customerId, amount, description: 'Demo checkout (saved customer)' };

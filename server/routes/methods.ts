@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   createMethod, deleteMethod, getMethod, listMethods, presentMethod, updateMethod,
 } from '../domain/methods.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { nullableInt, nullableString, timestamp } from '../http/schemas.js';
 
 
@@ -100,7 +100,7 @@ export default async function methodRoutes(app: FastifyInstance) {
       // Spec 4.6: an unexpected failure of this endpoint is 18010, not a bare 500.
       if (err instanceof GatewayError) throw err;
       req.log.error({ err }, 'method deletion failed');
-      throw new GatewayError('18010');
+      throw new GatewayError(E.METHOD_DELETE_FAILED);
     }
     return { success: true };
   });

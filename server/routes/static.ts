@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { PUBLIC_DIR, TOKENIZER_DIR } from '../paths.js';
 
 interface Asset {
@@ -30,7 +30,7 @@ function load(file: string): Asset | null {
 export default async function staticRoutes(app: FastifyInstance) {
   const iife = load('tessera.js');
   const esm = load('tessera.mjs');
-  const missing = () => new GatewayError('NOTFOUND', 'tokenizer bundle not built; run npm run build');
+  const missing = () => new GatewayError(E.NO_ENDPOINT, 'tokenizer bundle not built; run npm run build');
   const js = 'application/javascript; charset=utf-8';
   const options = { config: { access: 'none' as const } };
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { anyBody, bool, int, nullableTime } from '../http/schemas.js';
 import { SETTLE_DEFAULT_MS, SETTLE_MAX_MS, settle } from '../jobs/settle.js';
 import { wholeNumber } from '../domain/validate.js';
@@ -55,7 +55,7 @@ export default async function testHelperRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
   app.post('/test_helpers/reset', { schema: { response: { 200: resetSchema } } }, async (req) => {
-    if (req.identity.env !== 'test') throw new GatewayError('TEST02');
+    if (req.identity.env !== 'test') throw new GatewayError(E.TEST_HELPER_NEEDS_TEST_KEY);
     const { deleted } = await resetTestEnvironment(db, req.identity.merchantId);
     // Cached key lookups carry the test clock's offset, which the reset just removed.
     app.services.keys?.forget();
@@ -66,7 +66,7 @@ export default async function testHelperRoutes(app: FastifyInstance) {
   // (webhooks, callbacks, email, SMS, due billings) is delivered or failed, or at timeout_ms with
   // `settled: false`; counts per kind (jobs/settle.ts).
   app.post('/test_helpers/settle', { schema: { body: anyBody, response: { 200: settleSchema } } }, async (req) => {
-    if (req.identity.env !== 'test') throw new GatewayError('TEST02', 'settle works only in the test environment; use a test private key');
+    if (req.identity.env !== 'test') throw new GatewayError(E.TEST_HELPER_NEEDS_TEST_KEY, 'settle works only in the test environment; use a test private key');
     const timeoutMs = timeoutOf(req);
     const { vault, clock, settler } = app.services;
     return settle({ db, vault, clock, log: req.log, notify: app.services.notify, ...settler }, { merchantId: req.identity.merchantId, env: 'test' }, { timeoutMs });

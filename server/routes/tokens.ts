@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { KeyIdentity } from '../domain/keys.js';
 import { createToken, getToken, presentToken } from '../domain/tokens.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { identify, nowFor } from '../http/auth.js';
 import { assertNoNul } from '../lib/input.js';
 import { toGatewayError } from '../http/errors.js';
@@ -66,7 +66,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
       let ge = toGatewayError(err as Error);
       if (!ge) {
         req.log.error({ err }, 'token creation failed');
-        ge = new GatewayError('TKN01');
+        ge = new GatewayError(E.TOKEN_RETRY);
       }
       await limiter?.noteFailure(id, req.ip, ge, now);
       if (ge.details.retry_after) reply.header('retry-after', ge.details.retry_after);
@@ -105,7 +105,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
     { schema: { response: { 200: savedToken } } },
     async (req) => {
       const token = await getToken(db, req.identity, req.params.token_id);
-      if (!token) throw new GatewayError('882719');
+      if (!token) throw new GatewayError(E.TOKEN_NOT_FOUND);
       return presentToken(token, { withBin: false });
     },
   );

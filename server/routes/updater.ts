@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { BATCH_BODY_LIMIT, getUpdate, presentUpdate, submitUpdate } from '../domain/updater.js';
-import { GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { anyBody, nullableTime, timestamp } from '../http/schemas.js';
 
@@ -59,7 +59,7 @@ export default async function updaterRoutes(app: FastifyInstance) {
         if (err instanceof GatewayError) throw err;
         // Nothing was kept (one transaction): the whole batch can be sent again.
         req.log.error({ err }, 'account updater batch failed');
-        throw new GatewayError('122000');
+        throw new GatewayError(E.UPDATE_BATCH_FAILED);
       }
     },
   );
