@@ -3,7 +3,7 @@ import { E, GatewayError } from '../errors.js';
 import { anyBody, bool, int, nullableTime } from '../http/schemas.js';
 import { SETTLE_DEFAULT_MS, SETTLE_MAX_MS, settle } from '../jobs/settle.js';
 import { wholeNumber } from '../domain/validate.js';
-import { resetTestEnvironment } from '../testing/reset.js';
+import { resetTestEnvironment } from '../domain/reset.js';
 
 const resetSchema = {
   type: 'object',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { planReset } from '../../../server/testing/reset.js';
+import { planReset } from '../../../server/domain/reset.js';
 import { Merchant, TestGateway, bank, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
 
 // POST /api/v1/test_helpers/reset: a merchant's test environment back to a fresh start, for suites

@@ -117,7 +117,7 @@ export interface ResetResult {
 export async function resetTestEnvironment(db: Db, merchantId: string): Promise<ResetResult> {
   const plan = await cachedPlan(db);
   if (plan.unclassified.length) {
-    throw new Error(`reset: no rule for ${plan.unclassified.join(', ')}; classify it in server/testing/reset.ts`);
+    throw new Error(`reset: no rule for ${plan.unclassified.join(', ')}; classify it in server/domain/reset.ts`);
   }
   return db.tx(async (q) => {
     const deleted: Record<string, number> = {};
