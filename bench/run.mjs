@@ -136,6 +136,11 @@ function report(backend, results, loadavg) {
   const round = (n, d = 2) => (typeof n === 'number' ? Number(n.toFixed(d)) : n);
   const json = {
     db: backend.kind,
+    // What cpuUsPerOp counts (user + system, all threads): the server side's process per successful
+    // operation; the load generator runs in a child process and is not counted.
+    cpuScope: backend.kind === 'pglite'
+      ? 'server process, database included (embedded PGlite runs in it); peer-stripe-mock: the mock process; two-node: the gateway processes; webhook-*/charges-kicked/rounds: client in the process too'
+      : 'gateway process only (PostgreSQL apart; two-node: cpuMsPerOp has postgres); peer-*: the mock process / in-memory QA gateway; webhook-*: client in the process too',
     node: process.version,
     cpus: os.cpus().length,
     connections: cfg.connections,

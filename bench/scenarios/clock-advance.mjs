@@ -105,11 +105,14 @@ export default {
         await new Promise((r) => setTimeout(r, 500));
         b.mark();
         const t0 = performance.now();
+        const cpu0 = process.cpuUsage(); // the gateway (this process) answering B's list requests
         await new Promise((r) => setTimeout(r, BASELINE_SECONDS * 1000));
         const got = await b.stop();
+        const cpu = process.cpuUsage(cpu0);
         results.push({
           name: 'clock-advance-none', unit: 'B req/s', rps: got.times.length / ((performance.now() - t0) / 1000),
           ...summarise(got.times), ok: got.times.length - got.non2xx, non2xx: got.non2xx, errors: got.errors,
+          cpuUsPerOp: (cpu.user + cpu.system) / Math.max(1, got.times.length),
         });
       }
       const variants = [['2y', 730, SUBSCRIPTIONS], ['10y', 3650, SUBSCRIPTIONS_10Y]].filter(([, days]) => YEARS.includes(days === 730 ? 2 : 10));

@@ -8,6 +8,15 @@ const CHARGES = Number(process.env.BENCH_WEBHOOK_CHARGES ?? 20);
 /** A webhook that has not arrived after this long counts as an error (the old dispatcher took up to ~2 s). */
 const GIVE_UP_MS = 15_000;
 
+/**
+ * CPU of this process per operation since cpu0: the gateway, its in-memory database, the receiver
+ * AND the client (a token and a charge per operation) all run here.
+ */
+function cpuPer(cpu0, ops) {
+  const d = process.cpuUsage(cpu0);
+  return ops > 0 ? (d.user + d.system) / ops : null;
+}
+
 /** A merchant's webhook endpoint on 127.0.0.1: notes when each transaction's webhook arrived. */
 async function receiver() {
   const arrived = new Map();
@@ -73,6 +82,7 @@ export default {
         const times = [];
         let errors = 0;
         const t0 = performance.now();
+        const cpu0 = process.cpuUsage();
         for (let i = 0; i < CHARGES; i++) {
           const token = await api('POST', '/tokens', card, gw.publicKey);
           const charge = await api('POST', '/charge', { token: token.body.id, amount: 1000 + i });
@@ -96,7 +106,7 @@ export default {
         const s = summarise(times);
         console.log(`  webhook-${variant}: ${times.length} webhooks, after the charge's answer p50 ${s.p50?.toFixed(1)} ms, `
           + `p99 ${s.p99?.toFixed(1)} ms, max ${s.max?.toFixed(1)} ms`);
-        results.push({ name: `webhook-${variant}`, unit: 'webhooks/s', rps: times.length / seconds, ...s, ok: times.length, errors });
+        results.push({ name: `webhook-${variant}`, unit: 'webhooks/s', rps: times.length / seconds, ...s, ok: times.length, errors, cpuUsPerOp: cpuPer(cpu0, times.length) });
       }
       // What the kick per test-mode write costs under load: charges/s of 16 clients with the
       // dispatcher kicked after each one, then with kicks switched off (rounds every 2 s only).
@@ -116,8 +126,9 @@ export default {
           }
         };
         const t0 = performance.now();
+        const cpu0 = process.cpuUsage();
         await Promise.all(Array.from({ length: 16 }, client));
-        results.push({ name: `charges-${label}`, unit: 'charges/s', rps: times.length / ((performance.now() - t0) / 1000), ...summarise(times), ok: times.length, errors });
+        results.push({ name: `charges-${label}`, unit: 'charges/s', rps: times.length / ((performance.now() - t0) / 1000), ...summarise(times), ok: times.length, errors, cpuUsPerOp: cpuPer(cpu0, times.length) });
       }
       gw.webhooks.kick = kick;
     } finally {
