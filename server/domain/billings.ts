@@ -3,6 +3,7 @@ import { Db, Queryable, Row, pageSql } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
 import type { Processor } from '../processor/processor.js';
 import type { Vault } from '../vault.js';
+import { BillingRow, presentBilling } from './billing-record.js';
 import { createCharge } from './charges.js';
 import { emitEvent } from './events.js';
 import type { Scope } from './keys.js';
@@ -20,30 +21,6 @@ export interface RecurringDeps {
   clock: Clock;
   /** The live-mode processor; absent means live charges are refused (PROC01, recorded as failed). */
   live?: Processor;
-}
-
-export type BillingStatus = 'success' | 'failed' | 'retried';
-
-export interface BillingRow {
-  id: number;
-  merchant_id: string;
-  env: 'test' | 'live';
-  plan_id: number;
-  subscription_id: number;
-  sequence: number;
-  customer_id: string;
-  transaction_id: string;
-  transaction_status: string;
-  amount: number;
-  customer_display_name: string;
-  metadata: Record<string, unknown>;
-  status: BillingStatus;
-  parent_id: number | null;
-  scheduled_for: Date;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /**
@@ -290,34 +267,4 @@ export async function listBillings(q: Queryable, scope: Scope, filter: BillingFi
     [...params, page.limit, page.offset],
   );
   return { list, total };
-}
-
-/** Spec 2.1: billing timestamps are space-separated, `YYYY-MM-DD HH:MM:SS` (UTC). */
-export function billingTime(d: Date): string {
-  return new Date(d).toISOString().slice(0, 19).replace('T', ' ');
-}
-
-/** Spec 2.8, plus class, sequence, scheduled_for and the error of a failed run. */
-export function presentBilling(b: BillingRow) {
-  return {
-    class: 'billing',
-    id: b.id,
-    plan_id: b.plan_id,
-    subscription_id: b.subscription_id,
-    merchant_id: b.merchant_id,
-    customer_id: b.customer_id,
-    transaction_id: b.transaction_id,
-    transaction_status: b.transaction_status,
-    amount: b.amount,
-    customer_display_name: b.customer_display_name,
-    metadata: JSON.stringify(b.metadata ?? {}),
-    created_at: billingTime(b.created_at),
-    updated_at: billingTime(b.updated_at),
-    status: b.status,
-    parent_id: b.parent_id,
-    sequence: b.sequence,
-    scheduled_for: billingTime(b.scheduled_for),
-    error_code: b.error_code,
-    error_message: b.error_message,
-  };
 }

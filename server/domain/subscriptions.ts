@@ -1,13 +1,11 @@
 import { Queryable, pageSql } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
-import { parseObjectParam } from '../lib/input.js';
-import type { BillingRow } from './billings.js';
-import { presentBilling } from './billings.js';
+import { BillingRow, presentBilling } from './billing-record.js';
 import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js';
 import { findChargeableMethod } from './customers.js';
 import type { Scope } from './keys.js';
 import { getPlan, readIntId } from './plans.js';
-import { isScalar, parseAmount, parseBool, text } from './validate.js';
+import { isScalar, parseAmount, readBool, readMetadata, text } from './validate.js';
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'ended';
 
@@ -36,7 +34,6 @@ export interface SubscriptionRow {
   cancelled_at: Date | null;
 }
 
-const MAX_METADATA_JSON = 8192;
 const MAX_ENDS_AFTER = 100_000;
 
 /** Every read of a subscription row: the date column comes back as text. */
@@ -66,18 +63,6 @@ function readEndsAfter(v: unknown): number | null {
   return n === 0 ? null : n;
 }
 
-function readMetadata(v: unknown): Record<string, unknown> | undefined {
-  if (v === undefined) return undefined;
-  const m = parseObjectParam(v, 'metadata') ?? {};
-  if (JSON.stringify(m).length > MAX_METADATA_JSON) throw new GatewayError('REQ01', `metadata must be at most ${MAX_METADATA_JSON} characters as JSON`);
-  return m;
-}
-
-function readChargeBankAccount(v: unknown): boolean | undefined {
-  const b = parseBool(v);
-  if (b === null) throw new GatewayError('REQ01', 'charge_bank_account must be true or false');
-  return b;
-}
 
 /** The customer exists in this environment (17001 otherwise), share-locked so a delete waits for us. */
 async function holdCustomer(q: Queryable, scope: Scope, customerId: string): Promise<void> {
@@ -109,9 +94,8 @@ export async function subscribe(
     amount = a;
   }
   const endsAfter = readEndsAfter(body.ends_after);
-  const immediately = parseBool(body.bill_immediately);
-  if (immediately === null) throw new GatewayError('REQ01', 'bill_immediately must be true or false');
-  const chargeBank = readChargeBankAccount(body.charge_bank_account);
+  const immediately = readBool(body.bill_immediately, 'bill_immediately');
+  const chargeBank = readBool(body.charge_bank_account, 'charge_bank_account');
   const metadata = readMetadata(body.metadata) ?? {};
   const method = await findChargeableMethod(q, scope, customerId, text(body.method_id, 'method_id'), chargeBank ?? null);
 
@@ -185,7 +169,7 @@ export async function updateSubscription(q: Queryable, scope: Scope, rawId: unkn
     if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
     set.amount = a;
   }
-  const chargeBank = readChargeBankAccount(body.charge_bank_account);
+  const chargeBank = readBool(body.charge_bank_account, 'charge_bank_account');
   const methodId = text(body.method_id, 'method_id');
   if (methodId !== null || chargeBank !== undefined) {
     const m = await findChargeableMethod(q, scope, s.customer_id, methodId, chargeBank ?? null);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { getBillingByTransaction, listBillings, presentBilling, retryBilling } from '../domain/billings.js';
+import { presentBilling } from '../domain/billing-record.js';
+import { getBillingByTransaction, listBillings, retryBilling } from '../domain/billings.js';
 import { sendChargeReceipt } from '../domain/receipts.js';
 import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
