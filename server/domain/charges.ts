@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { Db, Queryable } from '../db/index.js';
+import { Queryable } from '../db/index.js';
 import { E, ErrorCode, GatewayError } from '../errors.js';
-import { parseObjectParam } from '../lib/input.js';
 import { Processor, processorFor } from '../processor/processor.js';
 import { findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
@@ -10,13 +9,13 @@ import { findChargeableMethod } from './customers.js';
 import { Scope, newId } from './keys.js';
 import { consumeToken, preparePaymentData } from './tokens.js';
 import { withEvent } from './events.js';
-import { PAYER_FIELDS, Transaction, TransactionRow, presentTransaction } from './transactions.js';
-import { isEmail, parseAmount, parseBool, text } from './validate.js';
+import { PAYER_FIELDS, Transaction, TransactionRow } from './transactions.js';
+import { presentTransaction } from '../schemas/transactions.js';
+import { isEmail, parseAmount, readBool, readMetadata, text } from './validate.js';
 import { MerchantSettings, getSettings } from './settings.js';
 import { verifyCard } from './verification.js';
 
 export interface ChargeDeps {
-  db: Db;
   vault: Vault;
   /** The live-mode processor; absent means live charges are refused (PROC01). */
   live?: Processor;
@@ -84,8 +83,7 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
   if (shape === 'customer') {
     // Absent means the customer's default method whatever its type (spec 4.1 b: "when absent the
     // customer's default method is charged"); true/false pick the default bank account / card.
-    const bankAccount = parseBool(body.charge_bank_account);
-    if (bankAccount === null) throw new GatewayError('REQ01', 'charge_bank_account must be true or false');
+    const bankAccount = readBool(body.charge_bank_account, 'charge_bank_account');
     const m = await findChargeableMethod(q, scope, text(body.customer_id, 'customer_id') ?? '', text(body.method_id, 'method_id'),
       bankAccount ?? null);
     const number = deps.vault.decrypt(m.secret_enc, methodHome(scope, m.method_id));
@@ -138,8 +136,7 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
 
 /** Receipt rules: send_receipt overrides the customer default; a due receipt needs a valid address. */
 function receiptOf(body: Body, inst: Pick<Instrument, 'customerEmail' | 'customerReceipts'>) {
-  const send = parseBool(body.send_receipt);
-  if (send === null) throw new GatewayError('REQ01', 'send_receipt must be true or false');
+  const send = readBool(body.send_receipt, 'send_receipt');
   const email = text(body.email_address, 'email_address');
   if (email !== null && !isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);
   const due = send ?? inst.customerReceipts;
@@ -149,17 +146,17 @@ function receiptOf(body: Body, inst: Pick<Instrument, 'customerEmail' | 'custome
 }
 
 /**
- * Runs one charge in one database transaction: consume the token (or load the stored method, or
- * read the card), verify, call the processor, record the transaction. A request error rolls it
- * all back and leaves the token usable; a decline is recorded and answered with its error.
- * `onRecord` runs inside the same transaction (the idempotency key remembers the record there).
+ * Runs one charge inside the caller's transaction: consume the token (or load the stored method,
+ * or read the card), verify, call the processor, record the transaction. A request error throws,
+ * so the caller's rollback leaves the token usable; a decline is recorded and returned as
+ * `failure`, for the caller to answer once the record has committed.
  */
 export async function createCharge(
+  q: Queryable,
   deps: ChargeDeps,
   scope: Scope,
   body: Body,
   now: Date,
-  onRecord?: (q: Queryable, id: string) => Promise<void>,
   /** Charges made by the gateway itself: a subscription's billing (recurring) or a scheduled transaction. */
   opts: { source?: 'subscription' | 'scheduled'; recurring?: boolean; settings?: MerchantSettings } = {},
 ): Promise<ChargeResult> {
@@ -167,52 +164,48 @@ export async function createCharge(
   if (shape === 'token' && text(body.token, 'token') === null) throw new GatewayError(E.TOKEN_CHARGE_PARAMS_MISSING);
   if (shape === 'customer' && text(body.customer_id, 'customer_id') === null) throw new GatewayError(E.CUSTOMER_CHARGE_PARAMS_MISSING);
   const amount = amountOf(shape, body);
-  const metadata = parseObjectParam(body.metadata, 'metadata') ?? {};
+  const metadata = readMetadata(body.metadata) ?? {};
   const description = text(body.description, 'description');
   if (description && description.length > 1000) throw new GatewayError('REQ01', 'description must be at most 1000 characters');
   // Without a customer the receipt rules need nothing from the database: check them before touching the token.
   const knownReceipt = shape === 'customer' ? null : receiptOf(body, { customerEmail: null, customerReceipts: false });
 
-  const txn = await deps.db.tx(async (q) => {
-    const inst = await loadInstrument(q, deps, scope, shape, body, now);
-    const receipt = knownReceipt ?? receiptOf(body, inst);
-    let check: { csc_check: string | null; avs_zip_check: string | null } = { csc_check: null, avs_zip_check: null };
-    if (inst.verify) {
-      const settings = opts.settings ?? (await getSettings(q, scope));
-      const outcome = findTestCard(inst.number)?.outcome ?? null;
-      check = verifyCard(settings, { outcome, csc: inst.csc, zip: inst.zip });
-    }
-    const result = await processorFor(scope.env, deps.live).charge({
-      env: scope.env, paymentMethod: inst.paymentMethod, number: inst.number, amount,
-    });
-    const ok = result.status === 'SETTLED';
-    const row: Record<string, unknown> = {
-      id: newId(16), merchant_id: scope.merchantId, env: scope.env, source: opts.source ?? shape,
-      recurring: opts.recurring ?? false,
-      payment_method: inst.paymentMethod, status: result.status, successful: ok,
-      reference_number: String(randomInt(1e9, 1e10)), system_trace: result.systemTrace,
-      amount_authorized: result.status === 'DECLINED' ? 0 : amount,
-      amount_settled: ok ? amount : 0, amount_failed: ok ? 0 : amount,
-      authorized: result.status !== 'DECLINED', settled: ok,
-      error_code: result.errorCode, error_message: result.errorMessage,
-      csc_check: check.csc_check ?? (inst.csc ? 'unchecked' : 'not_provided'),
-      avs_address_check: check.avs_zip_check,
-      ...Object.fromEntries(PAYER_FIELDS.map((f) => [f, text(body[f], f) ?? text(inst.payer[f])])),
-      ...inst.fields,
-      description, metadata: { ...inst.customerMetadata, ...metadata }, ...receipt,
-      created_at: now, processed_at: now,
-    };
-    const cols = Object.keys(row);
-    // The row as stored, without reading it back (a wide SELECT costs more than the insert).
-    const saved = { ...STORED_DEFAULTS, ...row, refunds: [] } as unknown as Transaction;
-    // The row and its event in one statement.
-    await withEvent(q, `INSERT INTO transactions (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
-      Object.values(row), scope, saved.successful ? 'transaction.created' : 'transaction.failed', presentTransaction(saved), now);
-    await onRecord?.(q, row.id as string);
-    return saved;
+  const inst = await loadInstrument(q, deps, scope, shape, body, now);
+  const receipt = knownReceipt ?? receiptOf(body, inst);
+  let check: { csc_check: string | null; avs_zip_check: string | null } = { csc_check: null, avs_zip_check: null };
+  if (inst.verify) {
+    const settings = opts.settings ?? (await getSettings(q, scope));
+    const outcome = findTestCard(inst.number)?.outcome ?? null;
+    check = verifyCard(settings, { outcome, csc: inst.csc, zip: inst.zip });
+  }
+  const result = await processorFor(scope.env, deps.live).charge({
+    env: scope.env, paymentMethod: inst.paymentMethod, number: inst.number, amount,
   });
-  const failure = txn.error_code
-    ? new GatewayError(txn.error_code as ErrorCode, txn.error_message ?? undefined, { transaction_id: txn.id })
+  const ok = result.status === 'SETTLED';
+  const row: Record<string, unknown> = {
+    id: newId(16), merchant_id: scope.merchantId, env: scope.env, source: opts.source ?? shape,
+    recurring: opts.recurring ?? false,
+    payment_method: inst.paymentMethod, status: result.status, successful: ok,
+    reference_number: String(randomInt(1e9, 1e10)), system_trace: result.systemTrace,
+    amount_authorized: result.status === 'DECLINED' ? 0 : amount,
+    amount_settled: ok ? amount : 0, amount_failed: ok ? 0 : amount,
+    authorized: result.status !== 'DECLINED', settled: ok,
+    error_code: result.errorCode, error_message: result.errorMessage,
+    csc_check: check.csc_check ?? (inst.csc ? 'unchecked' : 'not_provided'),
+    avs_address_check: check.avs_zip_check,
+    ...Object.fromEntries(PAYER_FIELDS.map((f) => [f, text(body[f], f) ?? text(inst.payer[f])])),
+    ...inst.fields,
+    description, metadata: { ...inst.customerMetadata, ...metadata }, ...receipt,
+    created_at: now, processed_at: now,
+  };
+  const cols = Object.keys(row);
+  // The row as stored, without reading it back (a wide SELECT costs more than the insert).
+  const saved = { ...STORED_DEFAULTS, ...row, refunds: [] } as unknown as Transaction;
+  // The row and its event in one statement.
+  await withEvent(q, `INSERT INTO transactions (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
+    Object.values(row), scope, saved.successful ? 'transaction.created' : 'transaction.failed', presentTransaction(saved), now);
+  const failure = saved.error_code
+    ? new GatewayError(saved.error_code as ErrorCode, saved.error_message ?? undefined, { transaction_id: saved.id })
     : null;
-  return { txn, failure };
+  return { txn: saved, failure };
 }

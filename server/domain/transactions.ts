@@ -3,6 +3,7 @@ import { E, GatewayError } from '../errors.js';
 import { Processor, processorFor } from '../processor/processor.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
+import { presentTransaction } from '../schemas/transactions.js';
 import { parseAmount } from './validate.js';
 
 export interface TransactionRow {
@@ -150,52 +151,4 @@ export async function refundCharge(
   const updated = await getTransaction(q, scope, id);
   await emitEvent(q, scope, 'transaction.refunded', presentTransaction(updated), now);
   return updated;
-}
-
-/** The wire form of spec 2.2. */
-export function presentTransaction(t: Transaction) {
-  const payer = Object.fromEntries(PAYER_FIELDS.map((f) => [f, (t[f] as string | null) ?? null]));
-  return {
-    class: 'transaction',
-    id: t.id,
-    merchant_id: t.merchant_id,
-    payment_method: t.payment_method,
-    transaction_type: t.transaction_type,
-    status: t.status,
-    successful: t.successful,
-    reference_number: t.reference_number,
-    system_trace: t.system_trace,
-    amount_authorized: t.amount_authorized,
-    amount_settled: t.amount_settled,
-    amount_failed: t.amount_failed,
-    amount_refunded: t.amount_refunded,
-    authorized: t.authorized,
-    settled: t.settled,
-    refunded: t.refunded,
-    voided: t.voided,
-    description: t.description ?? null,
-    card_type: t.card_type,
-    card_number: t.card_number,
-    card_exp_month: t.card_exp_month,
-    card_exp_year: t.card_exp_year,
-    card_owner_name: t.card_owner_name,
-    account_holder_name: t.account_holder_name,
-    customer_id: t.customer_id,
-    csc_check: t.csc_check,
-    avs_address_check: t.avs_address_check,
-    source: t.source,
-    metadata: t.metadata ?? {},
-    error_code: t.error_code,
-    error_message: t.error_message,
-    recurring: t.recurring,
-    receipt: {
-      due: t.receipt_due, email_address: t.receipt_email, receipt_template_id: t.receipt_template_id,
-      receipt_id: t.receipt_id ?? null,
-    },
-    ...payer,
-    email_address: t.receipt_email ?? (t.email as string | null) ?? null,
-    refunds: t.refunds.map((r) => ({ id: r.id, amount: r.amount, created_at: r.created_at })),
-    created_at: t.created_at,
-    processed_at: t.processed_at,
-  };
 }

@@ -3,36 +3,15 @@ import { createCharge } from '../domain/charges.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
 import { getSettings } from '../domain/settings.js';
 import type { Scope } from '../domain/keys.js';
-import { Transaction, getTransaction, listTransactions, presentTransaction, refundCharge } from '../domain/transactions.js';
-import { ErrorCode, GatewayError } from '../errors.js';
-import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
-import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
-import { anyBody, bool, int, nullableString as str, timestamp } from '../http/schemas.js';
+import { Transaction, getTransaction, listTransactions, refundCharge } from '../domain/transactions.js';
+import { ChargeBody, RefundBody, TransactionSchema, TransactionsQuery, presentTransaction } from '../schemas/transactions.js';
+import { List } from '../schemas/common.js';
+import { E, ErrorCode, GatewayError } from '../errors.js';
+import { IdempotentReplay } from '../http/idempotency.js';
+import { listEnvelope } from '../http/paging.js';
+import { readPage } from '../domain/validate.js';
 
 
-/** Spec 2.2. The allow-list: a masked card_number is the only trace of the card that may leave. */
-export const transactionSchema = {
-  type: 'object',
-  properties: {
-    class: { type: 'string' }, id: { type: 'string' }, merchant_id: { type: 'string' },
-    payment_method: { type: 'string' }, transaction_type: { type: 'string' }, status: { type: 'string' },
-    successful: bool, reference_number: { type: 'string' }, system_trace: str,
-    amount_authorized: int, amount_settled: int, amount_failed: int, amount_refunded: int,
-    authorized: bool, settled: bool, refunded: bool, voided: bool,
-    description: str, card_type: str, card_number: str, card_exp_month: str, card_exp_year: str,
-    card_owner_name: str, account_holder_name: str, customer_id: str, csc_check: { type: 'string' },
-    avs_address_check: str, source: { type: 'string' },
-    metadata: { type: 'object', additionalProperties: true },
-    error_code: str, error_message: str, recurring: bool,
-    receipt: { type: 'object', properties: { due: bool, email_address: str, receipt_template_id: str, receipt_id: { type: ['integer', 'null'] } } },
-    company: str, website: str, email: str, email_address: str, first_name: str, last_name: str,
-    address_1: str, address_2: str, city: str, state: str, zip: str, country: str, phone: str, fax: str,
-    refunds: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, amount: int, created_at: timestamp } } },
-    created_at: timestamp, processed_at: { type: ['string', 'null'], format: 'date-time' },
-  },
-};
-
-// Bodies stay loose on purpose: the domain checks them and answers with the spec's codes.
 
 export default async function chargeRoutes(app: FastifyInstance) {
   const { db, vault } = app.services;
@@ -42,8 +21,9 @@ export default async function chargeRoutes(app: FastifyInstance) {
    * here never fails the charge; the outbox worker's sweep makes the receipt later.
    */
   const afterCharge = async (scope: Scope, txn: Transaction, now: Date): Promise<Transaction> => {
+    if (!txn.receipt_due || !txn.successful) return txn;
     try {
-      const out = await sendChargeReceipt(db, scope, txn, now);
+      const out = await db.tx((q) => sendChargeReceipt(q, scope, txn, now));
       if (out !== txn) app.services.notify?.kick();
       return out;
     } catch (err) {
@@ -63,36 +43,49 @@ export default async function chargeRoutes(app: FastifyInstance) {
   };
   const replayRefund: IdempotentReplay = async (req, id) => presentTransaction(await getTransaction(db, req.identity, id));
 
-  app.post('/charge', { config: { idempotentReplay: replayCharge }, schema: { body: anyBody, response: { 200: transactionSchema } } }, async (req) => {
+  app.post('/charge', {
+    config: {
+      idempotentReplay: replayCharge,
+      errors: [E.TOKEN_CHARGE_PARAMS_MISSING, E.CUSTOMER_CHARGE_PARAMS_MISSING, E.AMOUNT_INVALID, E.CUSTOMER_AMOUNT_INVALID,
+        E.TOKEN_REQUIRED, E.CARD_NUMBER_INVALID, E.CSC_INVALID, E.ZIP_REQUIRED, E.REAL_CARD_IN_TEST, E.CUSTOMER_NOT_FOUND,
+        E.METHOD_NOT_FOUND, E.RECEIPT_EMAIL_MISSING, E.RECEIPT_EMAIL_INVALID, E.CARD_DECLINED, E.CVV_UNSUPPORTED, E.CVV_WRONG,
+        E.DATA_KEY_MISMATCH, E.DATA_INTEGRITY_FAILED, E.NO_LIVE_PROCESSOR],
+    },
+    schema: { summary: 'Charge a token, a stored method or a card', body: ChargeBody, response: { 200: TransactionSchema } },
+  }, async (req) => {
     const settings = await getSettings(db, req.identity);
     const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>, settings);
-    const { txn, failure } = await createCharge({ db, vault }, req.identity, body,
-      req.now, (q, id) => rememberResource(q, req, id), { settings });
+    // A decline is recorded (committed) before its 402 is answered.
+    const { txn, failure } = await req.tx((q) => createCharge(q, { vault }, req.identity, body, req.now, { settings }),
+      { resource: (r) => r.txn.id });
     app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
     if (failure) throw failure;
     return presentTransaction(await afterCharge(req.identity, txn, req.now));
   });
 
-  app.get<{ Params: { id: string } }>('/charge/:id', { schema: { response: { 200: transactionSchema } } }, async (req) =>
+  app.get<{ Params: { id: string } }>('/charge/:id', {
+    config: { errors: [E.CHARGE_NOT_FOUND] }, schema: { summary: 'Retrieve a transaction', response: { 200: TransactionSchema } },
+  }, async (req) =>
     presentTransaction(await getTransaction(db, req.identity, req.params.id)),
   );
 
   app.post<{ Params: { id: string } }>(
     '/charge/:id/cancel',
-    { config: { idempotentReplay: replayRefund }, schema: { body: anyBody, response: { 200: transactionSchema } } },
+    {
+      config: { idempotentReplay: replayRefund, errors: [E.CHARGE_NOT_FOUND, E.REFUND_TOO_LARGE, E.REFUND_NOT_SETTLED, E.AMOUNT_INVALID, E.NO_LIVE_PROCESSOR] },
+      schema: { summary: 'Refund a settled charge, whole or in part', body: RefundBody, response: { 200: TransactionSchema } },
+    },
     async (req) => {
       const amount = (req.body as Record<string, unknown> | undefined)?.amount;
-      const txn = await db.tx(async (q) => {
-        const t = await refundCharge(q, req.identity, req.params.id, amount, req.now);
-        await rememberResource(q, req, t.id);
-        return t;
-      });
+      const txn = await req.tx((q) => refundCharge(q, req.identity, req.params.id, amount, req.now), { resource: (t) => t.id });
       return presentTransaction(txn);
     },
   );
 
-  app.get('/transactions', { schema: { response: { 200: listSchema(transactionSchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+  app.get('/transactions', {
+    config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List transactions, newest first', querystring: TransactionsQuery, response: { 200: List(TransactionSchema) } },
+  }, async (req) => {
+    const page = readPage(req.query);
     const { list, total } = await listTransactions(db, req.identity, page);
     return listEnvelope(list.map(presentTransaction), page, total);
   });

@@ -1,14 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import {
   generateKeySet, merchantKeys, merchantOverview, parseTransactionFilter, testCards,
 } from '../domain/dashboard.js';
-import { listTransactions, presentTransaction } from '../domain/transactions.js';
+import { listTransactions } from '../domain/transactions.js';
+import { TransactionSchema, presentTransaction } from '../schemas/transactions.js';
 import { GatewayError } from '../errors.js';
-import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { listEnvelope, listSchema } from '../http/paging.js';
+import { readPage } from '../domain/validate.js';
 import { PUBLIC_DIR } from '../paths.js';
-import { transactionSchema } from './charges.js';
 import { nullableString as nullableStr, nullableTime, string as str, timestamp as time } from '../http/schemas.js';
 
 
@@ -54,8 +56,20 @@ const testCardsSchema = {
   },
 };
 
-// The page and its two assets: a fixed list, so nothing else under public/ is served by accident.
-const ASSETS = [['dashboard.js', 'application/javascript; charset=utf-8'], ['dashboard.css', 'text/css; charset=utf-8']] as const;
+// The page's modules and styles: the .js and .css files of public/dashboard and public/dashboard/pages,
+// listed once at start (nothing else under public/ is served by accident), and uPlot's browser build
+// from its package (the home page's chart; no CDN).
+const TYPES = { '.js': 'application/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' } as const;
+function dashboardAssets(): [url: string, path: string, type: string][] {
+  const dir = join(PUBLIC_DIR, 'dashboard');
+  const own = ['', 'pages/'].flatMap((sub) => readdirSync(join(dir, sub))
+    .filter((f) => f.endsWith('.js') || f.endsWith('.css'))
+    .map((f): [string, string, string] => [`/dashboard/${sub}${f}`, join(dir, sub, f), TYPES[extname(f) as keyof typeof TYPES]]));
+  const uplot = dirname(createRequire(import.meta.url).resolve('uplot'));
+  return [...own,
+    ['/dashboard/vendor/uPlot.iife.min.js', join(uplot, 'uPlot.iife.min.js'), TYPES['.js']],
+    ['/dashboard/vendor/uPlot.min.css', join(uplot, 'uPlot.min.css'), TYPES['.css']]];
+}
 
 /**
  * The merchant dashboard (spec 5.5): a static page at /dashboard that calls the JSON API with the
@@ -75,9 +89,9 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     reply.type('text/html; charset=utf-8');
     return html;
   });
-  for (const [file, type] of ASSETS) {
-    const body = readFileSync(join(PUBLIC_DIR, 'dashboard', file));
-    app.get(`/dashboard/${file}`, page, async (_req, reply) => {
+  for (const [url, path, type] of dashboardAssets()) {
+    const body = readFileSync(path);
+    app.get(url, page, async (_req, reply) => {
       reply.header('cache-control', 'no-cache');
       reply.type(type);
       return body;
@@ -120,8 +134,8 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   app.get('/api/v1/dashboard/test-cards', { schema: { response: { 200: testCardsSchema } } }, async () => testCards());
 
   // GET /transactions with filters; the filtering itself is listTransactions' (domain/transactions.ts).
-  app.get('/api/v1/dashboard/transactions', { schema: { response: { 200: listSchema(transactionSchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+  app.get('/api/v1/dashboard/transactions', { schema: { response: { 200: listSchema(TransactionSchema) } } }, async (req) => {
+    const page = readPage(req.query);
     const { list, total } = await listTransactions(db, req.identity, page, parseTransactionFilter(req.query));
     return listEnvelope(list.map(presentTransaction), page, total);
   });

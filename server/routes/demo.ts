@@ -4,10 +4,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createCharge } from '../domain/charges.js';
 import { createCustomer } from '../domain/customers.js';
 import { Scope, demoMerchantId, demoPublicKey } from '../domain/keys.js';
-import { presentTransaction } from '../domain/transactions.js';
+import { TransactionSchema, presentTransaction } from '../schemas/transactions.js';
 import { E, GatewayError } from '../errors.js';
 import { PUBLIC_DIR } from '../paths.js';
-import { transactionSchema } from './charges.js';
 
 export interface DemoOptions {
   /** Serve the demo checkout (TESSERA_DEMO, on by default only with `tessera serve --dev`). */
@@ -82,7 +81,7 @@ function demoCharge(app: FastifyInstance): void {
   };
   const response = {
     type: 'object',
-    properties: { customer_id: { type: ['string', 'null'] }, transaction: transactionSchema },
+    properties: { customer_id: { type: ['string', 'null'] }, transaction: TransactionSchema },
   };
   const route = { config: { access: 'none' as const }, onRequest: sameOriginJson, schema: { body, response: { 200: response } } };
 
@@ -95,11 +94,11 @@ function demoCharge(app: FastifyInstance): void {
     let charge: Record<string, unknown> = { token, amount, description: 'Demo checkout' };
     if (save_customer) {
       if (!token) throw new GatewayError(E.TOKEN_NOT_FOR_MERCHANT);
-      const customer = await createCustomer(db, vault, scope, { token } as any, clock.now());
+      const customer = await req.tx((q) => createCustomer(q, vault, scope, { token } as any, clock.now()));
       customerId = customer.id as string;
       charge = { customer_id: customerId, amount, description: 'Demo checkout (saved customer)' };
     }
-    const { txn, failure } = await createCharge({ db, vault }, scope, charge, clock.now());
+    const { txn, failure } = await req.tx((q) => createCharge(q, { vault }, scope, charge, clock.now()));
     if (failure) throw failure;
     return { customer_id: customerId, transaction: presentTransaction(txn) };
   });

@@ -1,0 +1,59 @@
+// Schema atoms every resource schema is built from (TypeBox: JSON Schema with its TypeScript type).
+// A resource's response schema is its allow-list: Fastify serialises by it, so a field it does not
+// name never leaves the gateway.
+import { type SchemaOptions, type Static, type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+
+export { Type, type Static };
+
+export const Str = (o?: SchemaOptions) => Type.String(o);
+export const Int = (o?: SchemaOptions) => Type.Integer(o);
+export const Bool = (o?: SchemaOptions) => Type.Boolean(o);
+/** `type: [T, 'null']` rather than anyOf: the serializer writes it as fast as a plain type. */
+export const NullableStr = (o?: SchemaOptions) => Type.Unsafe<string | null>({ ...o, type: ['string', 'null'] });
+export const NullableInt = (o?: SchemaOptions) => Type.Unsafe<number | null>({ ...o, type: ['integer', 'null'] });
+/** A Date (or its text) serialised as ISO 8601 with milliseconds and Z (spec 2.1). */
+export const Timestamp = (o?: SchemaOptions) =>
+  Type.Unsafe<Date | string>({ examples: ['2026-01-15T12:00:00.000Z'], ...o, type: 'string', format: 'date-time' });
+export const NullableTime = (o?: SchemaOptions) =>
+  Type.Unsafe<Date | string | null>({ examples: ['2026-01-15T12:00:00.000Z'], ...o, type: ['string', 'null'], format: 'date-time' });
+/** The merchant's own keys and values, echoed as sent. */
+export const Metadata = (o?: SchemaOptions) =>
+  Type.Unsafe<Record<string, unknown>>({ examples: [{ order_id: '42' }], ...o, type: 'object', additionalProperties: true });
+
+/** The envelope every list answers with (design §Wire). */
+export const List = <T extends TSchema>(item: T) =>
+  Type.Object({
+    list: Type.Array(item),
+    meta: Type.Object({ limit: Int({ examples: [10] }), offset: Int({ examples: [0] }), total_results: Int({ examples: [1] }) }),
+  });
+
+/** `{ success: true }`: what a delete answers. */
+export const Success = Type.Object({ success: Bool({ examples: [true] }) });
+
+/** Every error answer: `{ errors: [{ code, message }] }`, some items with more fields (transaction_id…). */
+export const Errors = Type.Object({
+  errors: Type.Array(Type.Object({ code: Str(), message: Str() }, { additionalProperties: true })),
+});
+
+/**
+ * The documented shape of a loosely read input (a body or a query string), kept apart from what
+ * is validated. Clients of this API family send numbers as strings (form bodies), extra fields and
+ * PHP's `[]` for "nothing"; the domain reads those fields itself and answers a bad value with the
+ * spec's own error code, which a schema type check (400 REQ01, or a silent coercion) would replace.
+ * So Fastify validates only "an object, any fields", and the OpenAPI document shows `documented`.
+ */
+export const DOCUMENTED = Symbol('documented');
+export interface Loose { type: 'object'; additionalProperties: true; [DOCUMENTED]: TObject }
+export function loose<T extends TProperties>(properties: T, options?: SchemaOptions): Loose {
+  return {
+    type: 'object',
+    additionalProperties: true,
+    [DOCUMENTED]: Type.Partial(Type.Object(properties, { ...options, additionalProperties: true })),
+  };
+}
+
+/** `limit` and `offset` of a paged list (PAGE01 for anything else than 1..100 and ≥ 0). */
+export const pageQuery = {
+  limit: Int({ minimum: 1, maximum: 100, default: 10, description: 'Rows per page, 1 to 100.' }),
+  offset: Int({ minimum: 0, default: 0, description: 'Rows to skip.' }),
+};

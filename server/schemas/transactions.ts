@@ -1,0 +1,132 @@
+// A transaction (spec 2.2): a charge, its refunds, and what a charge request may carry.
+import type { Transaction } from '../domain/transactions.js';
+import {
+  Bool, Int, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, NullableTime, Type, loose, pageQuery, type Static,
+} from './common.js';
+
+/** The payer's own fields, echoed as sent (null when not sent). */
+const payer = {
+  company: NStr(), website: NStr(), email: NStr(), email_address: NStr({ examples: ['ada@example.com'] }),
+  first_name: NStr({ examples: ['Ada'] }), last_name: NStr({ examples: ['Lovelace'] }),
+  address_1: NStr(), address_2: NStr(), city: NStr(), state: NStr(), zip: NStr(), country: NStr(), phone: NStr(), fax: NStr(),
+};
+
+/** The allow-list of a transaction: a masked card_number is the only trace of the card that may leave. */
+export const TransactionSchema = Type.Object({
+  class: Str({ examples: ['transaction'] }),
+  id: Str({ examples: ['f1a0b2c3d4e5f6a7'] }),
+  merchant_id: Str(),
+  payment_method: Str({ enum: ['credit_card', 'bank_account'], examples: ['credit_card'] }),
+  transaction_type: Str({ examples: ['sale'] }),
+  status: Str({ description: 'SETTLED, AUTHORIZED, FAILED, VOIDED…', examples: ['SETTLED'] }),
+  successful: Bool({ examples: [true] }),
+  reference_number: Str(),
+  system_trace: NStr(),
+  amount_authorized: Int({ description: 'Cents.', examples: [1999] }),
+  amount_settled: Int({ description: 'Cents.', examples: [1999] }),
+  amount_failed: Int({ description: 'Cents.', examples: [0] }),
+  amount_refunded: Int({ description: 'Cents.', examples: [0] }),
+  authorized: Bool({ examples: [true] }),
+  settled: Bool({ examples: [true] }),
+  refunded: Bool(),
+  voided: Bool(),
+  description: NStr({ examples: ['Order 42'] }),
+  card_type: NStr({ examples: ['Visa'] }),
+  card_number: NStr({ description: 'Masked: the last four digits only.', examples: ['XXXXXXXXXXXX1111'] }),
+  card_exp_month: NStr({ examples: ['12'] }),
+  card_exp_year: NStr({ examples: ['2030'] }),
+  card_owner_name: NStr({ examples: ['Ada Lovelace'] }),
+  account_holder_name: NStr(),
+  customer_id: NStr(),
+  csc_check: Str({ examples: ['Passed'] }),
+  avs_address_check: NStr(),
+  source: Str({ examples: ['api'] }),
+  metadata: Metadata(),
+  error_code: NStr({ description: 'The decline code of a failed charge.' }),
+  error_message: NStr(),
+  recurring: Bool(),
+  receipt: Type.Object({ due: Bool(), email_address: NStr(), receipt_template_id: NStr(), receipt_id: NullableInt() }),
+  ...payer,
+  refunds: Type.Array(Type.Object({ id: Str(), amount: Int({ examples: [500] }), created_at: Timestamp() })),
+  created_at: Timestamp(),
+  processed_at: NullableTime(),
+});
+export type TransactionOut = Static<typeof TransactionSchema>;
+
+/** The wire form of spec 2.2. */
+export function presentTransaction(t: Transaction): TransactionOut {
+  const p = (f: string) => (t[f] as string | null | undefined) ?? null;
+  return {
+    class: 'transaction',
+    id: t.id,
+    merchant_id: t.merchant_id,
+    payment_method: t.payment_method,
+    transaction_type: t.transaction_type,
+    status: t.status,
+    successful: t.successful,
+    reference_number: t.reference_number,
+    system_trace: t.system_trace,
+    amount_authorized: t.amount_authorized,
+    amount_settled: t.amount_settled,
+    amount_failed: t.amount_failed,
+    amount_refunded: t.amount_refunded,
+    authorized: t.authorized,
+    settled: t.settled,
+    refunded: t.refunded,
+    voided: t.voided,
+    description: p('description'),
+    card_type: t.card_type,
+    card_number: t.card_number,
+    card_exp_month: t.card_exp_month,
+    card_exp_year: t.card_exp_year,
+    card_owner_name: t.card_owner_name,
+    account_holder_name: t.account_holder_name,
+    customer_id: t.customer_id,
+    csc_check: t.csc_check,
+    avs_address_check: t.avs_address_check,
+    source: t.source,
+    metadata: t.metadata ?? {},
+    error_code: t.error_code,
+    error_message: t.error_message,
+    recurring: t.recurring,
+    receipt: {
+      due: t.receipt_due, email_address: t.receipt_email, receipt_template_id: t.receipt_template_id,
+      receipt_id: t.receipt_id ?? null,
+    },
+    company: p('company'), website: p('website'), email: p('email'), first_name: p('first_name'), last_name: p('last_name'),
+    address_1: p('address_1'), address_2: p('address_2'), city: p('city'), state: p('state'), zip: p('zip'),
+    country: p('country'), phone: p('phone'), fax: p('fax'),
+    email_address: t.receipt_email ?? p('email'),
+    refunds: t.refunds.map((r) => ({ id: r.id, amount: r.amount, created_at: r.created_at })),
+    created_at: t.created_at,
+    processed_at: t.processed_at,
+  };
+}
+
+const amount = Type.Union([Int(), Str()], { description: 'Cents, above zero (a form body sends it as text).', examples: [1999] });
+const text = (description: string, example?: string) => Str({ description, ...(example ? { examples: [example] } : {}) });
+
+/** POST /charge: a token, a customer's stored method, or a card sent directly (spec 4.1). */
+export const ChargeBody = loose({
+  token: text('A one-time token from the tokenizer.', 'tok_4f3c2b1a0e9d8c7b'),
+  customer_id: text("Charge this customer's stored method instead of a token."),
+  method_id: text("Which of the customer's methods (default: the customer's default method)."),
+  charge_bank_account: Type.Union([Bool(), Str()], { description: "true: the customer's default bank account; false: their default card." }),
+  amount,
+  description: text('At most 1000 characters.', 'Order 42'),
+  metadata: Type.Union([Metadata(), Str()], { description: 'Up to 8 KiB of your own keys, as an object or a JSON-encoded string.' }),
+  card_number: text('A card sent directly instead of a token (cards only).'),
+  card_exp_month: text('MM'), card_exp_year: text('YYYY'), card_owner_name: text('Name on the card (optional here).'),
+  csc: text('Security code (cvv is read the same).'), cvv: text('Security code.'),
+  address_1: text('Billing address.'), address_2: text('Billing address.'), city: text('City.'), state: text('Two-letter state.'),
+  zip: text('For address verification.'), country: text('Country.'),
+  send_receipt: Type.Union([Bool(), Str()], { description: "Email a receipt (true/false, \"1\"/\"0\"); default: the customer's or merchant's setting." }),
+  email_address: text('Where the receipt goes.', 'ada@example.com'),
+  receipt_template_id: text('The receipt template to use.'),
+}, { examples: [{ token: 'tok_4f3c2b1a0e9d8c7b', amount: 1999, description: 'Order 42' }] });
+
+/** POST /charge/{id}/cancel: without an amount, the whole remainder is refunded. */
+export const RefundBody = loose({ amount }, { examples: [{ amount: 500 }] });
+
+/** GET /transactions. */
+export const TransactionsQuery = loose(pageQuery);
