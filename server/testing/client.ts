@@ -173,11 +173,13 @@ export interface ClockAdvance {
   [key: string]: unknown;
 }
 
-export function tesseraClient(gw: GatewayAddress): TesseraClient {
+/** `fetch` defaults to the global one; a test may pass another transport (an in-process app's inject). */
+export function tesseraClient(gw: GatewayAddress, opts: { fetch?: typeof fetch } = {}): TesseraClient {
   const base = gw.url.replace(/\/+$/, '');
+  const send = opts.fetch ?? fetch;
 
   async function request<T>(method: string, path: string, body?: unknown, opts: { key?: string; headers?: Record<string, string> } = {}) {
-    const res = await fetch(`${base}/api/v1${path}`, {
+    const res = await send(`${base}/api/v1${path}`, {
       method,
       headers: {
         authorization: basicAuth(opts.key ?? gw.privateKey),

@@ -1,0 +1,84 @@
+// The API tests' fixture: `import { test, expect } from '../../fixtures.js'` and ask for what a test needs:
+//
+//   test('a refund of a settled charge', async ({ gateway, api, expectError }) => {
+//     const charge = await api.charge(await api.tokenize(visa), 1000);
+//     expectError(await api.request('POST', `/charge/${charge.transaction!.id}/refund`, { amount: 5000 }), 400, '...');
+//   });
+//
+// `gateway` is one in-process gateway per test file (in-memory PGlite, or a fresh PostgreSQL schema
+// when the project says so; see helpers/gateway.ts), closed after the file. `api` is the shipped QA
+// client (server/testing/client.ts) as the gateway's merchant in test mode, sent through Fastify's
+// inject: no socket, no port. `apiFor(gateway, keys)` makes one for another merchant or the live keys.
+import { test as base } from 'vitest';
+import { expect } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { KeySet } from '../server/domain/keys.js';
+import { ApiResponse, TesseraClient, tesseraClient } from '../server/testing/client.js';
+import { TestGateway, startGateway } from './helpers/gateway.js';
+
+export { describe, expect } from 'vitest';
+export { bank, basic, tokenFor, visa } from './helpers/gateway.js';
+export type { Merchant, TestGateway } from './helpers/gateway.js';
+
+/** Either answer shape: Fastify's inject (statusCode, json()) or the client's (status, body). */
+export type AnyResponse = { statusCode: number; json(): any; body?: string } | ApiResponse<any>;
+
+/**
+ * The error answer of the API (spec 3): `status` and exactly one `{code, message}` whose code is
+ * `code` and whose message is a non-empty string (matching `message` when given). Returns the item.
+ */
+export function expectError(res: AnyResponse, status: number, code: string, message?: RegExp): { code: string; message: string; [k: string]: unknown } {
+  const got = 'statusCode' in res ? { status: res.statusCode, body: res.json() } : { status: res.status, body: res.body };
+  expect(got).toEqual({ status, body: { errors: [expect.objectContaining({ code, message: expect.stringMatching(message ?? /\S/) })] } });
+  return got.body.errors[0];
+}
+
+/** A `fetch` that hands the request to `app.inject`: the client runs against an in-process gateway. */
+export function injectFetch(app: FastifyInstance): typeof fetch {
+  return (async (input: string | URL | Request, init: RequestInit = {}) => {
+    const url = new URL(String(input));
+    const res = await app.inject({
+      method: (init.method ?? 'GET') as 'GET',
+      url: url.pathname + url.search,
+      headers: init.headers as Record<string, string>,
+      payload: init.body as string | undefined,
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(res.headers)) {
+      for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) headers.append(name, String(v));
+    }
+    const empty = res.statusCode === 204 || res.statusCode === 304 || res.rawPayload.length === 0;
+    return new Response(empty ? null : res.rawPayload, { status: res.statusCode, headers });
+  }) as typeof fetch;
+}
+
+/** The QA client as the holder of `keys` (default: the gateway's merchant in test mode). */
+export function apiFor(gw: TestGateway, keys: KeySet = gw.merchant.test): TesseraClient {
+  return tesseraClient({ url: 'http://gateway.test', publicKey: keys.public_key, privateKey: keys.private_key }, { fetch: injectFetch(gw.app) });
+}
+
+export interface GatewayFixtures {
+  /** One in-process gateway for the whole test file (two merchants: `merchant` and `other`). */
+  gateway: TestGateway;
+  /** The QA client with the gateway merchant's test keys. */
+  api: TesseraClient;
+  expectError: typeof expectError;
+}
+
+export const test = base.extend<GatewayFixtures>({
+  gateway: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const gw = await startGateway();
+      try {
+        await use(gw);
+      } finally {
+        await gw.close();
+      }
+    },
+    { scope: 'file' },
+  ],
+  api: [async ({ gateway }, use) => use(apiFor(gateway)), { scope: 'file' }],
+  // eslint-disable-next-line no-empty-pattern
+  expectError: [async ({}, use) => use(expectError), { scope: 'file' }],
+});
