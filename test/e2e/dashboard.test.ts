@@ -24,7 +24,7 @@ describe('merchant dashboard', () => {
     await input.fill(gateway!.privateKey);
     await input.press('Enter'); // keyboard only
     await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
-    await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     expect(await page.locator('#env-badge').textContent()).toBe('test mode');
 
@@ -34,7 +34,7 @@ describe('merchant dashboard', () => {
 
     // A reload keeps the session (same tab); a new tab does not.
     await reload();
-    await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     const other = await context.newPage();
     await other.goto(`${gateway!.url}/dashboard`);
     await other.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
@@ -140,6 +140,7 @@ describe('merchant dashboard', () => {
     await page.getByTestId('receipt').waitFor();
     await page.getByLabel('Refund amount').fill('2.17');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Refund $2.17' }).click();
     await page.getByTestId('refunds').locator('tbody tr').first().waitFor();
     await expect(page.getByTestId('refunds').textContent()).resolves.toContain('2.17');
     expect((await api(`/charge/${id}`)).body.amount_refunded).toBe(217);
@@ -288,7 +289,7 @@ describe('merchant dashboard', () => {
     await signIn();
     const body = { list: [charge.body] };
     const pages: [string, string][] = [
-      ['activity/transactions', 'Activity'], ['activity/customers', 'Activity'], ['activity/subscriptions', 'Activity'],
+      ['home', 'Home'], ['webhooks', 'Webhooks'], ['activity/transactions', 'Activity'], ['activity/customers', 'Activity'], ['activity/subscriptions', 'Activity'],
       ['activity/billings', 'Activity'], ['activity/scheduled', 'Activity'], ['activity/invoices', 'Activity'],
       ['activity/deliveries', 'Activity'], ['activity/outbox', 'Activity'],
       [`activity/transactions/${body.list[0].id}`, 'Activity'], ['keys', 'Keys'], ['tools', 'Test tools'], ['settings', 'Settings'],
@@ -321,11 +322,13 @@ describe('merchant dashboard', () => {
   it('is usable from the keyboard: skip link, navigation, visible focus', async () => {
     await signIn();
     await reload(); // a fresh load leaves focus at the start of the document
-    await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
     expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Tab'); // Home
     await page.keyboard.press('Tab'); // Activity
+    await page.keyboard.press('Tab'); // Webhooks
     await page.keyboard.press('Tab'); // Keys
     const focused = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement;
