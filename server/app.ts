@@ -6,6 +6,7 @@ import { registerAuth } from './http/auth.js';
 import { registerBodyParsers } from './http/body.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { registerTx } from './http/tx.js';
 import { registerRequestId, requestId, withRequestId } from './http/request-id.js';
 import { registerHeaders } from './http/headers.js';
 import { TokenLimiter } from './http/ratelimit.js';
@@ -13,6 +14,7 @@ import { Metrics } from './metrics.js';
 import { collectRoutes } from './openapi.js';
 import demoRoutes from './routes/demo.js';
 import dashboardRoutes from './routes/dashboard.js';
+import dashboardReportRoutes from './routes/dashboard-reports.js';
 import docsRoutes from './routes/docs.js';
 import chargeRoutes from './routes/charges.js';
 import healthRoutes, { ReadinessCheck } from './routes/health.js';
@@ -129,6 +131,7 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
   registerErrorHandler(app);
   registerAuth(app);
   registerIdempotency(app, { secretFields: REDACT });
+  registerTx(app);
   registerHeaders(app);
 
   const openapi = collectRoutes(app);
@@ -158,6 +161,7 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     { prefix: '/api/v1' },
   );
   await app.register(dashboardRoutes);
+  await app.register(dashboardReportRoutes);
   await app.register(docsRoutes, { openapi });
   return app;
 }

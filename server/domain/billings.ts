@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { Db, Queryable, Row, pageSql } from '../db/index.js';
+import { Queryable, pageSql } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
 import type { Processor } from '../processor/processor.js';
 import type { Vault } from '../vault.js';
@@ -14,27 +14,12 @@ import { SUB, SubscriptionRow, dueAtRun, presentSubscription } from './subscript
 import type { Transaction } from './transactions.js';
 import { isEmail, text } from './validate.js';
 
-/** What a run of recurring work needs: storage, the vault for stored numbers, the live processor. */
+/** What a run of recurring work needs inside its transaction: the vault for stored numbers, the clock, the live processor. */
 export interface RecurringDeps {
-  db: Db;
   vault: Vault;
   clock: Clock;
   /** The live-mode processor; absent means live charges are refused (PROC01, recorded as failed). */
   live?: Processor;
-}
-
-/**
- * A Db whose transactions are the caller's open transaction: lets createCharge (which opens its
- * own) run inside the transaction that claimed the work, so claim, charge and record commit together.
- */
-export function within(q: Queryable, kind: Db['kind']): Db {
-  return {
-    kind,
-    query: <T extends Row>(sql: string, params?: unknown[]) => q.query<T>(sql, params),
-    exec: (sql: string) => q.exec(sql),
-    tx: (fn) => fn(q),
-    close: async () => {},
-  };
 }
 
 /** The charge of a run, or why none could be made (the request-level error createCharge threw). */
@@ -54,8 +39,7 @@ export async function chargeInTx(
 ): Promise<ChargeOutcome> {
   await q.query('SAVEPOINT recurring_charge');
   try {
-    const { txn } = await createCharge({ db: within(q, deps.db.kind), vault: deps.vault, live: deps.live }, scope, body, now,
-      undefined, { source, recurring: source === 'subscription' });
+    const { txn } = await createCharge(q, deps, scope, body, now, { source, recurring: source === 'subscription' });
     await q.query('RELEASE SAVEPOINT recurring_charge');
     return { txn, error: null };
   } catch (err) {
@@ -195,35 +179,29 @@ async function emitBilling(q: Queryable, billing: BillingRow, now: Date): Promis
  * retries make one charge.
  */
 export async function retryBilling(
-  deps: RecurringDeps, scope: Scope, rawTransactionId: unknown, now: Date,
-  onRecord?: (q: Queryable, id: string) => Promise<void>,
+  q: Queryable, deps: RecurringDeps, scope: Scope, rawTransactionId: unknown, now: Date,
 ): Promise<RunResult> {
   const transactionId = text(rawTransactionId, 'id');
   if (transactionId === null) throw new GatewayError(E.BILLING_TXN_NOT_FOUND, 'id (the billing\'s transaction_id) is required');
-  return deps.db.tx(async (q) => {
-    const [failed] = await q.query<BillingRow>(
-      'SELECT * FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 FOR UPDATE',
-      [scope.merchantId, scope.env, transactionId],
-    );
-    if (!failed) throw new GatewayError(E.BILLING_TXN_NOT_FOUND);
-    if (failed.status !== 'failed') throw new GatewayError(E.BILLING_NOT_FAILED, `billing is ${failed.status}, not failed`);
-    const [sub] = await q.query<SubscriptionRow>(`SELECT ${SUB} FROM subscriptions WHERE number = $1 FOR UPDATE`, [failed.subscription_id]);
-    const [plan] = await q.query<{ name: string; callback_url: string | null }>('SELECT name, callback_url FROM plans WHERE id = $1', [sub.plan_id]);
-    const { txn } = await createCharge({ db: within(q, deps.db.kind), vault: deps.vault, live: deps.live }, scope,
-      chargeBody(sub, plan.name, await receiptWanted(q, scope, sub.customer_id)), now, undefined,
-      { source: 'subscription', recurring: true });
-    const billing = await insertBilling(q, {
-      sub, sequence: failed.sequence, parentId: failed.id, scheduledFor: failed.scheduled_for, amount: sub.amount,
-      outcome: { txn, error: null }, now,
-    });
-    const [retried] = await q.query<BillingRow>("UPDATE billings SET status = 'retried', updated_at = $2 WHERE id = $1 RETURNING *", [failed.id, now]);
-    await enqueueCallback(q, plan.callback_url, billing, deps.clock.now());
-    await emitEvent(q, scope, 'billing.retried', presentBilling(retried), now);
-    await emitBilling(q, billing, now);
-    // Recorded by its transaction id, the id GET /billings/:id reads it back by.
-    await onRecord?.(q, String(billing.transaction_id ?? billing.id));
-    return { billing, txn, callback: !!plan.callback_url };
+  const [failed] = await q.query<BillingRow>(
+    'SELECT * FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 FOR UPDATE',
+    [scope.merchantId, scope.env, transactionId],
+  );
+  if (!failed) throw new GatewayError(E.BILLING_TXN_NOT_FOUND);
+  if (failed.status !== 'failed') throw new GatewayError(E.BILLING_NOT_FAILED, `billing is ${failed.status}, not failed`);
+  const [sub] = await q.query<SubscriptionRow>(`SELECT ${SUB} FROM subscriptions WHERE number = $1 FOR UPDATE`, [failed.subscription_id]);
+  const [plan] = await q.query<{ name: string; callback_url: string | null }>('SELECT name, callback_url FROM plans WHERE id = $1', [sub.plan_id]);
+  const { txn } = await createCharge(q, deps, scope, chargeBody(sub, plan.name, await receiptWanted(q, scope, sub.customer_id)), now,
+    { source: 'subscription', recurring: true });
+  const billing = await insertBilling(q, {
+    sub, sequence: failed.sequence, parentId: failed.id, scheduledFor: failed.scheduled_for, amount: sub.amount,
+    outcome: { txn, error: null }, now,
   });
+  const [retried] = await q.query<BillingRow>("UPDATE billings SET status = 'retried', updated_at = $2 WHERE id = $1 RETURNING *", [failed.id, now]);
+  await enqueueCallback(q, plan.callback_url, billing, deps.clock.now());
+  await emitEvent(q, scope, 'billing.retried', presentBilling(retried), now);
+  await emitBilling(q, billing, now);
+  return { billing, txn, callback: !!plan.callback_url };
 }
 
 /** GET /billings/:id — the id is the billing's transaction_id (11000 when this merchant environment has none). */

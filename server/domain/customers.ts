@@ -3,7 +3,7 @@ import { E, ErrorCode, GatewayError } from '../errors.js';
 import { Vault } from '../vault.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
-import { isEmail, parseBool, text } from './validate.js';
+import { isEmail, readBool, readMetadata, text } from './validate.js';
 import {
   CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer,
   methodsOf, placeholder, presentMethod, retireCustomerMethods, setDefaultMethod, typeDefault, type TokenInput,
@@ -20,7 +20,6 @@ const TEXT_FIELDS = Object.keys(MAX_LENGTH) as TextField[];
 const TOO_LONG: Partial<Record<TextField, ErrorCode>> = {
   fax: '81602', first_name: '81603', last_name: '81604', phone: '81606', website: '81607',
 };
-const MAX_METADATA_JSON = 8192;
 const CUSTOM_ID = /^[A-Za-z0-9_-]{6,64}$/;
 // POST /customers/search is a route of its own, so a customer called "search" could never be updated.
 const RESERVED_IDS = new Set(['search']);
@@ -72,15 +71,9 @@ function readFields(input: CustomerInput, update: boolean): Record<string, unkno
     }
     out[f] = v;
   }
-  if (!update || input.metadata !== undefined) {
-    const metadata = input.metadata ?? {};
-    if (JSON.stringify(metadata).length > MAX_METADATA_JSON) {
-      throw new GatewayError('REQ01', `metadata must be at most ${MAX_METADATA_JSON} characters as JSON`);
-    }
-    out.metadata = metadata;
-  }
-  const receipts = parseBool(input.default_receipts);
-  if (receipts === null) throw new GatewayError('REQ01', 'default_receipts must be true or false');
+  const metadata = readMetadata(input.metadata);
+  if (!update || metadata !== undefined) out.metadata = metadata ?? {};
+  const receipts = readBool(input.default_receipts, 'default_receipts');
   if (!update || receipts !== undefined) out.default_receipts = receipts ?? false;
   if (!update || input.default_receipt_template_id !== undefined) {
     out.default_receipt_template_id = text(input.default_receipt_template_id, 'default_receipt_template_id');
@@ -111,37 +104,35 @@ function tokenInput(input: CustomerInput, customerZip: string | null, holder: To
  * else 12 random hex characters. A token becomes the default method; a placeholder of the other
  * type is listed beside it, so every customer starts with one method of each type (spec 2.4).
  */
-export async function createCustomer(db: Db, vault: Vault, scope: Scope, input: CustomerInput, now: Date) {
+export async function createCustomer(q: Queryable, vault: Vault, scope: Scope, input: CustomerInput, now: Date) {
   const fields = readFields(input, false);
   const customId = readCustomId(input.id);
   const token = tokenInput(input, fields.zip as string | null, fields as TokenInput['holder']);
-  return db.tx(async (q) => {
-    const row = { ...fields, merchant_id: scope.merchantId, env: scope.env, created_at: now, updated_at: now };
-    const cols = Object.keys(row);
-    const sql = `INSERT INTO customers (id, ${cols.join(', ')})
-                 VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
-                 ON CONFLICT (merchant_id, env, id) DO NOTHING RETURNING ${HEAD_COLUMNS}`;
-    let head: CustomerHead | undefined;
-    for (let i = 0; !head && i < 5; i++) {
-      [head] = await q.query<CustomerHead>(sql, [customId ?? newId(6), ...Object.values(row)]);
-      if (!head && customId) throw new GatewayError(E.CUSTOM_ID_TAKEN);
-    }
-    if (!head) throw new Error('could not draw a free customer id');
-    let defaultId: string;
-    if (carriesPayment(token)) {
-      const details = await detailsFromToken(q, vault, scope, token, now);
-      defaultId = await insertMethod(q, scope, head, details, now);
-      const other: MethodType = details.method_type === 'credit_card' ? 'bank_account' : 'credit_card';
-      await insertMethod(q, scope, head, placeholder(other), now);
-    } else {
-      defaultId = await insertMethod(q, scope, head, placeholder('credit_card'), now);
-      await insertMethod(q, scope, head, placeholder('bank_account'), now);
-    }
-    await setDefaultMethod(q, scope, head.id, defaultId, now);
-    const customer = await loadCustomer(q, scope, head.id);
-    await emitEvent(q, scope, 'customer.created', customer, now);
-    return customer;
-  });
+  const row = { ...fields, merchant_id: scope.merchantId, env: scope.env, created_at: now, updated_at: now };
+  const cols = Object.keys(row);
+  const sql = `INSERT INTO customers (id, ${cols.join(', ')})
+               VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
+               ON CONFLICT (merchant_id, env, id) DO NOTHING RETURNING ${HEAD_COLUMNS}`;
+  let head: CustomerHead | undefined;
+  for (let i = 0; !head && i < 5; i++) {
+    [head] = await q.query<CustomerHead>(sql, [customId ?? newId(6), ...Object.values(row)]);
+    if (!head && customId) throw new GatewayError(E.CUSTOM_ID_TAKEN);
+  }
+  if (!head) throw new Error('could not draw a free customer id');
+  let defaultId: string;
+  if (carriesPayment(token)) {
+    const details = await detailsFromToken(q, vault, scope, token, now);
+    defaultId = await insertMethod(q, scope, head, details, now);
+    const other: MethodType = details.method_type === 'credit_card' ? 'bank_account' : 'credit_card';
+    await insertMethod(q, scope, head, placeholder(other), now);
+  } else {
+    defaultId = await insertMethod(q, scope, head, placeholder('credit_card'), now);
+    await insertMethod(q, scope, head, placeholder('bank_account'), now);
+  }
+  await setDefaultMethod(q, scope, head.id, defaultId, now);
+  const customer = await loadCustomer(q, scope, head.id);
+  await emitEvent(q, scope, 'customer.created', customer, now);
+  return customer;
 }
 
 /**
@@ -149,49 +140,45 @@ export async function createCustomer(db: Db, vault: Vault, scope: Scope, input: 
  * type (same method id) and makes it the default; `default_method_id` picks the default explicitly
  * and wins over the token's.
  */
-export async function updateCustomer(db: Db, vault: Vault, scope: Scope, id: string, input: CustomerInput, now: Date) {
+export async function updateCustomer(q: Queryable, vault: Vault, scope: Scope, id: string, input: CustomerInput, now: Date) {
   const fields = readFields(input, true);
   const defaultId = text(input.default_method_id, 'default_method_id');
-  return db.tx(async (q) => {
-    const head = await lockCustomer(q, scope, id);
-    const cols = Object.keys(fields);
-    await q.query(
-      `UPDATE customers SET ${[...cols, 'updated_at'].map((c, i) => `${c} = $${i + 4}`).join(', ')}
-        WHERE merchant_id = $1 AND env = $2 AND id = $3`,
-      [scope.merchantId, scope.env, id, ...Object.values(fields), now],
-    );
-    const names = { ...head, ...fields } as TokenInput['holder'];
-    const token = tokenInput(input, fields.zip === undefined ? head.zip : (fields.zip as string | null), names);
-    if (carriesPayment(token)) {
-      const details = await detailsFromToken(q, vault, scope, token, now);
-      const methods = await methodsOf(q, scope, [id]);
-      const target = typeDefault(methods, head.default_method_id, details.method_type);
-      const methodId = target ? target.id : await insertMethod(q, scope, head, details, now);
-      if (target) await fillMethod(q, scope, target.id, details, now);
-      await setDefaultMethod(q, scope, id, methodId, now);
-    }
-    if (defaultId) await setDefaultMethod(q, scope, id, defaultId, now);
-    const customer = await loadCustomer(q, scope, id);
-    await emitEvent(q, scope, 'customer.updated', customer, now);
-    return customer;
-  });
+  const head = await lockCustomer(q, scope, id);
+  const cols = Object.keys(fields);
+  await q.query(
+    `UPDATE customers SET ${[...cols, 'updated_at'].map((c, i) => `${c} = $${i + 4}`).join(', ')}
+      WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+    [scope.merchantId, scope.env, id, ...Object.values(fields), now],
+  );
+  const names = { ...head, ...fields } as TokenInput['holder'];
+  const token = tokenInput(input, fields.zip === undefined ? head.zip : (fields.zip as string | null), names);
+  if (carriesPayment(token)) {
+    const details = await detailsFromToken(q, vault, scope, token, now);
+    const methods = await methodsOf(q, scope, [id]);
+    const target = typeDefault(methods, head.default_method_id, details.method_type);
+    const methodId = target ? target.id : await insertMethod(q, scope, head, details, now);
+    if (target) await fillMethod(q, scope, target.id, details, now);
+    await setDefaultMethod(q, scope, id, methodId, now);
+  }
+  if (defaultId) await setDefaultMethod(q, scope, id, defaultId, now);
+  const customer = await loadCustomer(q, scope, id);
+  await emitEvent(q, scope, 'customer.updated', customer, now);
+  return customer;
 }
 
 /**
  * DELETE /customers/:id. Soft: the record leaves every read and its id stays taken; its methods
  * are deleted (encrypted numbers wiped), its subscriptions and unbilled scheduled payments cancelled.
  */
-export async function deleteCustomer(db: Db, scope: Scope, id: string, now: Date) {
-  await db.tx(async (q) => {
-    await lockCustomer(q, scope, id);
-    const customer = await loadCustomer(q, scope, id);
-    await q.query(
-      'UPDATE customers SET deleted_at = $4, updated_at = $4 WHERE merchant_id = $1 AND env = $2 AND id = $3',
-      [scope.merchantId, scope.env, id, now],
-    );
-    await retireCustomerMethods(q, scope, id, now);
-    await emitEvent(q, scope, 'customer.deleted', { ...customer, deleted: true }, now);
-  });
+export async function deleteCustomer(q: Queryable, scope: Scope, id: string, now: Date) {
+  await lockCustomer(q, scope, id);
+  const customer = await loadCustomer(q, scope, id);
+  await q.query(
+    'UPDATE customers SET deleted_at = $4, updated_at = $4 WHERE merchant_id = $1 AND env = $2 AND id = $3',
+    [scope.merchantId, scope.env, id, now],
+  );
+  await retireCustomerMethods(q, scope, id, now);
+  await emitEvent(q, scope, 'customer.deleted', { ...customer, deleted: true }, now);
 }
 
 export async function loadCustomer(q: Queryable, scope: Scope, id: string) {

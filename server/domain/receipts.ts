@@ -6,7 +6,7 @@ import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, re
 import { MerchantSettings, getSettings } from './settings.js';
 import { findTemplate, getTemplate } from './templates.js';
 import { Transaction, TransactionRow, getTransaction } from './transactions.js';
-import { isEmail, isScalar, parseBool, text } from './validate.js';
+import { isEmail, isScalar, readBool, text } from './validate.js';
 
 // Receipts (spec 2.6, 4.4). One path for every receipt: POST /charge/:id/receipt and the receipt
 // a charge asks for (send_receipt, customer or merchant default). Each receipt is rendered,
@@ -141,23 +141,19 @@ async function customerEmail(q: Queryable, scope: Scope, txn: TransactionRow): P
 }
 
 /** POST /charge/:id/receipt: 69404, then 69005/69006 (email) or 10302 (sms), then 10300 for a named template. */
-export async function sendReceipt(db: Db, scope: Scope, txnId: string, body: Body, now: Date,
-  onRecord?: (q: Queryable, id: string) => Promise<void>): Promise<ReceiptRow> {
-  return db.tx(async (q) => {
-    const txn = await getTransaction(q, scope, txnId);
-    const target = readTarget(body, await customerEmail(q, scope, txn));
-    const named = text(body.receipt_template_id, 'receipt_template_id');
-    let tpl: Chosen;
-    if (named !== null) {
-      const t = await getTemplate(q, scope, named);
-      tpl = { id: String(t.id), source: t };
-    } else {
-      tpl = await chooseTemplate(q, scope, txn, target.type);
-    }
-    const id = await recordReceipt(q, scope, txn, target, tpl, now);
-    await onRecord?.(q, String(id));
-    return getReceipt(q, scope, id);
-  });
+export async function sendReceipt(q: Queryable, scope: Scope, txnId: string, body: Body, now: Date): Promise<ReceiptRow> {
+  const txn = await getTransaction(q, scope, txnId);
+  const target = readTarget(body, await customerEmail(q, scope, txn));
+  const named = text(body.receipt_template_id, 'receipt_template_id');
+  let tpl: Chosen;
+  if (named !== null) {
+    const t = await getTemplate(q, scope, named);
+    tpl = { id: String(t.id), source: t };
+  } else {
+    tpl = await chooseTemplate(q, scope, txn, target.type);
+  }
+  const id = await recordReceipt(q, scope, txn, target, tpl, now);
+  return getReceipt(q, scope, id);
 }
 
 /**
@@ -169,9 +165,7 @@ export async function sendReceipt(db: Db, scope: Scope, txnId: string, body: Bod
 export async function applyReceiptDefaults(q: Queryable, scope: Scope, body: Body, settings: MerchantSettings): Promise<Body> {
   const named = text(body.receipt_template_id, 'receipt_template_id');
   if (named !== null) await getTemplate(q, scope, named);
-  const send = parseBool(body.send_receipt);
-  if (send === null) throw new GatewayError('REQ01', 'send_receipt must be true or false');
-  if (send !== undefined) return body;
+  if (readBool(body.send_receipt, 'send_receipt') !== undefined) return body;
   return settings.default_receipts ? { ...body, send_receipt: true } : body;
 }
 
@@ -180,27 +174,25 @@ export async function applyReceiptDefaults(q: Queryable, scope: Scope, body: Bod
  * `receipt_id` is set in the same transaction, so the request and the sweep can never both send
  * it. Returns the receipt id and template, or null when none is due (or one was made already).
  */
-export async function sendDueReceipt(db: Db, scope: Scope, txnId: string, now: Date) {
-  return db.tx(async (q) => {
-    const [txn] = await q.query<TransactionRow>(
-      'SELECT * FROM transactions WHERE id = $1 AND merchant_id = $2 AND env = $3 FOR UPDATE',
-      [txnId, scope.merchantId, scope.env],
-    );
-    if (!txn || !txn.receipt_due || !txn.successful || txn.receipt_id != null || !txn.receipt_email) return null;
-    const tpl = await chooseTemplate(q, scope, txn, 'email');
-    const id = await recordReceipt(q, scope, txn, { type: 'email', to: txn.receipt_email }, tpl, now);
-    await q.query(
-      'UPDATE transactions SET receipt_id = $4, receipt_template_id = $5 WHERE id = $1 AND merchant_id = $2 AND env = $3',
-      [txn.id, scope.merchantId, scope.env, id, tpl.id],
-    );
-    return { receipt_id: id, receipt_template_id: tpl.id };
-  });
+export async function sendDueReceipt(q: Queryable, scope: Scope, txnId: string, now: Date) {
+  const [txn] = await q.query<TransactionRow>(
+    'SELECT * FROM transactions WHERE id = $1 AND merchant_id = $2 AND env = $3 FOR UPDATE',
+    [txnId, scope.merchantId, scope.env],
+  );
+  if (!txn || !txn.receipt_due || !txn.successful || txn.receipt_id != null || !txn.receipt_email) return null;
+  const tpl = await chooseTemplate(q, scope, txn, 'email');
+  const id = await recordReceipt(q, scope, txn, { type: 'email', to: txn.receipt_email }, tpl, now);
+  await q.query(
+    'UPDATE transactions SET receipt_id = $4, receipt_template_id = $5 WHERE id = $1 AND merchant_id = $2 AND env = $3',
+    [txn.id, scope.merchantId, scope.env, id, tpl.id],
+  );
+  return { receipt_id: id, receipt_template_id: tpl.id };
 }
 
 /** After a charge committed: its due receipt, and the transaction as it now reads. */
-export async function sendChargeReceipt(db: Db, scope: Scope, txn: Transaction, now: Date): Promise<Transaction> {
+export async function sendChargeReceipt(q: Queryable, scope: Scope, txn: Transaction, now: Date): Promise<Transaction> {
   if (!txn.receipt_due || !txn.successful) return txn;
-  const made = await sendDueReceipt(db, scope, txn.id, now);
+  const made = await sendDueReceipt(q, scope, txn.id, now);
   return made ? { ...txn, ...made } : txn;
 }
 
@@ -217,7 +209,8 @@ export async function sweepDueReceipts(db: Db, now: Date): Promise<number> {
   );
   let made = 0;
   for (const r of rows) {
-    if (await sendDueReceipt(db, { merchantId: r.merchant_id, env: r.env }, r.id, now)) made++;
+    // One transaction per receipt: one that fails leaves the others made.
+    if (await db.tx((q) => sendDueReceipt(q, { merchantId: r.merchant_id, env: r.env }, r.id, now))) made++;
   }
   return made;
 }

@@ -1,15 +1,13 @@
 import { Queryable, pageSql } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
-import { parseObjectParam } from '../lib/input.js';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../lib/paging.js';
 import type { Vault } from '../vault.js';
-import { RecurringDeps, chargeInTx, receiptWanted, within } from './billings.js';
+import { RecurringDeps, chargeInTx, receiptWanted } from './billings.js';
 import { isCalendarDate, startOfDay, utcDate } from './calendar.js';
 import { createCustomer, findChargeableMethod } from './customers.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import type { Transaction } from './transactions.js';
-import { isEmail, isScalar, parseAmount, parseBool, text } from './validate.js';
+import { isEmail, isScalar, parseAmount, readBool, readMetadata, text } from './validate.js';
 
 export type ScheduledStatus = 'scheduled' | 'billed' | 'failed' | 'cancelled';
 
@@ -48,7 +46,6 @@ export interface ScheduledRow {
 
 export const ST = '*, bill_on::text AS bill_on_text';
 const MAX_DAYS_AHEAD = 366 * 10;
-const MAX_METADATA_JSON = 8192;
 /** Payer fields of 2.7 and the charge field each one fills. */
 const PAYER: Record<string, { charge: string; aliases: string[]; max: number }> = {
   company: { charge: 'company', aliases: [], max: 255 },
@@ -61,28 +58,6 @@ const PAYER: Record<string, { charge: string; aliases: string[]; max: number }> 
   phone_number: { charge: 'phone', aliases: ['phone'], max: 32 },
   fax_number: { charge: 'fax', aliases: ['fax'], max: 32 },
 };
-
-/**
- * GET /scheduled_transactions paging (spec 4.3): limit a positive integer (1800), at most 100
- * (1802); offset a whole number (1801). Offset 0 is the first page: the spec says "positive", but
- * clients send offset=0 for the first page, so 0 is accepted.
- */
-export function parseScheduledPage(query: unknown): { limit: number; offset: number } {
-  const q = (query ?? {}) as Record<string, unknown>;
-  const read = (v: unknown) => (isScalar(v) && /^\s*\d+\s*$/.test(String(v)) ? Number(String(v).trim()) : NaN);
-  let limit = DEFAULT_LIMIT;
-  if (q.limit !== undefined && q.limit !== '') {
-    limit = read(q.limit);
-    if (!(limit >= 1) || !Number.isSafeInteger(limit)) throw new GatewayError(E.LIMIT_INVALID);
-    if (limit > MAX_LIMIT) throw new GatewayError(E.LIMIT_TOO_LARGE);
-  }
-  let offset = 0;
-  if (q.offset !== undefined && q.offset !== '') {
-    offset = read(q.offset);
-    if (!(offset >= 0) || !Number.isSafeInteger(offset)) throw new GatewayError(E.OFFSET_INVALID);
-  }
-  return { limit, offset };
-}
 
 /** bill_on: a calendar date 'YYYY-MM-DD' (or an ISO date-time: its UTC date), today or later, at most ten years ahead. */
 function readBillOn(raw: unknown, now: Date): string {
@@ -108,8 +83,7 @@ function readBillOn(raw: unknown, now: Date): string {
  * method deletion refuses it until the schedule has billed (17104).
  */
 export async function createScheduled(
-  deps: { db: RecurringDeps['db']; vault: Vault }, scope: Scope, body: Record<string, unknown>, now: Date, ip: string | null,
-  onRecord?: (q: Queryable, id: string) => Promise<void>,
+  q: Queryable, vault: Vault, scope: Scope, body: Record<string, unknown>, now: Date, ip: string | null,
 ): Promise<ScheduledRow> {
   const customerId = text(body.customer_id, 'customer_id');
   const token = customerId === null ? text(body.token, 'token') : null;
@@ -122,12 +96,9 @@ export async function createScheduled(
   const billOn = readBillOn(body.bill_on, now);
   const description = text(body.description, 'description');
   if (description && description.length > 1000) throw new GatewayError('REQ01', 'description must be at most 1000 characters');
-  const metadata = parseObjectParam(body.metadata, 'metadata') ?? {};
-  if (JSON.stringify(metadata).length > MAX_METADATA_JSON) throw new GatewayError('REQ01', `metadata must be at most ${MAX_METADATA_JSON} characters as JSON`);
-  const sendReceipt = parseBool(body.send_receipt);
-  if (sendReceipt === null) throw new GatewayError('REQ01', 'send_receipt must be true or false');
-  const chargeBank = parseBool(body.charge_bank_account);
-  if (chargeBank === null) throw new GatewayError('REQ01', 'charge_bank_account must be true or false');
+  const metadata = readMetadata(body.metadata) ?? {};
+  const sendReceipt = readBool(body.send_receipt, 'send_receipt');
+  const chargeBank = readBool(body.charge_bank_account, 'charge_bank_account');
   const email = text(body.email_address, 'email_address');
   if (email !== null && !isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);
   const payer: Record<string, string | null> = {};
@@ -137,37 +108,34 @@ export async function createScheduled(
     payer[field] = v;
   }
 
-  return deps.db.tx(async (q) => {
-    let customer = customerId;
-    if (token !== null) {
-      const created = await createCustomer(within(q, deps.db.kind), deps.vault, scope, {
-        token, cvv: body.cvv, csc: body.csc, email: email ?? undefined, company: payer.company, website: payer.website,
-        address_1: payer.address_1, address_2: payer.address_2, city: payer.city, state: payer.state, zip: payer.zip,
-        phone: payer.phone_number, fax: payer.fax_number,
-      }, now);
-      customer = created.id;
-    }
-    const m = await findChargeableMethod(q, scope, customer!, text(body.method_id, 'method_id'), chargeBank ?? null);
-    if (sendReceipt === true && email === null && !isEmail(m.customer.email)) throw new GatewayError(E.RECEIPT_EMAIL_MISSING);
-    const holder = m.method_type === 'bank_account';
-    const row: Record<string, unknown> = {
-      merchant_id: scope.merchantId, env: scope.env, id: newId(16), customer_id: customer, method_id: m.method_id,
-      status: 'scheduled', bill_on: billOn, amount: a, token, new_record: token !== null,
-      send_receipt: sendReceipt ?? null, receipt_template_id: text(body.receipt_template_id, 'receipt_template_id'), email_address: email,
-      charge_bank_account: chargeBank ?? null, description, metadata, ip_address: ip, ...payer,
-      card_owner_name: holder ? null : m.card_owner_name,
-      bank_account_holder_first_name: holder ? m.bank_account_holder_first_name : null,
-      bank_account_holder_last_name: holder ? m.bank_account_holder_last_name : null,
-      created_at: now, updated_at: now,
-    };
-    const cols = Object.keys(row);
-    const [saved] = await q.query<ScheduledRow>(
-      `INSERT INTO scheduled_transactions (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${ST}`,
-      Object.values(row),
-    );
-    await onRecord?.(q, saved.id);
-    return saved;
-  });
+  let customer = customerId;
+  if (token !== null) {
+    const created = await createCustomer(q, vault, scope, {
+      token, cvv: body.cvv, csc: body.csc, email: email ?? undefined, company: payer.company, website: payer.website,
+      address_1: payer.address_1, address_2: payer.address_2, city: payer.city, state: payer.state, zip: payer.zip,
+      phone: payer.phone_number, fax: payer.fax_number,
+    }, now);
+    customer = created.id;
+  }
+  const m = await findChargeableMethod(q, scope, customer!, text(body.method_id, 'method_id'), chargeBank ?? null);
+  if (sendReceipt === true && email === null && !isEmail(m.customer.email)) throw new GatewayError(E.RECEIPT_EMAIL_MISSING);
+  const holder = m.method_type === 'bank_account';
+  const row: Record<string, unknown> = {
+    merchant_id: scope.merchantId, env: scope.env, id: newId(16), customer_id: customer, method_id: m.method_id,
+    status: 'scheduled', bill_on: billOn, amount: a, token, new_record: token !== null,
+    send_receipt: sendReceipt ?? null, receipt_template_id: text(body.receipt_template_id, 'receipt_template_id'), email_address: email,
+    charge_bank_account: chargeBank ?? null, description, metadata, ip_address: ip, ...payer,
+    card_owner_name: holder ? null : m.card_owner_name,
+    bank_account_holder_first_name: holder ? m.bank_account_holder_first_name : null,
+    bank_account_holder_last_name: holder ? m.bank_account_holder_last_name : null,
+    created_at: now, updated_at: now,
+  };
+  const cols = Object.keys(row);
+  const [saved] = await q.query<ScheduledRow>(
+    `INSERT INTO scheduled_transactions (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${ST}`,
+    Object.values(row),
+  );
+  return saved;
 }
 
 export async function getScheduled(q: Queryable, scope: Scope, id: string, opts: { lock?: boolean } = {}): Promise<ScheduledRow> {

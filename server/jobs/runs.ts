@@ -24,6 +24,7 @@ export interface Logger {
 }
 
 export interface JobDeps extends RecurringDeps, Pick<CallbackDeps, 'fetch'> {
+  db: Db;
   log?: Logger;
   /** The outbox worker, kicked when a run made a receipt. */
   notify?: Notifier;
@@ -76,7 +77,7 @@ export const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resol
 async function afterCommit(deps: JobDeps, scope: Scope, txn: Transaction | null, now: Date): Promise<void> {
   if (!txn?.receipt_due || !txn.successful) return;
   try {
-    const out = await sendChargeReceipt(deps.db, scope, txn, now);
+    const out = await deps.db.tx((q) => sendChargeReceipt(q, scope, txn, now));
     if (out !== txn) deps.notify?.kick();
   } catch (err) {
     deps.log?.error({ err, transaction_id: txn.id }, 'receipt not made; the outbox sweep will retry');

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { presentBilling } from '../domain/billing-record.js';
 import { getBillingByTransaction, listBillings, retryBilling } from '../domain/billings.js';
 import { sendChargeReceipt } from '../domain/receipts.js';
-import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
-import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { IdempotentReplay } from '../http/idempotency.js';
+import { listEnvelope, listSchema } from '../http/paging.js';
+import { readPage } from '../domain/validate.js';
 import { anyBody, int, nullableString, string as str } from '../http/schemas.js';
 
 
@@ -24,7 +25,7 @@ export default async function billingRoutes(app: FastifyInstance) {
   const { db, vault, clock } = app.services;
 
   app.get('/billings', { schema: { response: { 200: listSchema(billingSchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+    const page = readPage(req.query);
     const { list, total } = await listBillings(db, req.identity, (req.query ?? {}) as Record<string, unknown>, page);
     return listEnvelope(list.map(presentBilling), page, total);
   });
@@ -36,9 +37,12 @@ export default async function billingRoutes(app: FastifyInstance) {
   /** Answers 200 with the new billing whatever its outcome: `status` says whether the retry paid. */
   const replay: IdempotentReplay = async (req, transactionId) => presentBilling(await getBillingByTransaction(db, req.identity, transactionId));
   app.post<{ Body: Record<string, unknown> }>('/billings/retry', { config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: billingSchema } } }, async (req) => {
-    const run = await retryBilling({ db, vault, clock }, req.identity, req.body?.id, req.now, (q, id) => rememberResource(q, req, id));
+    // Recorded by its transaction id, the id GET /billings/:id reads it back by.
+    const run = await req.tx((q) => retryBilling(q, { vault, clock }, req.identity, req.body?.id, req.now),
+      { resource: (r) => String(r.billing.transaction_id ?? r.billing.id) });
     if (run.txn?.receipt_due && run.txn.successful) {
-      await sendChargeReceipt(db, req.identity, run.txn, req.now)
+      const txn = run.txn;
+      await req.tx((q) => sendChargeReceipt(q, req.identity, txn, req.now))
         .then((t) => t !== run.txn && app.services.notify?.kick())
         .catch((err) => req.log.error({ err }, 'receipt not made; the outbox sweep will retry'));
     }

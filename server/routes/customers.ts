@@ -3,9 +3,9 @@ import {
   CustomerInput, MAX_LENGTH, createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer,
 } from '../domain/customers.js';
 import { GatewayError } from '../errors.js';
-import { text } from '../domain/validate.js';
+import { readPage, text } from '../domain/validate.js';
 import { parseObjectParam } from '../lib/input.js';
-import { listSchema, parsePage } from '../http/paging.js';
+import { listSchema } from '../http/paging.js';
 import { methodSchema } from './methods.js';
 import { nullableInt, nullableString, timestamp } from '../http/schemas.js';
 
@@ -79,11 +79,11 @@ export default async function customerRoutes(app: FastifyInstance) {
   const reply200 = { response: { 200: customerSchema } };
 
   app.post<{ Body: Body }>('/customers', { schema: { body: customerBody, ...reply200 } }, async (req) =>
-    createCustomer(db, vault, req.identity, input(req.body), req.now),
+    req.tx((q) => createCustomer(q, vault, req.identity, input(req.body), req.now)),
   );
 
   app.get('/customers', { schema: { response: { 200: customerList } } }, async (req) =>
-    listCustomers(db, req.identity, parsePage(req.query)),
+    listCustomers(db, req.identity, readPage(req.query)),
   );
 
   // limit and offset may come in the body or the query string.
@@ -91,7 +91,7 @@ export default async function customerRoutes(app: FastifyInstance) {
     '/customers/search',
     { schema: { body: searchBody, response: { 200: customerList } } },
     async (req) => {
-      const page = parsePage({ ...(req.query as object), ...req.body });
+      const page = readPage({ ...(req.query as object), ...req.body });
       return listCustomers(db, req.identity, page, req.body.search_term);
     },
   );
@@ -99,11 +99,11 @@ export default async function customerRoutes(app: FastifyInstance) {
   app.get<IdParams>('/customers/:id', { schema: reply200 }, async (req) => loadCustomer(db, req.identity, req.params.id));
 
   app.post<IdParams & { Body: Body }>('/customers/:id', { schema: { body: customerBody, ...reply200 } }, async (req) =>
-    updateCustomer(db, vault, req.identity, req.params.id, input(req.body), req.now),
+    req.tx((q) => updateCustomer(q, vault, req.identity, req.params.id, input(req.body), req.now)),
   );
 
   app.delete<IdParams>('/customers/:id', { schema: { response: { 200: done } } }, async (req) => {
-    await deleteCustomer(db, req.identity, req.params.id, req.now);
+    await req.tx((q) => deleteCustomer(q, req.identity, req.params.id, req.now));
     return { success: true };
   });
 
@@ -114,7 +114,7 @@ export default async function customerRoutes(app: FastifyInstance) {
     async (req) => {
       const id = text(req.query.id ?? (req.body && typeof req.body === 'object' ? req.body.id : undefined), 'id');
       if (id === null) throw new GatewayError('REQ01', 'id required');
-      await deleteCustomer(db, req.identity, id, req.now);
+      await req.tx((q) => deleteCustomer(q, req.identity, id, req.now));
       return { success: true };
     },
   );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { getReceipt, presentReceipt, sendReceipt } from '../domain/receipts.js';
-import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay } from '../http/idempotency.js';
 import { anyBody, nullableString } from '../http/schemas.js';
 
 
@@ -29,8 +29,8 @@ export default async function receiptRoutes(app: FastifyInstance) {
 
   const replay: IdempotentReplay = async (req, id) => presentReceipt(await getReceipt(db, req.identity, id));
   app.post<WithId>('/charge/:id/receipt', { config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: receiptSchema } } }, async (req) => {
-    const receipt = await sendReceipt(db, req.identity, req.params.id, (req.body ?? {}) as Record<string, unknown>,
-      req.now, (q, id) => rememberResource(q, req, id));
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const receipt = await req.tx((q) => sendReceipt(q, req.identity, req.params.id, body, req.now), { resource: (r) => r.id });
     app.services.notify?.kick();
     return presentReceipt(receipt);
   });

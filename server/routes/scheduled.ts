@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  cancelScheduled, createScheduled, getScheduled, listScheduled, parseScheduledPage, presentScheduled,
+  cancelScheduled, createScheduled, getScheduled, listScheduled, presentScheduled,
 } from '../domain/scheduled.js';
-import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
+import { SPEC_PAGE_CODES, readPage } from '../domain/validate.js';
+import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
 import { anyBody, nullableString, string as str, timestamp } from '../http/schemas.js';
 
@@ -33,12 +34,12 @@ export default async function scheduledRoutes(app: FastifyInstance) {
   app.post<{ Body: Record<string, unknown> }>(
     '/scheduled_transactions',
     { config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: scheduledSchema } } },
-    async (req) => presentScheduled(await createScheduled({ db, vault }, req.identity, req.body ?? {}, req.now, req.ip,
-      (q, id) => rememberResource(q, req, id))),
+    async (req) => presentScheduled(await req.tx((q) => createScheduled(q, vault, req.identity, req.body ?? {}, req.now, req.ip),
+      { resource: (s) => s.id })),
   );
 
   app.get('/scheduled_transactions', { schema: { response: { 200: listSchema(scheduledSchema) } } }, async (req) => {
-    const page = parseScheduledPage(req.query);
+    const page = readPage(req.query, SPEC_PAGE_CODES);
     const { list, total } = await listScheduled(db, req.identity, page);
     return listEnvelope(list.map(presentScheduled), page, total);
   });
@@ -48,6 +49,6 @@ export default async function scheduledRoutes(app: FastifyInstance) {
   );
 
   app.post<IdParams>('/scheduled_transactions/:id/cancel', { schema: { response: { 200: scheduledSchema } } }, async (req) =>
-    presentScheduled(await db.tx((q) => cancelScheduled(q, req.identity, req.params.id, req.now))),
+    presentScheduled(await req.tx((q) => cancelScheduled(q, req.identity, req.params.id, req.now))),
   );
 }

@@ -208,10 +208,10 @@ describe('exactly once', () => {
   test('the request path and the sweep racing for one due receipt make one receipt', async () => {
     // A charge recorded without its receipt (as after a crash between commit and receipt).
     const token = await tokenFor(gw);
-    const { txn } = await createCharge({ db: gw.db, vault: gw.vault }, { merchantId: gw.merchant.id, env: 'test' },
-      { token, amount: 300, send_receipt: true, email_address: 'race@example.com' }, gw.clock.now());
+    const { txn } = await gw.db.tx((q) => createCharge(q, { vault: gw.vault }, { merchantId: gw.merchant.id, env: 'test' },
+      { token, amount: 300, send_receipt: true, email_address: 'race@example.com' }, gw.clock.now()));
     const scope = { merchantId: gw.merchant.id, env: 'test' as const };
-    const results = await Promise.all(Array.from({ length: 5 }, () => sendDueReceipt(gw.db, scope, txn.id, gw.clock.now())));
+    const results = await Promise.all(Array.from({ length: 5 }, () => gw.db.tx((q) => sendDueReceipt(q, scope, txn.id, gw.clock.now()))));
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await receiptsOf(txn.id)).toHaveLength(1);
     expect((await gw.db.query('SELECT count(*)::int AS n FROM outbox WHERE payload->>\'to\' = $1', ['race@example.com']))[0].n).toBe(1);

@@ -4,7 +4,7 @@ import { Db } from '../../../server/db/index.js';
 import { createCustomer, findChargeableMethod } from '../../../server/domain/customers.js';
 import { Scope, createMerchant } from '../../../server/domain/keys.js';
 import { consumeToken, createToken } from '../../../server/domain/tokens.js';
-import { readSecret, rotateSecret } from '../../../server/domain/webhooks.js';
+import { readSecret, rotateSecret } from '../../../server/domain/signing.js';
 import { Vault, keyId } from '../../../server/vault.js';
 import { DataKeyError, checkDataKey } from '../../../server/vault-canary.js';
 import { ENCRYPTED_COLUMNS, methodHome } from '../../../server/vault-homes.js';
@@ -52,7 +52,8 @@ beforeAll(async () => {
   for (const id of tokens.slice(0, 2)) {
     await db.query('UPDATE tokens SET secret_enc = $2, csc_enc = $3 WHERE id = $1', [id, v1Blob(K1, visa.card_number), v1Blob(K1, visa.csc)]);
   }
-  const customer = await createCustomer(db, old, scope, { token: (await createToken(db, old, scope, visa, now)).id }, now);
+  const tokenId = (await createToken(db, old, scope, visa, now)).id;
+  const customer = await db.tx((q) => createCustomer(q, old, scope, { token: tokenId }, now));
   customerId = customer.id;
   const first = await readSecret(db, old, scope, now);
   const rotated = await rotateSecret(db, old, scope, now, '1h');
