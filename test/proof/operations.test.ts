@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../../server/paths.js';
-import { freePort } from '../server/notify-fixtures.js';
+import { freePort } from '../server/notify/notify-fixtures.js';
 import { Client, MAIN, PG_URL, spawnServer } from './helpers.js';
 
 const dirs: string[] = [];

@@ -7,7 +7,7 @@ import { CONTROL_FILE } from '../../server/control-file.js';
 import { redactKey } from '../../server/domain/keys.js';
 import { ROOT } from '../../server/paths.js';
 import { MAIN, PG_URL, PgDatabase, ServerProcess, basic, freshPgDatabase, spawnServer } from '../proof/helpers.js';
-import { freePort } from '../server/notify-fixtures.js';
+import { freePort } from '../server/notify/notify-fixtures.js';
 
 // The `tessera` command as a user runs it: the built dist/server/main.js (npm run build, or
 // `npx tsc -p tsconfig.build.json`), in its own temporary data directory, PORT=0.

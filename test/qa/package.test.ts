@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../../server/paths.js';
-import { freePort } from '../server/notify-fixtures.js';
+import { freePort } from '../server/notify/notify-fixtures.js';
 import { quickstart } from './readme-blocks.js';
 
 // The package as a new user gets it: `npm pack` on an unbuilt copy of this repository (its

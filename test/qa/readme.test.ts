@@ -6,7 +6,7 @@ import type { Browser } from 'playwright';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { TestGateway, startTestGateway } from '../../server/testing/index.js';
 import { launchChromium } from '../e2e/gateway.js';
-import { freePort } from '../server/notify-fixtures.js';
+import { freePort } from '../server/notify/notify-fixtures.js';
 import { filled, quickstart } from './readme-blocks.js';
 
 // The README's quick start for a checkout page and a merchant server, as written there, against a

@@ -3,7 +3,7 @@ import { tesseraFixtures } from '../../server/testing/fixtures.js';
 import {
   SettleSummary, TestGateway, WebhookReceiver, cardData, cards, startTestGateway, startWebhookReceiver,
 } from '../../server/testing/index.js';
-import { SmtpSink, startSmtpSink } from '../server/notify-fixtures.js';
+import { SmtpSink, startSmtpSink } from '../server/notify/notify-fixtures.js';
 
 // `gateway.settle()` as a QA suite uses it: after an action, one call, then assert on what arrived
 // (no waitFor, no sleeps). The gateway here is startTestGateway's, loops and all, with an SMTP
