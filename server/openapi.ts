@@ -126,6 +126,8 @@ function operation(r: Collected): Record<string, unknown> {
   const op: Record<string, unknown> = {
     operationId: `${r.method}_${r.url.replace('/api/v1/', '').replace(/[/:{}]+/g, '_')}`,
     summary: r.schema.summary,
+    // Grouped on /docs by the path's first segment: charge, customers, webhooks…
+    tags: [r.url.split('/')[3]],
     parameters,
     responses,
     security: r.access === 'none' ? [] : [{ basic: [] }],
