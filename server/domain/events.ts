@@ -1,4 +1,5 @@
-import { Queryable } from '../db/index.js';
+import { Queryable, pageSql } from '../db/index.js';
+import { E, GatewayError } from '../errors.js';
 import { Scope, newId } from './keys.js';
 
 /**
@@ -46,4 +47,61 @@ export async function withEvent(
     ...params, id, scope.merchantId, scope.env, type.slice(0, type.lastIndexOf('.')), type, data, now,
   ]);
   return id;
+}
+
+// --- reading (GET /events) ---------------------------------------------------------------------
+
+export interface EventRow {
+  id: string;
+  merchant_id: string;
+  env: 'test' | 'live';
+  resource: EventResource;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+  dispatched_at: Date | null;
+}
+
+export interface EventFilter {
+  type?: unknown;
+  resource?: unknown;
+}
+
+const EVENT_ID = /^evt_[0-9a-f]{24}$/;
+
+/** GET /events: the scope's events, newest first; `type` and `resource` filter. */
+export async function listEvents(q: Queryable, scope: Scope, page: { limit: number; offset: number }, filter: EventFilter = {}) {
+  const params: unknown[] = [scope.merchantId, scope.env];
+  let where = 'merchant_id = $1 AND env = $2';
+  for (const f of ['type', 'resource'] as const) {
+    const v = filter[f];
+    if (v === undefined || v === '') continue;
+    if (typeof v !== 'string') throw new GatewayError('REQ01', `${f} must be a string`);
+    params.push(v);
+    where += ` AND ${f} = $${params.length}`;
+  }
+  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM events WHERE ${where}`, params);
+  const list = await q.query<EventRow>(
+    `SELECT * FROM events WHERE ${where} ORDER BY seq DESC ${pageSql(params)}`, [...params, page.limit, page.offset]);
+  return { list, total };
+}
+
+/** GET /events/:id: EVENT01 for an unknown id or another scope's event. */
+export async function getEvent(q: Queryable, scope: Scope, id: string): Promise<EventRow> {
+  const [row] = EVENT_ID.test(id)
+    ? await q.query<EventRow>('SELECT * FROM events WHERE id = $1 AND merchant_id = $2 AND env = $3', [id, scope.merchantId, scope.env])
+    : [];
+  if (!row) throw new GatewayError(E.EVENT_NOT_FOUND);
+  return row;
+}
+
+export function presentEvent(e: EventRow) {
+  return {
+    class: 'event', id: e.id, type: e.type, resource: e.resource, created_at: e.created_at, dispatched_at: e.dispatched_at, data: e.data,
+  };
+}
+
+/** The bytes a webhook receives (and the signature covers): `{id, type, created_at, data}`. */
+export function webhookBody(e: Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>): string {
+  return JSON.stringify({ id: e.id, type: e.type, created_at: new Date(e.created_at).toISOString(), data: e.data });
 }

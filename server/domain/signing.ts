@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Queryable } from '../db/index.js';
+import type { Db, Queryable } from '../db/index.js';
+import { E, GatewayError } from '../errors.js';
 import type { Vault } from '../vault.js';
 import { webhookSecretHome } from '../vault-homes.js';
 import type { Scope } from './keys.js';
@@ -64,5 +65,49 @@ export function verifyCallback(secret: string, header: string | undefined, body:
     if (k !== 'v1') return false;
     const given = Buffer.from(v ?? '', 'hex');
     return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+// --- GET /webhooks/secret, POST /webhooks/secret/rotate ------------------------------------------
+
+/** GET /webhooks/secret: the scope's signing secret (the billing callbacks' secret), made on first read. */
+export async function readSecret(db: Db, vault: Vault, scope: Scope, now: Date) {
+  return presentSecret(scope, await webhookSecret(db, vault, scope, now));
+}
+
+const presentSecret = (scope: Scope, s: SigningSecret) => ({
+  class: 'webhook_secret', env: scope.env, secret: s.secret, created_at: s.created_at,
+  // When the secret before the last rotation stops signing deliveries; null when it already has.
+  previous_secret_expires_at: s.previous?.expires_at ?? null,
+});
+
+/** How long the secret being replaced keeps signing deliveries beside the new one. */
+export const EXPIRE_OLD = { now: 0, '1h': 3600_000, '24h': 86_400_000 } as const;
+export type ExpireOld = keyof typeof EXPIRE_OLD;
+
+/**
+ * POST /webhooks/secret/rotate: a new secret signs every later attempt (retries of earlier events
+ * included). With expire_old `1h` or `24h` the replaced secret signs them too until then (a second
+ * `v1=`), so receivers can switch without refusing anything; `now` (the default) drops it at once.
+ * While such an overlap runs, another overlapping rotation is WEBHOOK04: it would drop, without
+ * notice, the secret receivers may still verify with (a retried request included); `now` ends
+ * the overlap on purpose. The row is locked, so concurrent rotations take turns.
+ */
+export async function rotateSecret(db: Db, vault: Vault, scope: Scope, now: Date, expireOld: ExpireOld = 'now') {
+  return db.tx(async (q) => {
+    const old = await webhookSecret(q, vault, scope, now, { lock: true });
+    const keep = EXPIRE_OLD[expireOld] > 0;
+    if (keep && old.previous) {
+      throw new GatewayError(E.SECRET_ROTATION_PENDING, `the secret before the last rotation still signs deliveries until ${old.previous.expires_at.toISOString()}; rotate with expire_old now to end that, or wait`);
+    }
+    const secret = newSigningSecret();
+    const previous = keep ? { secret: old.secret, expires_at: new Date(now.getTime() + EXPIRE_OLD[expireOld]) } : null;
+    await q.query(
+      `UPDATE webhook_secrets SET secret_enc = $3, created_at = $4, previous_secret_enc = $5, previous_expires_at = $6
+        WHERE merchant_id = $1 AND env = $2`,
+      [scope.merchantId, scope.env, vault.encrypt(secret, webhookSecretHome(scope, 'secret_enc')), now,
+        previous && vault.encrypt(previous.secret, webhookSecretHome(scope, 'previous_secret_enc')), previous?.expires_at ?? null],
+    );
+    return presentSecret(scope, { secret, created_at: now, previous });
   });
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { Db } from '../db/index.js';
-import { DispatchResult, dispatchEvents } from '../domain/webhooks.js';
+import { DispatchResult, dispatchEvents } from '../domain/dispatch.js';
 import { Loop } from '../lib/loop.js';
 
 // The webhook dispatcher: turns undispatched events into deliveries (domain/webhooks.ts,

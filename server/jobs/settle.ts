@@ -1,6 +1,6 @@
 import type { Scope } from '../domain/keys.js';
 import { completeReview } from '../domain/updater.js';
-import type { DispatchResult } from '../domain/webhooks.js';
+import type { DispatchResult } from '../domain/dispatch.js';
 import type { MessageKind, RoundResult } from '../notify/outbox.js';
 import { DeliveryOptions, deliverCallbacks } from './callbacks.js';
 import { WebhookDispatcher } from './dispatch.js';

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { EVENT_TYPES } from '../domain/events.js';
+import { EVENT_TYPES, EventFilter, getEvent, listEvents, presentEvent } from '../domain/events.js';
 import { createRule, deleteRule, getRule, listRules, presentRule, updateRule } from '../domain/rules.js';
 import {
   createStrategy, deleteStrategy, getStrategy, listStrategies, presentRelation, presentStrategy, relate, unrelate, updateStrategy,
 } from '../domain/strategies.js';
-import {
-  DeliveryFilter, EventFilter, EXPIRE_OLD, ExpireOld, getDelivery, getEvent, listDeliveries, listEvents,
-  presentDelivery, presentEvent, readSecret, retryDelivery, rotateSecret,
-} from '../domain/webhooks.js';
+import { DeliveryFilter, getDelivery, listDeliveries, presentDelivery, retryDelivery } from '../domain/deliveries.js';
+import { EXPIRE_OLD, ExpireOld, readSecret, rotateSecret } from '../domain/signing.js';
 import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
 import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
 import { anyBody, nullableInt, nullableString, nullableTime, timestamp } from '../http/schemas.js';

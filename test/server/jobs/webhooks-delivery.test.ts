@@ -3,7 +3,7 @@ import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { OutboundError } from '../../../server/net/outbound.js';
 import { WebhookDispatcher } from '../../../server/jobs/dispatch.js';
 import { emitEvent } from '../../../server/domain/events.js';
-import { WEBHOOK_MAX_ATTEMPTS, dispatchEvents } from '../../../server/domain/webhooks.js';
+import { WEBHOOK_MAX_ATTEMPTS, dispatchEvents } from '../../../server/domain/dispatch.js';
 import { visa } from '../../helpers/gateway.js';
 import { Api, deliveryHarness, expectError, testApi, verifySignature, api as apiFor } from './webhooks-fixtures.js';
 
