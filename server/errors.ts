@@ -265,3 +265,34 @@ export class GatewayError extends Error {
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(CATALOGUE, code);
 }
+
+/**
+ * REQ01 (400) keeps one code on the wire for every malformed request; its words come from these
+ * builders, so the same fault reads the same everywhere: `${field} ${rule}`.
+ */
+export const MUST = {
+  BOOL: 'must be true or false',
+  STRING: 'must be a string',
+  OBJECT: 'must be an object or a JSON-encoded object',
+  WHOLE: 'must be a whole number of 0 or more',
+  HTTP_URL: 'must be an absolute http or https URL',
+  HTTPS_IN_LIVE: 'must use https in live mode',
+  COUNTRY: 'must be a 3-letter ISO 3166 code',
+  PHONE: 'must be 7 to 15 digits, optionally with a leading +',
+  REQUIRED: 'is required',
+} as const;
+
+/** 400 REQ01 naming one field: `invalid('send_receipt', MUST.BOOL)` is "send_receipt must be true or false". */
+export const invalid = (field: string, rule: string) => new GatewayError(E.INVALID_REQUEST, `${field} ${rule}`);
+
+/** 400 REQ01: a text longer than its field keeps. */
+export const tooLong = (field: string, max: number) => invalid(field, `must be at most ${max} characters`);
+
+/** 400 REQ01 for a fault of the request as a whole, or of several fields together. */
+export const badRequest = (message: string) => new GatewayError(E.INVALID_REQUEST, message);
+
+/** 400 REQ01: a body (or one of its values) nested deeper than `max` levels. */
+export const tooDeep = (where: string, max: number) => badRequest(`${where} is nested more than ${max} levels deep`);
+
+/** 400 REQ01: a body with more fields than it may have. */
+export const tooManyFields = (max: number) => badRequest(`the body has more than ${max} fields`);

@@ -3,7 +3,7 @@ import { E, GatewayError } from '../errors.js';
 import { decodeJsonParam, isEmptyList } from '../lib/input.js';
 import { MAX_LENGTH } from './customers.js';
 import { Scope } from './keys.js';
-import { MAX_AMOUNT, isEmail, parseAmount, text } from './validate.js';
+import { isEmail, MAX_AMOUNT, parseAmount, readMetadata, text } from './validate.js';
 
 // Reading the body of POST /invoices and POST /invoices/:id (spec 4.11): the line items and their
 // total in integer cents, the customer_* fields (filled from a linked customer), due date, memo and
@@ -21,7 +21,6 @@ export const MAX_ITEMS = 100;
 export const MAX_QUANTITY = 1_000_000;
 export const MAX_DESCRIPTION = 500;
 export const MAX_MEMO = 2000;
-const MAX_METADATA_JSON = 8192;
 
 export interface Item {
   description: string;
@@ -164,11 +163,7 @@ export function readFields(input: InvoiceInput, update: boolean): Record<string,
     if (memo !== null && memo.length > MAX_MEMO) throw bad(`memo must be at most ${MAX_MEMO} characters`);
     out.memo = memo;
   }
-  if (given('metadata')) {
-    const metadata = input.metadata ?? {};
-    if (JSON.stringify(metadata).length > MAX_METADATA_JSON) throw bad(`metadata must be at most ${MAX_METADATA_JSON} characters as JSON`);
-    out.metadata = metadata;
-  }
+  if (given('metadata')) out.metadata = readMetadata(input.metadata) ?? {};
   return out;
 }
 

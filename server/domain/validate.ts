@@ -2,15 +2,18 @@
 // string, a number, a boolean, null, an array or an object (`f[toString]=x` is an object with an
 // own toString). Every reader checks the type first and refuses what the field does not document
 // with 400 REQ01 naming the field: a value is never coerced with String()/Number()/`${}` before
-// its type is known, so no value can reach a throwing toString or valueOf.
-import { GatewayError } from '../errors.js';
+// its type is known, so no value can reach a throwing toString or valueOf. One reader per kind of
+// input: a boolean (readBool), metadata (readMetadata), a page of a list (readPage).
+import { E, ErrorCode, GatewayError, MUST, invalid } from '../errors.js';
+import { parseObjectParam } from '../lib/input.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../lib/paging.js';
 
 /** Cents: a positive integer, given as a number or a digit string; the cap keeps sums in range. */
 export const MAX_AMOUNT = 99_999_999_999;
 
 /** The refusal of a value whose type the field does not take. */
 export function wrongType(name: string, what = 'a string'): GatewayError {
-  return new GatewayError('REQ01', `${name} must be ${what}`);
+  return invalid(name, `must be ${what}`);
 }
 
 /** A string or a finite number (forms send every value as a string), never an object or array. */
@@ -46,6 +49,79 @@ export function parseBool(v: unknown): boolean | undefined | null {
   if (['true', '1', 'on', 'yes'].includes(s)) return true;
   if (['false', '0', 'off', 'no'].includes(s)) return false;
   return null;
+}
+
+/** parseBool of a named field: undefined when absent or empty, 400 REQ01 "<name> must be true or false" when unreadable. */
+export function readBool(v: unknown, name: string): boolean | undefined {
+  const b = parseBool(v);
+  if (b === null) throw invalid(name, MUST.BOOL);
+  return b;
+}
+
+/** Metadata is at most 8 KiB as JSON (docs/decisions.md), on every resource that keeps it. */
+export const MAX_METADATA_JSON = 8192;
+
+/**
+ * Metadata: an object, a JSON-encoded object, or PHP's `[]` (an empty object); undefined when
+ * absent, `{}` when null or empty. Larger than MAX_METADATA_JSON as JSON is 400 REQ01.
+ */
+export function readMetadata(v: unknown, name = 'metadata'): Record<string, unknown> | undefined {
+  if (v === undefined) return undefined;
+  const m = parseObjectParam(v, name) ?? {};
+  if (JSON.stringify(m).length > MAX_METADATA_JSON) throw invalid(name, `must be at most ${MAX_METADATA_JSON} characters as JSON`);
+  return m;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** A page whose `limit` is null: every row from `offset` on (SQL `LIMIT NULL` is no limit). */
+export interface OpenPage {
+  limit: number | null;
+  offset: number;
+}
+
+/** The codes a list answers a bad page with: PAGE01 for both, or the spec's own (GET /scheduled_transactions). */
+export interface PageCodes {
+  limit: ErrorCode;
+  limitTooLarge: ErrorCode;
+  offset: ErrorCode;
+}
+export const PAGE_CODES: PageCodes = { limit: E.PAGE_INVALID, limitTooLarge: E.PAGE_INVALID, offset: E.PAGE_INVALID };
+/** Spec 4.3: limit not a positive integer 1800, above 100 1802, offset 1801. */
+export const SPEC_PAGE_CODES: PageCodes = { limit: E.LIMIT_INVALID, limitTooLarge: E.LIMIT_TOO_LARGE, offset: E.OFFSET_INVALID };
+
+/**
+ * limit 1..100 (default 10), offset 0 or more (default 0), each a JSON integer or a string of
+ * digits (spaces around allowed); anything else is refused with the list's codes, never clamped.
+ * Offset 0 is the first page: the spec says "positive", but clients send offset=0.
+ */
+export function readPage(query: unknown, codes: PageCodes = PAGE_CODES): Page {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const read = (v: unknown, dflt: number) => {
+    if (v === undefined || v === '') return dflt;
+    const s = isScalar(v) ? String(v).trim() : '';
+    return /^\d+$/.test(s) ? Number(s) : NaN;
+  };
+  const limit = read(q.limit, DEFAULT_LIMIT);
+  if (!(limit >= 1) || !Number.isSafeInteger(limit)) throw new GatewayError(codes.limit);
+  if (limit > MAX_LIMIT) throw new GatewayError(codes.limitTooLarge);
+  const offset = read(q.offset, 0);
+  if (!(offset >= 0) || !Number.isSafeInteger(offset)) throw new GatewayError(codes.offset);
+  return { limit, offset };
+}
+
+/**
+ * For the lists the spec calls "all" (GET /plans, /subscriptions…): without `limit` every row,
+ * since the clients of this API family read them in one call; a `limit` or `offset` sent is read
+ * as by readPage.
+ */
+export function readPageOrAll(query: unknown): OpenPage {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const page = readPage(q);
+  return q.limit === undefined || q.limit === '' ? { limit: null, offset: page.offset } : page;
 }
 
 /**

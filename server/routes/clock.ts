@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { E, GatewayError } from '../errors.js';
+import { readBool } from '../domain/validate.js';
 import { AdvanceDeps, advanceTestClock, clockStatus, stopAdvances } from '../jobs/test-clock.js';
 import { anyBody as advanceBody, bool, int, nullableTime, timestamp } from '../http/schemas.js';
 
@@ -28,14 +29,10 @@ function testOnly(req: FastifyRequest): string {
   return req.identity.merchantId;
 }
 
-/** `wait` from the query string or the body: true/false, 1/0 (form clients send strings). */
+/** `wait` from the query string or the body, read as every boolean is (readBool); absent is false. */
 function waitOf(req: FastifyRequest): boolean {
   const v = (req.query as Record<string, unknown>)?.wait ?? (req.body as Record<string, unknown> | undefined)?.wait;
-  if (v === undefined || v === null || v === '') return false;
-  const s = String(v).toLowerCase();
-  if (s === 'true' || s === '1') return true;
-  if (s === 'false' || s === '0') return false;
-  throw new GatewayError('REQ01', 'wait must be true or false');
+  return readBool(v, 'wait') ?? false;
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { CONTACT_COLUMNS, InvoiceInput } from '../domain/invoice-input.js';
-import { text } from '../domain/validate.js';
+import { readPage, text } from '../domain/validate.js';
 import {
   createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, presentInvoice, updateInvoice,
 } from '../domain/invoices.js';
 import { parseObjectParam } from '../lib/input.js';
 import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
-import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { listEnvelope, listSchema } from '../http/paging.js';
 import { anyBody, int, nullableString as str, nullableTime, timestamp } from '../http/schemas.js';
 
 
@@ -63,7 +63,7 @@ export default async function invoiceRoutes(app: FastifyInstance) {
   });
 
   app.get('/invoices', { schema: { response: { 200: listSchema(invoiceSchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+    const page = readPage(req.query);
     const status = text((req.query as Record<string, unknown> | undefined)?.status, 'status');
     const { list, total } = await listInvoices(db, req.identity, page, status ?? undefined);
     return listEnvelope(list.map(presentInvoice), page, total);

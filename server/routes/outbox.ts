@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../errors.js';
-import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { listEnvelope, listSchema } from '../http/paging.js';
+import { readPage } from '../domain/validate.js';
 import { OutboxFilter, getOutboxMessage, listOutbox, presentOutbox, retryOutboxMessage } from '../notify/outbox.js';
 import { nullableString, nullableTime } from '../http/schemas.js';
 
@@ -27,7 +28,7 @@ export default async function outboxRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
   app.get('/outbox', { schema: { response: { 200: listSchema(outboxSchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+    const page = readPage(req.query);
     const q = (req.query ?? {}) as Record<string, unknown>;
     const filter: OutboxFilter = {};
     for (const f of ['status', 'kind'] as const) {

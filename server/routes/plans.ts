@@ -3,7 +3,8 @@ import { emitEvent } from '../domain/events.js';
 import { createPlan, deletePlan, getPlan, listPlans, presentPlan, vetPlan } from '../domain/plans.js';
 import { getSubscription, presentSubscription, subscribe, unsubscribe, withLastBillings } from '../domain/subscriptions.js';
 import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
-import { listEnvelope, listSchema, parsePageOrAll } from '../http/paging.js';
+import { listEnvelope, listSchema } from '../http/paging.js';
+import { readPageOrAll } from '../domain/validate.js';
 import { runSubscriptionNow } from '../jobs/scheduler.js';
 import { subscriptionSchema } from './subscriptions.js';
 import { anyBody, string as str, timestamp } from '../http/schemas.js';
@@ -41,7 +42,7 @@ export default async function planRoutes(app: FastifyInstance) {
   });
 
   app.get('/plans', { schema: { response: { 200: listSchema(planSchema) } } }, async (req) => {
-    const page = parsePageOrAll(req.query);
+    const page = readPageOrAll(req.query);
     const { list, total } = await listPlans(db, req.identity, page);
     return listEnvelope(list.map(presentPlan), page, total);
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MerchantSettings, getSettings, updateSettings } from '../domain/settings.js';
 import { getTemplate } from '../domain/templates.js';
-import { parseBool, text } from '../domain/validate.js';
+import { readBool, text } from '../domain/validate.js';
 import { GatewayError } from '../errors.js';
 
 const settingsSchema = {
@@ -28,8 +28,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const patch: Partial<Record<keyof MerchantSettings, boolean | string | null | undefined>> = {};
     for (const f of ['cvv_check', 'zip_check', 'default_receipts'] as const) {
-      patch[f] = parseBool(body[f]);
-      if (patch[f] === null) throw new GatewayError('REQ01', `${f} must be true or false`);
+      patch[f] = readBool(body[f], f);
     }
     if (body.default_receipt_template_id !== undefined) {
       // A template of this merchant and environment (10300), or empty/null to clear.

@@ -3,7 +3,8 @@ import {
   SubscriptionFilter, getSubscription, listSubscriptions, presentSubscription, subscriptionOfCustomerOnPlan, updateSubscription,
   withLastBillings,
 } from '../domain/subscriptions.js';
-import { listEnvelope, listSchema, parsePageOrAll } from '../http/paging.js';
+import { listEnvelope, listSchema } from '../http/paging.js';
+import { readPageOrAll } from '../domain/validate.js';
 import { billingSchema } from './billings.js';
 import { anyBody, nullableInt, nullableString, nullableTime as nullableTimestamp, string as str, timestamp } from '../http/schemas.js';
 
@@ -33,7 +34,7 @@ export default async function subscriptionRoutes(app: FastifyInstance) {
 
   const lister = (filter: (params: Record<string, string>) => SubscriptionFilter) =>
     async (req: { query: unknown; params: unknown; identity: any }) => {
-      const page = parsePageOrAll(req.query);
+      const page = readPageOrAll(req.query);
       const { list: rows, total } = await listSubscriptions(db, req.identity, filter(req.params as Record<string, string>), page);
       return listEnvelope(rows.map(presentSubscription), page, total);
     };

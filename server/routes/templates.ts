@@ -3,7 +3,8 @@ import {
   createTemplate, deleteTemplate, getTemplate, listTemplates, presentTemplate, updateTemplate,
 } from '../domain/templates.js';
 import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
-import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { listEnvelope, listSchema } from '../http/paging.js';
+import { readPage } from '../domain/validate.js';
 import { anyBody, nullableString } from '../http/schemas.js';
 
 
@@ -26,7 +27,7 @@ export default async function templateRoutes(app: FastifyInstance) {
   const body = (req: { body: unknown }) => (req.body ?? {}) as Record<string, unknown>;
 
   app.get('/receipts/templates', { schema: { response: { 200: listSchema(templateSchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+    const page = readPage(req.query);
     const { list, total } = await listTemplates(db, req.identity, page);
     return listEnvelope(list.map(presentTemplate), page, total);
   });

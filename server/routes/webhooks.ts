@@ -7,7 +7,8 @@ import {
 import { DeliveryFilter, getDelivery, listDeliveries, presentDelivery, retryDelivery } from '../domain/deliveries.js';
 import { EXPIRE_OLD, ExpireOld, readSecret, rotateSecret } from '../domain/signing.js';
 import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
-import { listEnvelope, listSchema, parsePage } from '../http/paging.js';
+import { listEnvelope, listSchema } from '../http/paging.js';
+import { readPage } from '../domain/validate.js';
 import { anyBody, nullableInt, nullableString, nullableTime, timestamp } from '../http/schemas.js';
 
 const strings = { type: 'array', items: { type: 'string' } };
@@ -108,7 +109,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
   }));
 
   app.get('/events', { schema: { response: { 200: listSchema(eventSchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+    const page = readPage(req.query);
     const { list, total } = await listEvents(db, req.identity, page, query(req) as EventFilter);
     return listEnvelope(list.map(presentEvent), page, total);
   });
@@ -119,7 +120,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
 
   // --- rules ---------------------------------------------------------------------------------------
   app.get('/webhooks/rules', { schema: { response: { 200: listSchema(ruleSchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+    const page = readPage(req.query);
     const { list, total } = await listRules(db, req.identity, page);
     return listEnvelope(list.map(presentRule), page, total);
   });
@@ -158,7 +159,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
 
   // --- strategies ----------------------------------------------------------------------------------
   app.get('/webhooks/strategies', { schema: { response: { 200: listSchema(strategySchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+    const page = readPage(req.query);
     const { list, total } = await listStrategies(db, req.identity, page);
     return listEnvelope(list.map(presentStrategy), page, total);
   });
@@ -182,7 +183,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
 
   // --- deliveries ----------------------------------------------------------------------------------
   app.get('/webhooks/deliveries', { schema: { response: { 200: listSchema(deliverySchema) } } }, async (req) => {
-    const page = parsePage(req.query);
+    const page = readPage(req.query);
     const { list, total } = await listDeliveries(db, req.identity, page, query(req) as DeliveryFilter);
     return listEnvelope(list.map(presentDelivery), page, total);
   });
