@@ -1,6 +1,6 @@
 import { detectBrand, securityCode, validatePaymentData } from '../../src/checks.js';
 import { Queryable } from '../db/index.js';
-import { E, GatewayError, isErrorCode } from '../errors.js';
+import { E, GatewayError, invalid, isErrorCode, MUST, tooLong } from '../errors.js';
 import { TEST_BANK, findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
 import { tokenHome } from '../vault-homes.js';
@@ -73,13 +73,13 @@ const str = (v: unknown): string | null => (v === undefined || v === null || v =
 export function preparePaymentData(scope: Scope, data: Record<string, unknown>, now: Date, opts: { ownerOptional?: boolean } = {}) {
   for (const f of PAYMENT_FIELDS) if (data[f] !== undefined && data[f] !== null && !isScalar(data[f])) throw wrongType(f);
   const failed = validatePaymentData(data, now, opts.ownerOptional);
-  if (failed) throw new GatewayError(isErrorCode(failed.code) ? failed.code : 'REQ01', failed.message);
+  if (failed) throw new GatewayError(isErrorCode(failed.code) ? failed.code : E.INVALID_REQUEST, failed.message);
   for (const f of TEXT_FIELDS) {
     const v = str(data[f]);
-    if (v && v.length > MAX_TEXT) throw new GatewayError('REQ01', `${f} must be at most ${MAX_TEXT} characters`);
+    if (v && v.length > MAX_TEXT) throw tooLong(f, MAX_TEXT);
   }
   const country = (str(data.country) ?? 'USA').toUpperCase();
-  if (!/^[A-Z]{3}$/.test(country)) throw new GatewayError('REQ01', 'country must be a 3-letter ISO 3166 code');
+  if (!/^[A-Z]{3}$/.test(country)) throw invalid('country', MUST.COUNTRY);
 
   const address = {
     address_1: str(data.address_1), address_2: str(data.address_2), city: str(data.city),
@@ -222,26 +222,4 @@ export async function wipeExpiredTokens(q: Queryable, now: Date): Promise<number
     `UPDATE tokens SET secret_enc = '', csc_enc = NULL WHERE expires_at <= $1 AND secret_enc <> '' RETURNING id`, [now],
   );
   return rows.length;
-}
-
-/** Public view of a token (spec 2.3). The bin_* fields belong to the creation response only. */
-export function presentToken(t: TokenRow, opts: { withBin: boolean }) {
-  return {
-    class: 'token',
-    id: t.id,
-    token_type: t.token_type,
-    card_type: t.card_type,
-    card_owner_name: t.card_owner_name,
-    last_4: t.last_4,
-    card_exp_month: t.card_exp_month,
-    card_exp_year: t.card_exp_year,
-    bank_routing_number: t.bank_routing_number,
-    bank_account_holder_first_name: t.bank_account_holder_first_name,
-    bank_account_holder_last_name: t.bank_account_holder_last_name,
-    bank_account_type: t.bank_account_type,
-    created_at: t.created_at,
-    expires_at: t.expires_at,
-    used: t.used_at !== null,
-    ...(opts.withBin ? { bin_brand: t.bin_brand, bin_type: t.bin_type, bin_level: t.bin_level } : {}),
-  };
 }
