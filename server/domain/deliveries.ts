@@ -1,7 +1,7 @@
-import { Db, Queryable, pageSql } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
-import { retryOutboxMessage } from '../notify/outbox.js';
+import { Queryable, pageSql } from '../db/index.js';
+import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Scope } from './keys.js';
+import { retryOutboxMessage } from './outbox.js';
 import type { Mode } from './strategies.js';
 
 // The deliveries the dispatcher (dispatch.ts) made: GET /webhooks/deliveries, one, and a retry.
@@ -75,13 +75,13 @@ export async function listDeliveries(q: Queryable, scope: Scope, page: { limit: 
   for (const f of ['event_id', 'rule_id', 'strategy_id', 'mode'] as const) {
     const v = filter[f];
     if (v === undefined || v === '') continue;
-    if (typeof v !== 'string') throw new GatewayError('REQ01', `${f} must be a string`);
+    if (typeof v !== 'string') throw invalid(f, MUST.STRING);
     add(`d.${f}`, v);
   }
   if (filter.status !== undefined && filter.status !== '') {
     const key = typeof filter.status === 'string' ? filter.status : '';
     const s = Object.prototype.hasOwnProperty.call(STATES, key) ? STATES[key] : undefined;
-    if (!s) throw new GatewayError('REQ01', 'status must be one of pending, delivered, failed');
+    if (!s) throw invalid('status', 'must be one of pending, delivered, failed');
     add('COALESCE(c.status, o.status)', s);
   }
   const from = `FROM webhook_deliveries d LEFT JOIN callbacks c ON c.id = d.callback_id LEFT JOIN outbox o ON o.id = d.outbox_id`;
@@ -104,21 +104,19 @@ export async function getDelivery(q: Queryable, scope: Scope, id: string): Promi
  * POST /webhooks/deliveries/:id/retry: a `failed` delivery is queued again now, with a fresh
  * day of attempts (attempt numbers go on counting); anything else is WEBHOOK03.
  */
-export async function retryDelivery(db: Db, scope: Scope, id: string, now: Date): Promise<DeliveryRow> {
-  return db.tx(async (q) => {
-    const d = await getDelivery(q, scope, id);
-    if (d.state !== 'failed') throw new GatewayError(E.DELIVERY_NOT_FAILED);
-    if (d.callback_id !== null) {
-      await q.query(
-        `UPDATE callbacks SET status = 'pending', next_attempt_at = $3, max_attempts = attempts + $4
-          WHERE id = $1 AND merchant_id = $2 AND status = 'failed'`,
-        [d.callback_id, scope.merchantId, now, RETRY_ATTEMPTS],
-      );
-    } else {
-      await retryOutboxMessage(q, scope, String(d.outbox_id), now);
-    }
-    return getDelivery(q, scope, id);
-  });
+export async function retryDelivery(q: Queryable, scope: Scope, id: string, now: Date): Promise<DeliveryRow> {
+  const d = await getDelivery(q, scope, id);
+  if (d.state !== 'failed') throw new GatewayError(E.DELIVERY_NOT_FAILED);
+  if (d.callback_id !== null) {
+    await q.query(
+      `UPDATE callbacks SET status = 'pending', next_attempt_at = $3, max_attempts = attempts + $4
+        WHERE id = $1 AND merchant_id = $2 AND status = 'failed'`,
+      [d.callback_id, scope.merchantId, now, RETRY_ATTEMPTS],
+    );
+  } else {
+    await retryOutboxMessage(q, scope, String(d.outbox_id), now);
+  }
+  return getDelivery(q, scope, id);
 }
 
 export function presentDelivery(d: DeliveryRow) {

@@ -1,5 +1,5 @@
-import { Db, Queryable } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { Queryable } from '../db/index.js';
+import { E, GatewayError, invalid } from '../errors.js';
 import { Constraint, matches, parseConstraints } from './constraints.js';
 import { EVENT_TYPES, EventResource } from './events.js';
 import { Scope, newId } from './keys.js';
@@ -55,12 +55,12 @@ function readEventTypes(resource: EventResource, v: unknown): string[] {
       try {
         list = JSON.parse(s);
       } catch {
-        throw new GatewayError('REQ01', 'event_types must be a list of event types');
+        throw invalid('event_types', 'must be a list of event types');
       }
     } else list = s.split(',');
   }
   if (list && typeof list === 'object' && !Array.isArray(list)) list = Object.values(list);
-  if (!Array.isArray(list)) throw new GatewayError('REQ01', 'event_types must be a list of event types');
+  if (!Array.isArray(list)) throw invalid('event_types', 'must be a list of event types');
   const known: readonly string[] = EVENT_TYPES[resource];
   const out: string[] = [];
   for (const item of list) {
@@ -97,42 +97,36 @@ export async function listRules(q: Queryable, scope: Scope, page: { limit: numbe
 }
 
 /** POST /webhooks/rules: event_resource required; event_types and constraints optional. */
-export async function createRule(db: Db, scope: Scope, body: Body, now: Date,
-  onRecord?: (q: Queryable, id: string) => Promise<void>): Promise<RuleRow> {
+export async function createRule(q: Queryable, scope: Scope, body: Body, now: Date): Promise<RuleRow> {
   const resource = readResource(body.event_resource);
   const types = readEventTypes(resource, body.event_types);
   const constraints = parseConstraints(body.constraints);
-  return db.tx(async (q) => {
-    const id = `rule_${newId(8)}`;
-    await q.query(
-      `INSERT INTO webhook_rules (id, merchant_id, env, event_resource, event_types, constraints, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
-      [id, scope.merchantId, scope.env, resource, types, constraints, now],
-    );
-    await onRecord?.(q, id);
-    return getRule(q, scope, id);
-  });
+  const id = `rule_${newId(8)}`;
+  await q.query(
+    `INSERT INTO webhook_rules (id, merchant_id, env, event_resource, event_types, constraints, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+    [id, scope.merchantId, scope.env, resource, types, constraints, now],
+  );
+  return getRule(q, scope, id);
 }
 
 /**
  * PUT /webhooks/rule/:id (and /rules/:id): the fields given replace the stored ones; absent ones
  * stay. A new event_resource without event_types resets the types to "all of the new resource".
  */
-export async function updateRule(db: Db, scope: Scope, id: string, body: Body, now: Date): Promise<RuleRow> {
-  return db.tx(async (q) => {
-    const rule = await getRule(q, scope, id, true);
-    const resource = body.event_resource === undefined ? rule.event_resource : readResource(body.event_resource);
-    const types = body.event_types !== undefined
-      ? readEventTypes(resource, body.event_types)
-      : resource === rule.event_resource ? rule.event_types : [];
-    const constraints = body.constraints !== undefined ? parseConstraints(body.constraints) : rule.constraints;
-    await q.query(
-      `UPDATE webhook_rules SET event_resource = $4, event_types = $5, constraints = $6, updated_at = $7
-        WHERE id = $1 AND merchant_id = $2 AND env = $3`,
-      [rule.id, scope.merchantId, scope.env, resource, types, constraints, now],
-    );
-    return getRule(q, scope, rule.id);
-  });
+export async function updateRule(q: Queryable, scope: Scope, id: string, body: Body, now: Date): Promise<RuleRow> {
+  const rule = await getRule(q, scope, id, true);
+  const resource = body.event_resource === undefined ? rule.event_resource : readResource(body.event_resource);
+  const types = body.event_types !== undefined
+    ? readEventTypes(resource, body.event_types)
+    : resource === rule.event_resource ? rule.event_types : [];
+  const constraints = body.constraints !== undefined ? parseConstraints(body.constraints) : rule.constraints;
+  await q.query(
+    `UPDATE webhook_rules SET event_resource = $4, event_types = $5, constraints = $6, updated_at = $7
+      WHERE id = $1 AND merchant_id = $2 AND env = $3`,
+    [rule.id, scope.merchantId, scope.env, resource, types, constraints, now],
+  );
+  return getRule(q, scope, rule.id);
 }
 
 /** DELETE /webhooks/rules/:id: hard delete; its relations go with it, deliveries already made stay. */

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Db, Queryable } from '../db/index.js';
+import type { Queryable } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
 import type { Vault } from '../vault.js';
 import { webhookSecretHome } from '../vault-homes.js';
@@ -71,8 +71,8 @@ export function verifyCallback(secret: string, header: string | undefined, body:
 // --- GET /webhooks/secret, POST /webhooks/secret/rotate ------------------------------------------
 
 /** GET /webhooks/secret: the scope's signing secret (the billing callbacks' secret), made on first read. */
-export async function readSecret(db: Db, vault: Vault, scope: Scope, now: Date) {
-  return presentSecret(scope, await webhookSecret(db, vault, scope, now));
+export async function readSecret(q: Queryable, vault: Vault, scope: Scope, now: Date) {
+  return presentSecret(scope, await webhookSecret(q, vault, scope, now));
 }
 
 const presentSecret = (scope: Scope, s: SigningSecret) => ({
@@ -93,21 +93,19 @@ export type ExpireOld = keyof typeof EXPIRE_OLD;
  * notice, the secret receivers may still verify with (a retried request included); `now` ends
  * the overlap on purpose. The row is locked, so concurrent rotations take turns.
  */
-export async function rotateSecret(db: Db, vault: Vault, scope: Scope, now: Date, expireOld: ExpireOld = 'now') {
-  return db.tx(async (q) => {
-    const old = await webhookSecret(q, vault, scope, now, { lock: true });
-    const keep = EXPIRE_OLD[expireOld] > 0;
-    if (keep && old.previous) {
-      throw new GatewayError(E.SECRET_ROTATION_PENDING, `the secret before the last rotation still signs deliveries until ${old.previous.expires_at.toISOString()}; rotate with expire_old now to end that, or wait`);
-    }
-    const secret = newSigningSecret();
-    const previous = keep ? { secret: old.secret, expires_at: new Date(now.getTime() + EXPIRE_OLD[expireOld]) } : null;
-    await q.query(
-      `UPDATE webhook_secrets SET secret_enc = $3, created_at = $4, previous_secret_enc = $5, previous_expires_at = $6
-        WHERE merchant_id = $1 AND env = $2`,
-      [scope.merchantId, scope.env, vault.encrypt(secret, webhookSecretHome(scope, 'secret_enc')), now,
-        previous && vault.encrypt(previous.secret, webhookSecretHome(scope, 'previous_secret_enc')), previous?.expires_at ?? null],
-    );
-    return presentSecret(scope, { secret, created_at: now, previous });
-  });
+export async function rotateSecret(q: Queryable, vault: Vault, scope: Scope, now: Date, expireOld: ExpireOld = 'now') {
+  const old = await webhookSecret(q, vault, scope, now, { lock: true });
+  const keep = EXPIRE_OLD[expireOld] > 0;
+  if (keep && old.previous) {
+    throw new GatewayError(E.SECRET_ROTATION_PENDING, `the secret before the last rotation still signs deliveries until ${old.previous.expires_at.toISOString()}; rotate with expire_old now to end that, or wait`);
+  }
+  const secret = newSigningSecret();
+  const previous = keep ? { secret: old.secret, expires_at: new Date(now.getTime() + EXPIRE_OLD[expireOld]) } : null;
+  await q.query(
+    `UPDATE webhook_secrets SET secret_enc = $3, created_at = $4, previous_secret_enc = $5, previous_expires_at = $6
+      WHERE merchant_id = $1 AND env = $2`,
+    [scope.merchantId, scope.env, vault.encrypt(secret, webhookSecretHome(scope, 'secret_enc')), now,
+      previous && vault.encrypt(previous.secret, webhookSecretHome(scope, 'previous_secret_enc')), previous?.expires_at ?? null],
+  );
+  return presentSecret(scope, { secret, created_at: now, previous });
 }

@@ -1,5 +1,5 @@
-import { Db, Queryable } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { Queryable } from '../db/index.js';
+import { E, GatewayError, invalid, MUST, tooLong } from '../errors.js';
 import type { OutboundPolicy } from '../net/outbound.js';
 import { Scope, newId } from './keys.js';
 import { normalisePhone } from './receipts.js';
@@ -40,17 +40,17 @@ const SELECT = `SELECT s.id, s.merchant_id, s.env, s.mode, s.url, s.email_addres
 /** http or https, absolute, no credentials, at most 2048 characters; live mode requires https. */
 export function readUrl(scope: Scope, raw: unknown): string {
   const s = typeof raw === 'string' || typeof raw === 'number' ? text(raw) : null;
-  if (s === null) throw new GatewayError('REQ01', 'url is required for mode webhook (an http or https URL)');
+  if (s === null) throw invalid('url', 'is required for mode webhook (an http or https URL)');
   let u: URL;
   try {
     u = new URL(s);
   } catch {
-    throw new GatewayError('REQ01', 'url must be an absolute http or https URL');
+    throw invalid('url', MUST.HTTP_URL);
   }
-  if (!['http:', 'https:'].includes(u.protocol) || !u.hostname) throw new GatewayError('REQ01', 'url must be an absolute http or https URL');
-  if (u.username || u.password) throw new GatewayError('REQ01', 'url must not carry credentials; verify the Tessera-Signature header instead');
-  if (s.length > MAX_URL) throw new GatewayError('REQ01', `url must be at most ${MAX_URL} characters`);
-  if (scope.env === 'live' && u.protocol !== 'https:') throw new GatewayError('REQ01', 'url must use https in live mode');
+  if (!['http:', 'https:'].includes(u.protocol) || !u.hostname) throw invalid('url', MUST.HTTP_URL);
+  if (u.username || u.password) throw invalid('url', 'must not carry credentials; verify the Tessera-Signature header instead');
+  if (s.length > MAX_URL) throw tooLong('url', MAX_URL);
+  if (scope.env === 'live' && u.protocol !== 'https:') throw invalid('url', MUST.HTTPS_IN_LIVE);
   return u.toString();
 }
 
@@ -67,7 +67,7 @@ async function vetBodyUrl(scope: Scope, body: Body, policy?: OutboundPolicy): Pr
 
 function readMode(v: unknown): Mode {
   const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
-  if (!(MODES as readonly string[]).includes(s)) throw new GatewayError('REQ01', `mode must be one of ${MODES.join(', ')}`);
+  if (!(MODES as readonly string[]).includes(s)) throw invalid('mode', `must be one of ${MODES.join(', ')}`);
   return s as Mode;
 }
 
@@ -77,16 +77,16 @@ function readTarget(scope: Scope, mode: Mode, body: Body): Pick<StrategyRow, 'ur
   if (mode === 'webhook') out.url = readUrl(scope, body.url);
   if (mode === 'email') {
     const raw = body.email_address ?? body.email;
-    if (raw === undefined || raw === null || raw === '') throw new GatewayError('REQ01', 'email_address is required for mode email');
+    if (raw === undefined || raw === null || raw === '') throw invalid('email_address', 'is required for mode email');
     const e = typeof raw === 'string' ? raw.trim() : '';
-    if (!isEmail(e)) throw new GatewayError('REQ01', 'email_address is not a valid email address');
+    if (!isEmail(e)) throw invalid('email_address', 'is not a valid email address');
     out.email_address = e;
   }
   if (mode === 'sms') {
     const raw = body.phone_number ?? body.phone;
-    if (raw === undefined || raw === null || raw === '') throw new GatewayError('REQ01', 'phone_number is required for mode sms');
+    if (raw === undefined || raw === null || raw === '') throw invalid('phone_number', 'is required for mode sms');
     const p = typeof raw === 'string' || typeof raw === 'number' ? normalisePhone(String(raw)) : null;
-    if (!p) throw new GatewayError('REQ01', 'phone_number must be 7 to 15 digits, optionally with a leading +');
+    if (!p) throw invalid('phone_number', MUST.PHONE);
     out.phone_number = p;
   }
   return out;
@@ -114,48 +114,52 @@ export async function listStrategies(q: Queryable, scope: Scope, page: { limit: 
   return { list, total };
 }
 
-/** POST /webhooks/strategies: `mode` and its target (url, email_address or phone_number). */
-export async function createStrategy(db: Db, scope: Scope, body: Body, now: Date,
-  onRecord?: (q: Queryable, id: string) => Promise<void>, policy?: OutboundPolicy): Promise<StrategyRow> {
+/**
+ * Before the route opens its transaction (it resolves a name): the webhook url a new strategy, or
+ * the update of strategy `id`, would keep. An unknown id still answers 200007 first.
+ */
+export async function vetStrategy(q: Queryable, scope: Scope, body: Body, id?: string, policy?: OutboundPolicy): Promise<void> {
+  if (id === undefined) {
+    const t = readTarget(scope, readMode(body.mode), body);
+    if (t.url !== null) await vetTargetUrl(scope, t.url, 'url', policy);
+    return;
+  }
+  const mode = typeof body.mode === 'string' ? body.mode.trim().toLowerCase() : body.mode;
+  if (body.url !== undefined && (mode === undefined || mode === 'webhook')) {
+    await getStrategy(q, scope, id);
+    await vetBodyUrl(scope, body, policy);
+  }
+}
+
+/** POST /webhooks/strategies: `mode` and its target (url, email_address or phone_number); the caller has run vetStrategy. */
+export async function createStrategy(q: Queryable, scope: Scope, body: Body, now: Date): Promise<StrategyRow> {
   const mode = readMode(body.mode);
   const t = readTarget(scope, mode, body);
-  if (t.url !== null) await vetTargetUrl(scope, t.url, 'url', policy);
-  return db.tx(async (q) => {
-    const id = `strat_${newId(8)}`;
-    await q.query(
-      `INSERT INTO webhook_strategies (id, merchant_id, env, mode, url, email_address, phone_number, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-      [id, scope.merchantId, scope.env, mode, t.url, t.email_address, t.phone_number, now],
-    );
-    await onRecord?.(q, id);
-    return getStrategy(q, scope, id);
-  });
+  const id = `strat_${newId(8)}`;
+  await q.query(
+    `INSERT INTO webhook_strategies (id, merchant_id, env, mode, url, email_address, phone_number, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+    [id, scope.merchantId, scope.env, mode, t.url, t.email_address, t.phone_number, now],
+  );
+  return getStrategy(q, scope, id);
 }
 
 /**
  * PUT /webhooks/strategies/:id: `mode` may change; the target of the (new) mode is read from the
  * body when given, else kept when the mode is unchanged, else required. Other modes' targets clear.
+ * The caller has run vetStrategy with the id.
  */
-export async function updateStrategy(db: Db, scope: Scope, id: string, body: Body, now: Date, policy?: OutboundPolicy): Promise<StrategyRow> {
-  // A url the update may keep is vetted first, outside the transaction (it resolves a name); an
-  // unknown id still answers 200007 first.
-  const mode = typeof body.mode === 'string' ? body.mode.trim().toLowerCase() : body.mode;
-  if (body.url !== undefined && (mode === undefined || mode === 'webhook')) {
-    await getStrategy(db, scope, id);
-    await vetBodyUrl(scope, body, policy);
-  }
-  return db.tx(async (q) => {
-    const s = await getStrategy(q, scope, id, true);
-    const mode = body.mode === undefined ? s.mode : readMode(body.mode);
-    const given = mode === 'webhook' ? body.url : mode === 'email' ? body.email_address ?? body.email : body.phone_number ?? body.phone;
-    const t = given === undefined && mode === s.mode ? { url: s.url, email_address: s.email_address, phone_number: s.phone_number } : readTarget(scope, mode, body);
-    await q.query(
-      `UPDATE webhook_strategies SET mode = $4, url = $5, email_address = $6, phone_number = $7, updated_at = $8
-        WHERE id = $1 AND merchant_id = $2 AND env = $3`,
-      [s.id, scope.merchantId, scope.env, mode, t.url, t.email_address, t.phone_number, now],
-    );
-    return getStrategy(q, scope, s.id);
-  });
+export async function updateStrategy(q: Queryable, scope: Scope, id: string, body: Body, now: Date): Promise<StrategyRow> {
+  const s = await getStrategy(q, scope, id, true);
+  const mode = body.mode === undefined ? s.mode : readMode(body.mode);
+  const given = mode === 'webhook' ? body.url : mode === 'email' ? body.email_address ?? body.email : body.phone_number ?? body.phone;
+  const t = given === undefined && mode === s.mode ? { url: s.url, email_address: s.email_address, phone_number: s.phone_number } : readTarget(scope, mode, body);
+  await q.query(
+    `UPDATE webhook_strategies SET mode = $4, url = $5, email_address = $6, phone_number = $7, updated_at = $8
+      WHERE id = $1 AND merchant_id = $2 AND env = $3`,
+    [s.id, scope.merchantId, scope.env, mode, t.url, t.email_address, t.phone_number, now],
+  );
+  return getStrategy(q, scope, s.id);
 }
 
 /** DELETE /webhooks/strategies/:id: hard delete; its relations go with it; deliveries made stay recorded. */
@@ -178,34 +182,30 @@ export interface RelationRow {
  * POST /webhooks/rules/:rule_id/strategies {strategy_id}: 100001 / 200007 for either side unknown
  * in this scope. Relating twice is not an error: the existing relation is answered.
  */
-export async function relate(db: Db, scope: Scope, ruleId: string, strategyId: unknown, now: Date): Promise<RelationRow> {
-  return db.tx(async (q) => {
-    const rule = await getRule(q, scope, ruleId);
-    if (strategyId === undefined || strategyId === null || strategyId === '') throw new GatewayError('REQ01', 'strategy_id is required');
-    const strategy = await getStrategy(q, scope, strategyId);
-    await q.query(
-      `INSERT INTO webhook_rule_strategies (rule_id, strategy_id, merchant_id, env, created_at)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (rule_id, strategy_id) DO NOTHING`,
-      [rule.id, strategy.id, scope.merchantId, scope.env, now],
-    );
-    const [row] = await q.query<RelationRow>('SELECT rule_id, strategy_id, created_at FROM webhook_rule_strategies WHERE rule_id = $1 AND strategy_id = $2',
-      [rule.id, strategy.id]);
-    return row;
-  });
+export async function relate(q: Queryable, scope: Scope, ruleId: string, strategyId: unknown, now: Date): Promise<RelationRow> {
+  const rule = await getRule(q, scope, ruleId);
+  if (strategyId === undefined || strategyId === null || strategyId === '') throw invalid('strategy_id', MUST.REQUIRED);
+  const strategy = await getStrategy(q, scope, strategyId);
+  await q.query(
+    `INSERT INTO webhook_rule_strategies (rule_id, strategy_id, merchant_id, env, created_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (rule_id, strategy_id) DO NOTHING`,
+    [rule.id, strategy.id, scope.merchantId, scope.env, now],
+  );
+  const [row] = await q.query<RelationRow>('SELECT rule_id, strategy_id, created_at FROM webhook_rule_strategies WHERE rule_id = $1 AND strategy_id = $2',
+    [rule.id, strategy.id]);
+  return row;
 }
 
 /**
  * DELETE /webhooks/rules/:rule_id/strategies/:strategy_id: 100001 when the rule is unknown; 200007
  * when the strategy is unknown or not related to this rule.
  */
-export async function unrelate(db: Db, scope: Scope, ruleId: string, strategyId: string): Promise<void> {
-  await db.tx(async (q) => {
-    const rule = await getRule(q, scope, ruleId);
-    const strategy = await getStrategy(q, scope, strategyId);
-    const rows = await q.query('DELETE FROM webhook_rule_strategies WHERE rule_id = $1 AND strategy_id = $2 AND merchant_id = $3 AND env = $4 RETURNING rule_id',
-      [rule.id, strategy.id, scope.merchantId, scope.env]);
-    if (!rows[0]) throw new GatewayError(E.STRATEGY_NOT_FOUND, 'strategy is not related to this rule');
-  });
+export async function unrelate(q: Queryable, scope: Scope, ruleId: string, strategyId: string): Promise<void> {
+  const rule = await getRule(q, scope, ruleId);
+  const strategy = await getStrategy(q, scope, strategyId);
+  const rows = await q.query('DELETE FROM webhook_rule_strategies WHERE rule_id = $1 AND strategy_id = $2 AND merchant_id = $3 AND env = $4 RETURNING rule_id',
+    [rule.id, strategy.id, scope.merchantId, scope.env]);
+  if (!rows[0]) throw new GatewayError(E.STRATEGY_NOT_FOUND, 'strategy is not related to this rule');
 }
 
 export function presentStrategy(s: StrategyRow) {

@@ -1,5 +1,5 @@
-import { Db, Queryable } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { Queryable } from '../db/index.js';
+import { E, GatewayError, invalid, MUST, tooLong } from '../errors.js';
 import type { Scope } from './keys.js';
 import { receiptTime } from './render.js';
 import { isScalar, text } from './validate.js';
@@ -33,7 +33,7 @@ export function parseTemplateId(raw: unknown): number | null {
 function scalarString(v: unknown, name: string): string | null | undefined {
   if (v === undefined) return undefined;
   if (v === null) return null;
-  if (typeof v === 'object') throw new GatewayError('REQ01', `${name} must be a string`);
+  if (typeof v === 'object') throw invalid(name, MUST.STRING);
   return String(v);
 }
 
@@ -44,7 +44,7 @@ function readFields(body: Body, create: boolean): Partial<Record<'name' | 'subje
   if (receiptText !== undefined || create) {
     if (!receiptText || receiptText.trim() === '') throw new GatewayError(E.RECEIPT_FIELD_MISSING, 'receipt_text required for a template');
     if (receiptText.length > MAX_TEMPLATE_TEXT) {
-      throw new GatewayError('REQ01', `receipt_text must be at most ${MAX_TEMPLATE_TEXT} characters`);
+      throw tooLong('receipt_text', MAX_TEMPLATE_TEXT);
     }
     out.receipt_text = receiptText;
   }
@@ -52,7 +52,7 @@ function readFields(body: Body, create: boolean): Partial<Record<'name' | 'subje
     const v = scalarString(body[f], f);
     if (v === undefined) continue;
     const t = text(v);
-    if (t !== null && t.length > MAX_LINE) throw new GatewayError('REQ01', `${f} must be at most ${MAX_LINE} characters`);
+    if (t !== null && t.length > MAX_LINE) throw tooLong(f, MAX_LINE);
     out[f] = t;
   }
   return out;
@@ -73,33 +73,27 @@ export async function getTemplate(q: Queryable, scope: Scope, rawId: unknown): P
   return row;
 }
 
-export async function createTemplate(db: Db, scope: Scope, body: Body, now: Date,
-  onRecord?: (q: Queryable, id: string) => Promise<void>): Promise<TemplateRow> {
+export async function createTemplate(q: Queryable, scope: Scope, body: Body, now: Date): Promise<TemplateRow> {
   const f = readFields(body, true);
-  return db.tx(async (q) => {
-    const [{ id }] = await q.query<{ id: number }>(
-      `INSERT INTO receipt_templates (merchant_id, env, name, subject, receipt_text, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
-      [scope.merchantId, scope.env, f.name ?? null, f.subject ?? null, f.receipt_text, now],
-    );
-    await onRecord?.(q, String(id));
-    return getTemplate(q, scope, id);
-  });
+  const [{ id }] = await q.query<{ id: number }>(
+    `INSERT INTO receipt_templates (merchant_id, env, name, subject, receipt_text, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
+    [scope.merchantId, scope.env, f.name ?? null, f.subject ?? null, f.receipt_text, now],
+  );
+  return getTemplate(q, scope, id);
 }
 
 /** POST /receipts/templates/:id: absent fields are left alone. */
-export async function updateTemplate(db: Db, scope: Scope, rawId: string, body: Body, now: Date): Promise<TemplateRow> {
-  return db.tx(async (q) => {
-    const current = await getTemplate(q, scope, rawId);
-    const f = readFields(body, false);
-    const cols = Object.keys(f);
-    await q.query(
-      `UPDATE receipt_templates SET ${[...cols, 'updated_at'].map((c, i) => `${c} = $${i + 4}`).join(', ')}
-        WHERE id = $1 AND merchant_id = $2 AND env = $3`,
-      [current.id, scope.merchantId, scope.env, ...Object.values(f), now],
-    );
-    return getTemplate(q, scope, current.id);
-  });
+export async function updateTemplate(q: Queryable, scope: Scope, rawId: string, body: Body, now: Date): Promise<TemplateRow> {
+  const current = await getTemplate(q, scope, rawId);
+  const f = readFields(body, false);
+  const cols = Object.keys(f);
+  await q.query(
+    `UPDATE receipt_templates SET ${[...cols, 'updated_at'].map((c, i) => `${c} = $${i + 4}`).join(', ')}
+      WHERE id = $1 AND merchant_id = $2 AND env = $3`,
+    [current.id, scope.merchantId, scope.env, ...Object.values(f), now],
+  );
+  return getTemplate(q, scope, current.id);
 }
 
 /**
@@ -107,16 +101,14 @@ export async function updateTemplate(db: Db, scope: Scope, rawId: string, body: 
  * merchant default naming it is cleared, and a customer default naming it falls through to the
  * next default when a receipt is sent.
  */
-export async function deleteTemplate(db: Db, scope: Scope, rawId: string): Promise<void> {
-  await db.tx(async (q) => {
-    const t = await getTemplate(q, scope, rawId);
-    await q.query('DELETE FROM receipt_templates WHERE id = $1 AND merchant_id = $2 AND env = $3', [t.id, scope.merchantId, scope.env]);
-    await q.query(
-      `UPDATE merchant_settings SET default_receipt_template_id = NULL
-        WHERE merchant_id = $1 AND env = $2 AND default_receipt_template_id = $3`,
-      [scope.merchantId, scope.env, String(t.id)],
-    );
-  });
+export async function deleteTemplate(q: Queryable, scope: Scope, rawId: string): Promise<void> {
+  const t = await getTemplate(q, scope, rawId);
+  await q.query('DELETE FROM receipt_templates WHERE id = $1 AND merchant_id = $2 AND env = $3', [t.id, scope.merchantId, scope.env]);
+  await q.query(
+    `UPDATE merchant_settings SET default_receipt_template_id = NULL
+      WHERE merchant_id = $1 AND env = $2 AND default_receipt_template_id = $3`,
+    [scope.merchantId, scope.env, String(t.id)],
+  );
 }
 
 export async function listTemplates(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {

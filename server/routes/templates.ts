@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   createTemplate, deleteTemplate, getTemplate, listTemplates, presentTemplate, updateTemplate,
 } from '../domain/templates.js';
-import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
 import { anyBody, nullableString } from '../http/schemas.js';
@@ -35,7 +35,7 @@ export default async function templateRoutes(app: FastifyInstance) {
   // A retry whose first attempt created the template but lost its answer (a crash) gets that template.
   const replay: IdempotentReplay = async (req, id) => presentTemplate(await getTemplate(db, req.identity, id));
   app.post('/receipts/templates', { config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: templateSchema } } }, async (req) =>
-    presentTemplate(await createTemplate(db, req.identity, body(req), req.now, (q, id) => rememberResource(q, req, id))),
+    presentTemplate(await req.tx((q) => createTemplate(q, req.identity, body(req), req.now), { resource: (t) => t.id })),
   );
 
   app.get<WithId>('/receipts/templates/:id', { schema: { response: { 200: templateSchema } } }, async (req) =>
@@ -43,14 +43,14 @@ export default async function templateRoutes(app: FastifyInstance) {
   );
 
   app.post<WithId>('/receipts/templates/:id', { schema: { body: anyBody, response: { 200: templateSchema } } }, async (req) =>
-    presentTemplate(await updateTemplate(db, req.identity, req.params.id, body(req), req.now)),
+    presentTemplate(await req.tx((q) => updateTemplate(q, req.identity, req.params.id, body(req), req.now))),
   );
 
   app.delete<WithId>(
     '/receipts/templates/:id',
     { schema: { response: { 200: { type: 'object', properties: { success: { type: 'boolean' } } } } } },
     async (req) => {
-      await deleteTemplate(db, req.identity, req.params.id);
+      await req.tx((q) => deleteTemplate(q, req.identity, req.params.id));
       return { success: true };
     },
   );

@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES, EventFilter, getEvent, listEvents, presentEvent } from '../domain/events.js';
 import { createRule, deleteRule, getRule, listRules, presentRule, updateRule } from '../domain/rules.js';
 import {
-  createStrategy, deleteStrategy, getStrategy, listStrategies, presentRelation, presentStrategy, relate, unrelate, updateStrategy,
+  createStrategy, deleteStrategy, getStrategy, listStrategies, presentRelation, presentStrategy, relate, unrelate, updateStrategy, vetStrategy,
 } from '../domain/strategies.js';
 import { DeliveryFilter, getDelivery, listDeliveries, presentDelivery, retryDelivery } from '../domain/deliveries.js';
 import { EXPIRE_OLD, ExpireOld, readSecret, rotateSecret } from '../domain/signing.js';
-import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
+import { sendTestEvent } from '../domain/webhook-test.js';
+import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
 import { anyBody, nullableInt, nullableString, nullableTime, timestamp } from '../http/schemas.js';
@@ -43,7 +44,7 @@ const relationSchema = {
 };
 
 /** An event as stored: `data` is the object as the API shows it (already an allow-listed presentation). */
-const eventSchema = {
+export const eventSchema = {
   type: 'object',
   properties: {
     class: { type: 'string' }, id: { type: 'string' }, type: { type: 'string' }, resource: { type: 'string' },
@@ -66,6 +67,15 @@ const deliverySchema = {
     status: { type: 'string' }, attempt_count: { type: 'integer' }, next_attempt_at: nullableTime, last_status_code: nullableInt,
     last_error: nullableString, delivered_at: nullableTime, outbox_id: nullableInt, created_at: timestamp,
     attempts: { type: 'array', items: attemptSchema },
+  },
+};
+
+/** POST /webhooks/strategies/:id/test: what one test request got (domain/webhook-test.ts). */
+const testEventSchema = {
+  type: 'object',
+  properties: {
+    class: { type: 'string' }, strategy_id: { type: 'string' }, url: { type: 'string' }, event_id: { type: 'string' },
+    status: { type: 'string', enum: ['delivered', 'failed'] }, status_code: nullableInt, error: nullableString, duration_ms: nullableInt,
   },
 };
 
@@ -128,7 +138,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
   const replayRule: IdempotentReplay = async (req, id) => presentRule(await getRule(db, req.identity, id));
   const replayStrategy: IdempotentReplay = async (req, id) => presentStrategy(await getStrategy(db, req.identity, id));
   app.post('/webhooks/rules', { config: { idempotentReplay: replayRule }, schema: { body: anyBody, response: { 200: ruleSchema } } }, async (req) =>
-    presentRule(await createRule(db, req.identity, body(req), req.now, (q, id) => rememberResource(q, req, id))),
+    presentRule(await req.tx((q) => createRule(q, req.identity, body(req), req.now), { resource: (r) => r.id })),
   );
 
   app.get<WithId>('/webhooks/rules/:id', { schema: { response: { 200: ruleSchema } } }, async (req) =>
@@ -138,7 +148,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
   // The spec writes the update path in the singular; the plural is accepted as well.
   for (const path of ['/webhooks/rule/:id', '/webhooks/rules/:id']) {
     app.put<WithId>(path, { schema: { body: anyBody, response: { 200: ruleSchema } } }, async (req) =>
-      presentRule(await updateRule(db, req.identity, req.params.id, body(req), req.now)),
+      presentRule(await req.tx((q) => updateRule(q, req.identity, req.params.id, body(req), req.now))),
     );
   }
 
@@ -149,11 +159,11 @@ export default async function webhookRoutes(app: FastifyInstance) {
 
   // --- relations -----------------------------------------------------------------------------------
   app.post<{ Params: { rule_id: string } }>('/webhooks/rules/:rule_id/strategies', { schema: { body: anyBody, response: { 200: relationSchema } } },
-    async (req) => presentRelation(await relate(db, req.identity, req.params.rule_id, body(req).strategy_id, req.now)),
+    async (req) => presentRelation(await req.tx((q) => relate(q, req.identity, req.params.rule_id, body(req).strategy_id, req.now))),
   );
 
   app.delete<Relation>('/webhooks/rules/:rule_id/strategies/:strategy_id', { schema: { response: { 200: success } } }, async (req) => {
-    await unrelate(db, req.identity, req.params.rule_id, req.params.strategy_id);
+    await req.tx((q) => unrelate(q, req.identity, req.params.rule_id, req.params.strategy_id));
     return { success: true };
   });
 
@@ -164,22 +174,30 @@ export default async function webhookRoutes(app: FastifyInstance) {
     return listEnvelope(list.map(presentStrategy), page, total);
   });
 
-  app.post('/webhooks/strategies', { config: { idempotentReplay: replayStrategy }, schema: { body: anyBody, response: { 200: strategySchema } } }, async (req) =>
-    presentStrategy(await createStrategy(db, req.identity, body(req), req.now, (q, id) => rememberResource(q, req, id))),
-  );
+  app.post('/webhooks/strategies', { config: { idempotentReplay: replayStrategy }, schema: { body: anyBody, response: { 200: strategySchema } } }, async (req) => {
+    await vetStrategy(db, req.identity, body(req)); // resolves the url's host: before the transaction
+    return presentStrategy(await req.tx((q) => createStrategy(q, req.identity, body(req), req.now), { resource: (s) => s.id }));
+  });
 
   app.get<WithId>('/webhooks/strategies/:id', { schema: { response: { 200: strategySchema } } }, async (req) =>
     presentStrategy(await getStrategy(db, req.identity, req.params.id)),
   );
 
-  app.put<WithId>('/webhooks/strategies/:id', { schema: { body: anyBody, response: { 200: strategySchema } } }, async (req) =>
-    presentStrategy(await updateStrategy(db, req.identity, req.params.id, body(req), req.now)),
-  );
+  app.put<WithId>('/webhooks/strategies/:id', { schema: { body: anyBody, response: { 200: strategySchema } } }, async (req) => {
+    await vetStrategy(db, req.identity, body(req), req.params.id); // resolves the url's host: before the transaction
+    return presentStrategy(await req.tx((q) => updateStrategy(q, req.identity, req.params.id, body(req), req.now)));
+  });
 
   app.delete<WithId>('/webhooks/strategies/:id', { schema: { response: { 200: success } } }, async (req) => {
     await deleteStrategy(db, req.identity, req.params.id);
     return { success: true };
   });
+
+  // A signed sample event to the strategy's URL now (nothing stored); the dashboard's "send test event".
+  app.post<WithId>('/webhooks/strategies/:id/test', { schema: { response: { 200: testEventSchema } } }, async (req) => ({
+    class: 'webhook_test',
+    ...(await sendTestEvent({ db, vault, clock }, req.identity, req.params.id, req.now)),
+  }));
 
   // --- deliveries ----------------------------------------------------------------------------------
   app.get('/webhooks/deliveries', { schema: { response: { 200: listSchema(deliverySchema) } } }, async (req) => {
@@ -194,7 +212,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
 
   app.post<WithId>('/webhooks/deliveries/:id/retry', { schema: { response: { 200: deliverySchema } } }, async (req) => {
     // Network retries run on real time (the callback queue's rule), not on a test clock.
-    const row = await retryDelivery(db, req.identity, req.params.id, req.now);
+    const row = await req.tx((q) => retryDelivery(q, req.identity, req.params.id, req.now));
     (row.outbox_id !== null ? app.services.notify : app.services.scheduler)?.kick();
     return presentDelivery(row);
   });
@@ -211,5 +229,5 @@ export default async function webhookRoutes(app: FastifyInstance) {
     onRequest: async (req) => {
       delete req.headers['idempotency-key'];
     },
-  }, async (req) => rotateSecret(db, vault, req.identity, req.now, req.body?.expire_old ?? 'now'));
+  }, async (req) => req.tx((q) => rotateSecret(q, vault, req.identity, req.now, req.body?.expire_old ?? 'now')));
 }

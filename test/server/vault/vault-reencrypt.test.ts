@@ -56,7 +56,7 @@ beforeAll(async () => {
   const customer = await db.tx((q) => createCustomer(q, old, scope, { token: tokenId }, now));
   customerId = customer.id;
   const first = await readSecret(db, old, scope, now);
-  const rotated = await rotateSecret(db, old, scope, now, '1h');
+  const rotated = await db.tx((q) => rotateSecret(q, old, scope, now, '1h'));
   secrets = { secret: rotated.secret, previous: first.secret };
 });
 afterAll(() => db?.drop());
@@ -90,7 +90,7 @@ test('reencrypt: everything v2 under the new key; the retired key can then be dr
   const method = await findChargeableMethod(db, scope, customerId, null, null);
   expect(fresh.decrypt(method.secret_enc, methodHome(scope, method.method_id))).toBe(visa.card_number);
   expect(await readSecret(db, fresh, scope, now)).toMatchObject({ secret: secrets.secret });
-  const overlapping = await rotateSecret(db, fresh, scope, now, 'now'); // reads the previous secret too
+  const overlapping = await db.tx((q) => rotateSecret(q, fresh, scope, now, 'now')); // reads the previous secret too
   expect(overlapping.secret).not.toBe(secrets.secret);
   // The canary of the dropped key is gone: a node started with only the old key refuses.
   await expect(checkDataKey(db, new Vault(K1), now)).rejects.toThrow(DataKeyError);
