@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import type { KeyIdentity } from '../domain/keys.js';
 import { E, GatewayError } from '../errors.js';
-import { CounterStore, FAILURE_WINDOW, MINUTE } from './counters.js';
+import { CounterStore, FAILURE_WINDOW, Hit, MINUTE } from './counters.js';
 
 /**
  * Per-window ceilings; 0 (or absent) switches a rule off. Refused card data is counted per client
@@ -89,31 +89,38 @@ export class TokenLimiter {
     this.limits = { keyIpFailures: 0, ipFailures: 0, authFailures: 0, ...limits };
   }
 
-  async checkIp(ip: string, now: Date): Promise<void> {
-    if (this.limits.perIp && (await this.store.hit(`ip:${hashClient(ip)}`, MINUTE, now)) > this.limits.perIp) {
-      throw this.limited('ip', MINUTE, now, 'token requests from this address');
-    }
-  }
-
-  /** Per-key request ceiling, then the refusal ceilings of this client (tightened while the merchant's alarm is raised). */
+  /**
+   * A token request of this client for this key: the per-address and per-key ceilings, then the
+   * refusal ceilings of this client (tightened while the merchant's alarm is raised). Every count
+   * it needs is taken in one `hits` (one statement on PostgreSQL). A request refused for its
+   * address is taken back from the key's count: one noisy address cannot use up the merchant's.
+   */
   async checkKey(id: KeyIdentity, ip: string, now: Date): Promise<void> {
-    const { perKey, ipFailures, keyIpFailures, failures } = this.limits;
+    const { perIp, perKey, ipFailures, keyIpFailures, failures } = this.limits;
     const scope = `${id.merchantId}:${id.env}`;
     const client = hashClient(ip);
-    if (perKey && (await this.store.hit(`key:${scope}`, MINUTE, now)) > perKey) {
-      throw this.limited('key', MINUTE, now, 'token requests for this key');
+    const want: Hit[] = [];
+    const at = (h: Hit | false) => (h ? want.push(h) - 1 : -1);
+    const ipAt = at(!!perIp && { bucket: `ip:${client}`, windowMs: MINUTE, add: 1 });
+    const keyAt = at(!!perKey && { bucket: `key:${scope}`, windowMs: MINUTE, add: 1 });
+    const failIpAt = at(!!ipFailures && { bucket: `fail-ip:${client}`, windowMs: FAILURE_WINDOW, add: 0 });
+    const mineAt = at(!!(keyIpFailures || failures) && { bucket: `fail-key-ip:${scope}:${client}`, windowMs: FAILURE_WINDOW, add: 0 });
+    const alarmAt = at(!!failures && { bucket: `fail:${scope}`, windowMs: FAILURE_WINDOW, add: 0 });
+    if (!want.length) return;
+    const n = await this.store.hits(want, now);
+    if (ipAt >= 0 && n[ipAt] > perIp) {
+      if (keyAt >= 0) await this.store.hit(want[keyAt].bucket, MINUTE, now, -1);
+      throw this.limited('ip', MINUTE, now, 'token requests from this address');
     }
-    if (ipFailures) {
-      const refused = await this.store.hit(`fail-ip:${client}`, FAILURE_WINDOW, now, 0);
-      if (refused >= ipFailures) throw this.limited('ip_failures', FAILURE_WINDOW, now, 'refused cards from this address (card-testing defence)');
-      if (refused === 0) return; // counted with every refusal below: none from this address at all
+    if (keyAt >= 0 && n[keyAt] > perKey) throw this.limited('key', MINUTE, now, 'token requests for this key');
+    if (failIpAt >= 0 && n[failIpAt] >= ipFailures) {
+      throw this.limited('ip_failures', FAILURE_WINDOW, now, 'refused cards from this address (card-testing defence)');
     }
-    if (!keyIpFailures && !failures) return;
-    const mine = await this.store.hit(`fail-key-ip:${scope}:${client}`, FAILURE_WINDOW, now, 0);
+    const mine = mineAt >= 0 ? n[mineAt] : 0;
     if (mine === 0) return; // an address never refused is never held back, alarm or not
     let ceiling = keyIpFailures || Infinity;
-    if (failures) {
-      const level = alarmLevel(await this.store.hit(`fail:${scope}`, FAILURE_WINDOW, now, 0), failures);
+    if (alarmAt >= 0) {
+      const level = alarmLevel(n[alarmAt], failures);
       if (level) ceiling = tightened(keyIpFailures || DEFAULT_LIMITS.keyIpFailures, level);
     }
     if (mine >= ceiling) {
@@ -127,10 +134,13 @@ export class TokenLimiter {
     const { ipFailures, keyIpFailures, failures } = this.limits;
     const scope = `${id.merchantId}:${id.env}`;
     const client = hashClient(ip);
-    if (ipFailures) await this.store.hit(`fail-ip:${client}`, FAILURE_WINDOW, now);
-    if (keyIpFailures || failures) await this.store.hit(`fail-key-ip:${scope}:${client}`, FAILURE_WINDOW, now);
+    const add: Hit[] = [];
+    if (ipFailures) add.push({ bucket: `fail-ip:${client}`, windowMs: FAILURE_WINDOW, add: 1 });
+    if (keyIpFailures || failures) add.push({ bucket: `fail-key-ip:${scope}:${client}`, windowMs: FAILURE_WINDOW, add: 1 });
+    if (failures) add.push({ bucket: `fail:${scope}`, windowMs: FAILURE_WINDOW, add: 1 });
+    const counts = add.length ? await this.store.hits(add, now) : [];
     if (!failures) return;
-    const n = await this.store.hit(`fail:${scope}`, FAILURE_WINDOW, now);
+    const n = counts[counts.length - 1];
     const level = alarmLevel(n, failures);
     // The store answers each hit with its own count, so exactly one request sees each threshold.
     if (level && n === failures * 2 ** (level - 1)) {

@@ -1,0 +1,57 @@
+import { afterEach, expect, test } from 'vitest';
+import type { Db } from '../../../server/db/index.js';
+import type { KeyIdentity } from '../../../server/domain/keys.js';
+import { DbCounters, MemoryCounters } from '../../../server/http/counters.js';
+import { TokenLimiter } from '../../../server/http/ratelimit.js';
+import { testDb } from '../../helpers/gateway.js';
+
+let drop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await drop?.();
+  drop = undefined;
+});
+
+/** The database counters on the test database, with every statement they send recorded. */
+async function dbCounters() {
+  const db = await testDb();
+  drop = db.drop;
+  const sent: string[] = [];
+  const counted: Db = { ...db, query: (sql, params) => (sent.push(sql), db.query(sql, params)) };
+  return { store: new DbCounters(counted), sent };
+}
+
+const now = new Date('2026-11-22T12:00:30Z');
+const id: KeyIdentity = { merchantId: 'mer_counters', env: 'test', kind: 'pk', clockOffsetMs: 0 };
+
+test('hits: several buckets counted and read in one statement; an unseen bucket reads 0 and is not created', async () => {
+  const { store, sent } = await dbCounters();
+  expect(await store.hits([{ bucket: 'a', windowMs: 60_000, add: 1 }, { bucket: 'b', windowMs: 600_000, add: 2 }, { bucket: 'c', windowMs: 60_000, add: 0 }], now))
+    .toEqual([1, 2, 0]);
+  expect(await store.hits([{ bucket: 'b', windowMs: 600_000, add: 0 }, { bucket: 'a', windowMs: 60_000, add: 3 }], now)).toEqual([2, 4]);
+  expect(await store.hit('a', 60_000, new Date('2026-11-22T12:01:00Z'))).toBe(1); // the next window
+  expect(await store.hit('c', 60_000, now, 0)).toBe(0);
+  expect(sent.filter((s) => !s.startsWith('DELETE'))).toHaveLength(4);
+});
+
+test('a clean token request is one statement on the database counters, every rule on', async () => {
+  const { store, sent } = await dbCounters();
+  const limiter = new TokenLimiter(store); // the default limits: every rule on
+  await limiter.checkKey(id, '192.0.2.1', now);
+  expect(sent.filter((s) => !s.startsWith('DELETE'))).toHaveLength(1);
+});
+
+test('a request refused for its address is not counted against the key: one address cannot use up the merchant\'s ceiling', async () => {
+  for (const make of [async () => new MemoryCounters(), async () => (await dbCounters()).store]) {
+    const store = await make();
+    const limiter = new TokenLimiter(store, { perIp: 2, perKey: 4, failures: 0 });
+    const outcome = async (ip: string) => limiter.checkKey(id, ip, now).then(() => 'ok', (e) => e.code);
+    const flood = [];
+    for (let i = 0; i < 6; i++) flood.push(await outcome('192.0.2.1'));
+    expect(flood).toEqual(['ok', 'ok', 'RATE01', 'RATE01', 'RATE01', 'RATE01']);
+    // The key has counted the 2 requests let through: 2 more from other addresses still pass, then the key's ceiling.
+    expect([await outcome('192.0.2.2'), await outcome('192.0.2.3'), await outcome('192.0.2.4')]).toEqual(['ok', 'ok', 'RATE01']);
+    expect(await store.hit('key:mer_counters:test', 60_000, now, 0)).toBe(5);
+    await drop?.();
+    drop = undefined;
+  }
+});
