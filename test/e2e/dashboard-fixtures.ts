@@ -118,3 +118,13 @@ export async function open(hash: string, heading: string) {
 /** Waits until the page on screen is the one for the current location (renders are async). */
 export const rendered = () =>
   page.waitForFunction(() => document.getElementById('view')?.dataset.shows === location.hash);
+
+/** Tokenizes `number` with the public key and charges it from Node, as a merchant's server would. */
+export async function charge(number: string, amount: number, extra: Record<string, unknown> = {}) {
+  const token = await api('/tokens', {
+    method: 'POST', key: gateway!.publicKey,
+    body: { card_owner_name: 'Test Shopper', card_number: number, card_exp_month: 12, card_exp_year: 2035, csc: number.length === 15 ? '1234' : '123' },
+  });
+  expect(token.status).toBe(200);
+  return api('/charge', { method: 'POST', body: { token: token.body.id, amount, ...extra } });
+}

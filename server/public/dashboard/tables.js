@@ -112,3 +112,22 @@ export function methodsSummary(methods) {
     ? `${m.bank_account_type ?? 'bank account'} ${m.bank_account_number_last_4}`
     : `${m.card_type ?? 'card'} ${m.last_4}`).join(', ');
 }
+
+/** A customer's fields copied from its default method (spec 2.4). */
+const DEFAULT_METHOD_FIELDS = ['card_owner_name', 'card_type', 'last_4', 'card_exp_month', 'card_exp_year', 'bank_account_number_last_4',
+  'bank_routing_number', 'bank_account_holder_first_name', 'bank_account_holder_last_name', 'bank_account_type'];
+
+/**
+ * A customer as the page shows it: its real methods only, and without the default method's empty
+ * fields (card type "other" and no number) when that default is a placeholder.
+ * @param {any} c
+ */
+export function presentCustomer(c) {
+  const out = { ...c };
+  if (Array.isArray(c.methods)) out.methods = c.methods.filter((/** @type {any} */ m) => !isPlaceholder(m));
+  if (!c.last_4 && !c.bank_account_number_last_4) {
+    for (const k of DEFAULT_METHOD_FIELDS) delete out[k];
+    if ('default_method_id' in out) out.default_method_id = null;
+  }
+  return out;
+}

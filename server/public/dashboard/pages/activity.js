@@ -6,7 +6,7 @@ import { errorBox, h, pageHead, showDialog, unavailableSection } from '../dom.js
 import { display } from '../format.js';
 import { hashFor, txnLink } from '../nav.js';
 import { overview } from '../state.js';
-import { dataTable, isPlaceholder, methodsSummary, pager, renderRecord, statusPill } from '../tables.js';
+import { dataTable, methodsSummary, pager, presentCustomer, renderRecord, statusPill } from '../tables.js';
 import { exportButton } from './export.js';
 import { renderTransaction } from './transaction.js';
 import { renderTransactions } from './transactions.js';
@@ -24,14 +24,12 @@ const PAGE_SIZE = 20;
  * @property {'customers' | 'invoices'} [exportAs] the export endpoint's resource, when there is one
  */
 
-/** A customer without the placeholder methods it lists for want of payment details. @param {any} c */
-const realMethods = (c) => ({ ...c, methods: Array.isArray(c.methods) ? c.methods.filter((/** @type {any} */ m) => !isPlaceholder(m)) : c.methods });
 
 /** @type {Section[]} */
 const SECTIONS = [
   { id: 'transactions', title: 'Transactions' },
   {
-    id: 'customers', title: 'Customers', path: '/customers', what: 'customer', present: realMethods, exportAs: 'customers',
+    id: 'customers', title: 'Customers', path: '/customers', what: 'customer', present: presentCustomer, exportAs: 'customers',
     columns: [{ key: 'id', label: 'Customer' }, { key: 'first_name', label: 'First name' }, { key: 'last_name', label: 'Last name' },
       { key: 'company', label: 'Company' }, { key: 'email', label: 'Email' },
       { key: 'methods', label: 'Payment methods', render: (c) => methodsSummary(c.methods) }, { key: 'created_at', label: 'Created' }],

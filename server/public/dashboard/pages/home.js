@@ -1,7 +1,95 @@
 // @ts-check
-import { pageHead } from '../dom.js';
+// Home: the last day, week and month at a glance (GET /dashboard/summary, grouped by the server in
+// SQL), a chart of charges per day with the declines, and the newest events. The chart is uPlot
+// (served from the gateway); the same numbers are in a table for screen readers and keyboards.
+import { api } from '../api.js';
+import { h, pageHead } from '../dom.js';
+import { money, plural, statusWord, when } from '../format.js';
+import { hashFor } from '../nav.js';
+import { overview } from '../state.js';
+import { dataTable } from '../tables.js';
+import { drawChart } from './chart.js';
+
+/** @typedef {{ gross_volume: number, successful: number, declined: number, refunded: number, refunds: number, new_customers: number }} Totals */
+/** @typedef {Totals & { day: string }} Day */
+/** @typedef {{ id: string, type: string, resource: string, created_at: string, data: any }} GatewayEvent */
+/** @typedef {{ days: number, now: string, totals: { today: Totals, last_7_days: Totals, last_30_days: Totals }, series: Day[], recent_events: GatewayEvent[] }} Summary */
+
+const PERIODS = /** @type {const} */ ([['today', 'Today'], ['last_7_days', '7 days'], ['last_30_days', '30 days']]);
 
 /** @type {import('../router.js').Page} */
-export async function renderHome(view) {
-  view.append(...pageHead('Home'));
+export async function renderHome(view, _segs, params, alive) {
+  view.append(...pageHead('Home', `Your ${overview().env} payments at a glance. Days are UTC days${overview().env === 'test' ? ' of the test clock' : ''}.`));
+  /** @type {Summary} */
+  const summary = await api('/dashboard/summary?days=30');
+  if (!alive()) return;
+  const chosen = PERIODS.find(([id]) => id === params.get('period'))?.[0] ?? 'last_7_days';
+  view.append(totalsPanel(summary, chosen), chartPanel(summary.series), eventsPanel(summary.recent_events));
+  // The chart needs its box laid out: draw once the view is on the page.
+  queueMicrotask(() => void drawChart(/** @type {HTMLElement} */ (view.querySelector('[data-chart]')), summary.series));
+}
+
+/** @param {Summary} summary @param {string} chosen */
+function totalsPanel(summary, chosen) {
+  const t = summary.totals[/** @type {keyof Summary['totals']} */ (chosen)];
+  const tabs = h('div', { class: 'period', role: 'group', 'aria-label': 'Period' }, PERIODS.map(([id, label]) =>
+    h('a', { class: 'button small secondary', href: hashFor(['home'], new URLSearchParams({ period: id })), 'aria-current': id === chosen ? 'true' : null }, label)));
+  /** @param {string} label @param {string} value @param {string} [note] @param {string} [tone] */
+  const stat = (label, value, note, tone) => h('div', { class: `stat ${tone ?? ''}`, 'data-testid': `stat-${label.toLowerCase().replace(/ /g, '-')}` },
+    h('dt', {}, label), h('dd', {}, h('strong', {}, value), note ? h('span', { class: 'hint' }, note) : null));
+  return h('section', { class: 'panel', 'aria-labelledby': 'totals-title', 'data-testid': 'totals' },
+    h('div', { class: 'panel-head' }, h('h2', { id: 'totals-title' }, `${PERIODS.find(([id]) => id === chosen)?.[1]}`), tabs),
+    h('dl', { class: 'stats' },
+      stat('Gross volume', money(t.gross_volume), 'settled by successful charges'),
+      stat('Successful', String(t.successful), 'charges'),
+      stat('Declined', String(t.declined), 'charges declined or returned', t.declined ? 'bad' : ''),
+      stat('Refunds', money(t.refunded), plural(t.refunds, 'refund')),
+      stat('New customers', String(t.new_customers))));
+}
+
+/** @param {Day[]} series */
+function chartPanel(series) {
+  const sum = (/** @type {keyof Totals} */ k) => series.reduce((n, d) => n + d[k], 0);
+  const busiest = series.reduce((a, d) => (d.gross_volume > a.gross_volume ? d : a), series[0]);
+  const text = `Over the last ${series.length} days: ${money(sum('gross_volume'))} gross volume, ${plural(sum('successful'), 'successful charge')}, `
+    + `${plural(sum('declined'), 'declined charge')}, ${money(sum('refunded'))} refunded.`
+    + (busiest && busiest.gross_volume > 0 ? ` The busiest day was ${busiest.day} (${money(busiest.gross_volume)}).` : '');
+  const table = dataTable([...series].reverse(), [
+    { key: 'day', label: 'Day' },
+    { key: 'gross_volume', label: 'Gross volume', num: true },
+    { key: 'successful', label: 'Successful', num: true },
+    { key: 'declined', label: 'Declined', num: true },
+    { key: 'refunded', label: 'Refunded', num: true },
+    { key: 'new_customers', label: 'New customers', num: true },
+  ], { caption: 'Per day, newest first', testid: 'chart-table' });
+  return h('section', { class: 'panel', 'aria-labelledby': 'chart-title', 'data-testid': 'chart' },
+    h('h2', { id: 'chart-title' }, 'Charges per day'),
+    h('figure', { class: 'chart' },
+      h('div', { 'data-chart': '', 'aria-hidden': 'true' }),
+      h('figcaption', { id: 'chart-summary', 'data-testid': 'chart-summary' }, text)),
+    h('details', {}, h('summary', {}, 'The chart as a table'), table));
+}
+
+/** @param {GatewayEvent[]} events */
+function eventsPanel(events) {
+  const panel = h('section', { class: 'panel', 'aria-labelledby': 'events-title', 'data-testid': 'recent-events' }, h('h2', { id: 'events-title' }, 'Latest events'));
+  if (!events.length) return append(panel, h('p', { class: 'empty' }, 'No events yet.'));
+  panel.append(h('ol', { class: 'events' }, events.slice(0, 8).map((e) => h('li', {},
+    h('span', { class: 'event-type' }, statusWord(e.type.replace(/[._]/g, ' '))), ' ',
+    eventLink(e), ' ',
+    h('span', { class: 'hint' }, when(e.created_at))))));
+  return panel;
+}
+
+/** @param {HTMLElement} el @param {Node} child */
+const append = (el, child) => (el.append(child), el);
+
+/** What the event is about, linked when the dashboard has a page for it. @param {GatewayEvent} e */
+function eventLink(e) {
+  const d = e.data ?? {};
+  const amount = typeof d.amount_settled === 'number' ? money(d.amount_settled) : typeof d.amount === 'number' ? money(d.amount) : '';
+  if (e.resource === 'transaction' && d.id) {
+    return h('a', { href: hashFor(['activity', 'transactions', String(d.id)]) }, amount || 'transaction');
+  }
+  return h('span', {}, [amount, d.email ?? d.name ?? ''].filter(Boolean).join(' · '));
 }

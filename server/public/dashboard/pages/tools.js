@@ -3,7 +3,7 @@
 // takes them), the test cards, and a sample checkout run end to end.
 import { api, isUnavailable } from '../api.js';
 import { errorBox, field, h, pageHead, statusBox } from '../dom.js';
-import { centsFrom, duration, groupNumber, money, when } from '../format.js';
+import { centsFrom, duration, groupNumber, money, plural, when } from '../format.js';
 import { hashFor, txnLink } from '../nav.js';
 import { overview } from '../state.js';
 import { dataTable, statusPill } from '../tables.js';
@@ -63,7 +63,7 @@ function clockPanel(o) {
       ov.now = res.now;
       ov.clock_offset_ms = res.offset_ms;
       show(ov);
-      out.replaceChildren(statusBox('ok', `Advanced by ${n} ${unit.selectedOptions[0].textContent}. Test time is now ${when(res.now)}.${summariseAdvance(res.ran)}`));
+      out.replaceChildren(statusBox('ok', `Advanced by ${plural(n, unit.value.replace(/s$/, ''))}. Test time is now ${when(res.now)}.${summariseAdvance(res.ran)}`));
     } catch (err) {
       out.replaceChildren(isUnavailable(err)
         ? statusBox('warn', 'The test clock is not available in this version (POST /api/v1/test_helpers/clock/advance answered 404).')
