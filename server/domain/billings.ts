@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { Queryable, pageSql } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { E, GatewayError, invalid } from '../errors.js';
 import type { Processor } from '../processor/processor.js';
 import type { Vault } from '../vault.js';
 import { BillingRow, presentBilling } from './billing-record.js';
@@ -232,7 +232,7 @@ export async function listBillings(q: Queryable, scope: Scope, filter: BillingFi
   for (const col of ['subscription_id', 'plan_id'] as const) {
     if (filter[col] === undefined) continue;
     const id = readIntId(filter[col]);
-    if (id === null) throw new GatewayError('REQ01', `${col} must be an integer`);
+    if (id === null) throw invalid(col, 'must be an integer');
     add(col, id);
   }
   const customerId = text(filter.customer_id, 'customer_id');

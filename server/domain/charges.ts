@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Queryable } from '../db/index.js';
-import { E, ErrorCode, GatewayError } from '../errors.js';
+import { badRequest, E, ErrorCode, GatewayError, tooLong } from '../errors.js';
 import { Processor, processorFor } from '../processor/processor.js';
 import { findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
@@ -106,7 +106,7 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, shap
     // Used at once and never stored: nothing to encrypt. The owner's name is optional here (the
     // clients' own examples send none); the rest is checked as for a token.
     const { secret: number, ...card } = preparePaymentData(scope, body, now, { ownerOptional: true });
-    if (card.token_type !== 'credit_card') throw new GatewayError('REQ01', 'direct charges take cards only; tokenize bank accounts');
+    if (card.token_type !== 'credit_card') throw badRequest('direct charges take cards only; tokenize bank accounts');
     return {
       ...base, paymentMethod: 'credit_card', number, csc: text(body.csc ?? body.cvv, 'csc'), zip: card.zip, verify: true,
       fields: {
@@ -166,7 +166,7 @@ export async function createCharge(
   const amount = amountOf(shape, body);
   const metadata = readMetadata(body.metadata) ?? {};
   const description = text(body.description, 'description');
-  if (description && description.length > 1000) throw new GatewayError('REQ01', 'description must be at most 1000 characters');
+  if (description && description.length > 1000) throw tooLong('description', 1000);
   // Without a customer the receipt rules need nothing from the database: check them before touching the token.
   const knownReceipt = shape === 'customer' ? null : receiptOf(body, { customerEmail: null, customerReceipts: false });
 

@@ -1,4 +1,4 @@
-import { GatewayError } from '../errors.js';
+import { badRequest, invalid } from '../errors.js';
 import { decodeJsonParam } from '../lib/input.js';
 
 // The constraint language of webhook rules: a list of {field, operator, value} over the event's
@@ -44,7 +44,7 @@ const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 function bad(i: number, msg: string): never {
-  throw new GatewayError('REQ01', `constraints[${i}]: ${msg}`);
+  throw badRequest(`constraints[${i}]: ${msg}`);
 }
 
 function readScalar(v: unknown, i: number): Scalar {
@@ -65,7 +65,7 @@ function readList(v: unknown, i: number): Scalar[] {
   let list = v;
   if (typeof list === 'string' && list.trim().startsWith('[')) {
     list = decodeJsonParam(list, `constraints[${i}].value`,
-      () => new GatewayError('REQ01', `constraints[${i}]: value must be a list (or a JSON-encoded list) for operator in`));
+      () => badRequest(`constraints[${i}]: value must be a list (or a JSON-encoded list) for operator in`));
   }
   if (list && typeof list === 'object' && !Array.isArray(list)) {
     const keys = Object.keys(list);
@@ -123,15 +123,15 @@ export function parseConstraints(raw: unknown): Constraint[] {
   if (raw === undefined || raw === null || raw === '') return [];
   let list: unknown = raw;
   if (typeof list === 'string') {
-    list = decodeJsonParam(list, 'constraints', () => new GatewayError('REQ01', 'constraints must be a list of {field, operator, value} (or its JSON encoding)'));
+    list = decodeJsonParam(list, 'constraints', () => invalid('constraints', 'must be a list of {field, operator, value} (or its JSON encoding)'));
   }
   if (list && typeof list === 'object' && !Array.isArray(list)) {
     const keys = Object.keys(list);
-    if (!keys.every((k) => /^\d+$/.test(k))) throw new GatewayError('REQ01', 'constraints must be a list of {field, operator, value}');
+    if (!keys.every((k) => /^\d+$/.test(k))) throw invalid('constraints', 'must be a list of {field, operator, value}');
     list = keys.sort((a, b) => Number(a) - Number(b)).map((k) => (list as Record<string, unknown>)[k]);
   }
-  if (!Array.isArray(list)) throw new GatewayError('REQ01', 'constraints must be a list of {field, operator, value}');
-  if (list.length > MAX_CONSTRAINTS) throw new GatewayError('REQ01', `a rule has at most ${MAX_CONSTRAINTS} constraints`);
+  if (!Array.isArray(list)) throw invalid('constraints', 'must be a list of {field, operator, value}');
+  if (list.length > MAX_CONSTRAINTS) throw badRequest(`a rule has at most ${MAX_CONSTRAINTS} constraints`);
   return list.map(parseConstraint);
 }
 

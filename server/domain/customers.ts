@@ -1,5 +1,5 @@
 import { Db, Queryable, pageSql } from '../db/index.js';
-import { E, ErrorCode, GatewayError } from '../errors.js';
+import { E, ErrorCode, GatewayError, invalid, MUST } from '../errors.js';
 import { Vault } from '../vault.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
@@ -58,7 +58,7 @@ function readFields(input: CustomerInput, update: boolean): Record<string, unkno
     if (update && input[f] === undefined) continue;
     let v = text(input[f], f);
     if (v !== null && v.length > MAX_LENGTH[f] && f !== 'state' && f !== 'country') {
-      throw new GatewayError(TOO_LONG[f] ?? 'REQ01', `${f} must be at most ${MAX_LENGTH[f]} characters`);
+      throw new GatewayError(TOO_LONG[f] ?? E.INVALID_REQUEST, `${f} must be at most ${MAX_LENGTH[f]} characters`);
     }
     if (f === 'state' && v !== null) {
       if (!/^[A-Za-z]{2}$/.test(v)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'use the two-character state abbreviation');
@@ -67,7 +67,7 @@ function readFields(input: CustomerInput, update: boolean): Record<string, unkno
     if (f === 'email' && v !== null && !isEmail(v)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'customer email invalid');
     if (f === 'country') {
       v = (v ?? 'USA').toUpperCase();
-      if (!/^[A-Z]{3}$/.test(v)) throw new GatewayError('REQ01', 'country must be a 3-letter ISO 3166 code');
+      if (!/^[A-Z]{3}$/.test(v)) throw invalid('country', MUST.COUNTRY);
     }
     out[f] = v;
   }
@@ -85,7 +85,7 @@ function readCustomId(v: unknown): string | null {
   const id = text(v, 'id');
   if (id === null) return null;
   if (!CUSTOM_ID.test(id) || RESERVED_IDS.has(id)) {
-    throw new GatewayError('REQ01', 'id must be 6 to 64 characters of A-Z, a-z, 0-9, _ and - (and not "search")');
+    throw invalid('id', 'must be 6 to 64 characters of A-Z, a-z, 0-9, _ and - (and not "search")');
   }
   return id;
 }
@@ -200,7 +200,7 @@ export async function listCustomers(q: Queryable, scope: Scope, page: Page, sear
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'merchant_id = $1 AND env = $2 AND deleted_at IS NULL';
   if (searchTerm !== undefined) {
-    if (searchTerm.trim() === '') throw new GatewayError('REQ01', 'search_term required');
+    if (searchTerm.trim() === '') throw invalid('search_term', MUST.REQUIRED);
     params.push(`%${searchTerm.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     where += ` AND (first_name ILIKE $3 OR last_name ILIKE $3 OR company ILIKE $3 OR id ILIKE $3
                 OR coalesce(first_name, '') || ' ' || coalesce(last_name, '') ILIKE $3)`;

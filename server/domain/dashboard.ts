@@ -2,7 +2,7 @@
 // new key sets, the test public key for the sample checkout, the test-card table, and the
 // parsing of transaction filters. No Fastify here; the routes are server/routes/dashboard.ts.
 import { Queryable } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { E, GatewayError, invalid } from '../errors.js';
 import { TEST_BANK, TEST_CARDS } from '../processor/test-cards.js';
 import { Env, KeyIdentity, KeySet, createKeySet, listKeys } from './keys.js';
 import type { TransactionFilter } from './transactions.js';
@@ -135,19 +135,19 @@ export function parseTransactionFilter(query: unknown): TransactionFilter {
   const given = (k: string) => {
     const v = q[k];
     if (v === undefined || v === '') return undefined;
-    if (typeof v !== 'string' && typeof v !== 'number') throw new GatewayError('REQ01', `${k} must be given once, as a string`);
+    if (typeof v !== 'string' && typeof v !== 'number') throw invalid(k, 'must be given once, as a string');
     return String(v).trim();
   };
   const filter: TransactionFilter = {};
   const status = given('status');
   if (status !== undefined) {
-    if (!STATUS.test(status.toUpperCase())) throw new GatewayError('REQ01', 'status must be a transaction status such as SETTLED');
+    if (!STATUS.test(status.toUpperCase())) throw invalid('status', 'must be a transaction status such as SETTLED');
     filter.status = status.toUpperCase();
   }
   for (const [k, f] of [['amount_min', 'amountMin'], ['amount_max', 'amountMax']] as const) {
     const v = given(k);
     if (v === undefined) continue;
-    if (!/^\d+$/.test(v) || Number(v) > MAX_AMOUNT) throw new GatewayError('REQ01', `${k} must be a whole number of cents`);
+    if (!/^\d+$/.test(v) || Number(v) > MAX_AMOUNT) throw invalid(k, 'must be a whole number of cents');
     filter[f] = Number(v);
   }
   const day = 86_400_000;
@@ -156,7 +156,7 @@ export function parseTransactionFilter(query: unknown): TransactionFilter {
     if (v === undefined) continue;
     const t = Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00.000Z` : v);
     if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t)) {
-      throw new GatewayError('REQ01', `${k} must be a date (2026-01-15) or an ISO 8601 timestamp`);
+      throw invalid(k, 'must be a date (2026-01-15) or an ISO 8601 timestamp');
     }
     if (k === 'created_from') filter.createdFrom = new Date(t);
     else filter.createdBefore = new Date(t + (DATE_ONLY.test(v) ? day : 1));

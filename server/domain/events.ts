@@ -1,5 +1,5 @@
 import { Queryable, pageSql } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Scope, newId } from './keys.js';
 
 /**
@@ -76,7 +76,7 @@ export async function listEvents(q: Queryable, scope: Scope, page: { limit: numb
   for (const f of ['type', 'resource'] as const) {
     const v = filter[f];
     if (v === undefined || v === '') continue;
-    if (typeof v !== 'string') throw new GatewayError('REQ01', `${f} must be a string`);
+    if (typeof v !== 'string') throw invalid(f, MUST.STRING);
     params.push(v);
     where += ` AND ${f} = $${params.length}`;
   }

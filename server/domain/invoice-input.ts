@@ -1,5 +1,5 @@
 import { Queryable } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { badRequest, E, GatewayError } from '../errors.js';
 import { decodeJsonParam, isEmptyList } from '../lib/input.js';
 import { MAX_LENGTH } from './customers.js';
 import { Scope } from './keys.js';
@@ -35,7 +35,7 @@ export interface InvoiceInput {
   metadata?: Record<string, unknown> | null;
 }
 
-const bad = (message: string) => new GatewayError('REQ01', message);
+const bad = (message: string) => badRequest(message);
 
 /** A non-negative integer given as a number or a string of digits (no sign, spaces, point or exponent); NaN otherwise. */
 function wholeNumber(v: unknown): number {

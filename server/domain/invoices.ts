@@ -1,5 +1,5 @@
 import { Db, Queryable, pageSql } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { badRequest, E, GatewayError } from '../errors.js';
 import { enqueue } from '../notify/outbox.js';
 import { EventType, emitEvent } from './events.js';
 import { CONTACT_COLUMNS, InvoiceInput, Item, applyCustomer, readFields } from './invoice-input.js';
@@ -57,7 +57,7 @@ const SELECT = `SELECT i.id, i.status, i.customer_id, ${CONTACT_COLUMNS.map((c) 
   FROM invoices i
   LEFT JOIN outbox o ON o.id = i.outbox_id AND o.merchant_id = i.merchant_id AND o.env = i.env`;
 
-const bad = (message: string) => new GatewayError('REQ01', message);
+const bad = (message: string) => badRequest(message);
 
 // --- the email ------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 // create/update): clients of this API family do that. The fields go through the token-creation
 // checks (preparePaymentData) and come out shaped like a consumed token, so the method code stores
 // and encrypts them exactly as a token's.
-import { E, GatewayError } from '../errors.js';
+import { badRequest, E, GatewayError } from '../errors.js';
 import type { Scope } from './keys.js';
 import { ConsumedToken, preparePaymentData } from './tokens.js';
 
@@ -32,8 +32,8 @@ export function paymentData(input: FieldsInput, expectType?: Kind): Record<strin
   const card = CARD_DATA.some((k) => given(f[k])) || (!input.token && (given(f.csc) || given(f.cvv)));
   const bank = BANK_DATA.some((k) => given(f[k]));
   if (!card && !bank) return null;
-  if (input.token) throw new GatewayError('REQ01', 'send a token or the card (bank account) fields, not both');
-  if (card && bank) throw new GatewayError('REQ01', 'send the fields of one card or one bank account, not both');
+  if (input.token) throw badRequest('send a token or the card (bank account) fields, not both');
+  if (card && bank) throw badRequest('send the fields of one card or one bank account, not both');
   const type: Kind = card ? 'credit_card' : 'bank_account';
   if (expectType && type !== expectType) {
     throw new GatewayError(E.METHOD_TYPE_UNKNOWN, `method_type ${expectType} does not match the ${type} fields sent`);

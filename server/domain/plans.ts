@@ -1,5 +1,5 @@
 import { Db, Queryable } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { badRequest, E, GatewayError, invalid, MUST } from '../errors.js';
 import { Frequency, FREQUENCIES, isFrequency, readDay } from './calendar.js';
 import type { OutboundPolicy } from '../net/outbound.js';
 import type { Scope } from './keys.js';
@@ -41,12 +41,12 @@ export function readCallbackUrl(scope: Scope, raw: unknown): string | null {
   try {
     u = new URL(s);
   } catch {
-    throw new GatewayError('REQ01', 'callback_url must be an absolute http or https URL');
+    throw invalid('callback_url', MUST.HTTP_URL);
   }
   if (s.length > MAX_URL || !['http:', 'https:'].includes(u.protocol) || u.username || u.password) {
-    throw new GatewayError('REQ01', `callback_url must be an http or https URL of at most ${MAX_URL} characters, without credentials`);
+    throw invalid('callback_url', `must be an http or https URL of at most ${MAX_URL} characters, without credentials`);
   }
-  if (scope.env === 'live' && u.protocol !== 'https:') throw new GatewayError('REQ01', 'callback_url must use https in live mode');
+  if (scope.env === 'live' && u.protocol !== 'https:') throw invalid('callback_url', MUST.HTTPS_IN_LIVE);
   return u.toString();
 }
 
@@ -63,13 +63,13 @@ export async function vetPlan(scope: Scope, body: Record<string, unknown>, polic
 /** A new plan; the caller has run vetPlan on the same body first. */
 export async function createPlan(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date): Promise<PlanRow> {
   const frequency = text(body.frequency, 'frequency')?.toLowerCase();
-  if (!isFrequency(frequency)) throw new GatewayError('REQ01', `frequency must be one of ${FREQUENCIES.join(', ')}`);
+  if (!isFrequency(frequency)) throw invalid('frequency', `must be one of ${FREQUENCIES.join(', ')}`);
   const name = text(body.name, 'name');
-  if (name === null || name.length > MAX_NAME) throw new GatewayError('REQ01', `name is required, at most ${MAX_NAME} characters`);
+  if (name === null || name.length > MAX_NAME) throw invalid('name', `is required, at most ${MAX_NAME} characters`);
   const amount = parseAmount(body.amount);
   if (typeof amount !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
   const day = readDay(frequency, body.day);
-  if ('error' in day) throw new GatewayError('REQ01', day.error);
+  if ('error' in day) throw badRequest(day.error);
   const callbackUrl = readCallbackUrl(scope, body.callback_url);
   const [row] = await q.query<PlanRow>(
     `INSERT INTO plans (merchant_id, env, name, frequency, day, amount, callback_url, created_at, updated_at)

@@ -1,5 +1,5 @@
 import { Db, Queryable } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { OutboxMessage, enqueue } from '../notify/outbox.js';
 import type { Scope } from './keys.js';
 import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, receiptTime, renderTemplate } from './render.js';
@@ -116,10 +116,10 @@ function readTarget(body: Body, customerEmail: string | null): Target {
     const raw = text(body.phone_number, 'phone_number');
     if (raw === null) throw new GatewayError(E.RECEIPT_FIELD_MISSING, 'phone_number required for an SMS receipt');
     const phone = normalisePhone(raw);
-    if (!phone) throw new GatewayError('REQ01', 'phone_number must be 7 to 15 digits, optionally with a leading +');
+    if (!phone) throw invalid('phone_number', MUST.PHONE);
     return { type, to: phone };
   }
-  if (type !== 'email') throw new GatewayError('REQ01', 'receipt_type must be email or sms');
+  if (type !== 'email') throw invalid('receipt_type', 'must be email or sms');
   const email = text(body.email_address, 'email_address') ?? customerEmail;
   if (email === null) throw new GatewayError(E.RECEIPT_EMAIL_MISSING);
   if (!isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);

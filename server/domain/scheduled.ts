@@ -1,5 +1,5 @@
 import { Queryable, pageSql } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { E, GatewayError, invalid, tooLong } from '../errors.js';
 import type { Vault } from '../vault.js';
 import { RecurringDeps, chargeInTx, receiptWanted } from './billings.js';
 import { isCalendarDate, startOfDay, utcDate } from './calendar.js';
@@ -66,11 +66,11 @@ function readBillOn(raw: unknown, now: Date): string {
     const d = new Date(s);
     s = Number.isNaN(d.getTime()) ? s : utcDate(d);
   }
-  if (s === null || !isCalendarDate(s)) throw new GatewayError('REQ01', 'bill_on must be a date, YYYY-MM-DD');
+  if (s === null || !isCalendarDate(s)) throw invalid('bill_on', 'must be a date, YYYY-MM-DD');
   const today = utcDate(now);
-  if (s < today) throw new GatewayError('REQ01', `bill_on must be today (${today}, UTC) or later`);
+  if (s < today) throw invalid('bill_on', `must be today (${today}, UTC) or later`);
   if (startOfDay(s).getTime() - startOfDay(today).getTime() > MAX_DAYS_AHEAD * 86_400_000) {
-    throw new GatewayError('REQ01', 'bill_on must be at most ten years ahead');
+    throw invalid('bill_on', 'must be at most ten years ahead');
   }
   return s;
 }
@@ -95,7 +95,7 @@ export async function createScheduled(
   if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
   const billOn = readBillOn(body.bill_on, now);
   const description = text(body.description, 'description');
-  if (description && description.length > 1000) throw new GatewayError('REQ01', 'description must be at most 1000 characters');
+  if (description && description.length > 1000) throw tooLong('description', 1000);
   const metadata = readMetadata(body.metadata) ?? {};
   const sendReceipt = readBool(body.send_receipt, 'send_receipt');
   const chargeBank = readBool(body.charge_bank_account, 'charge_bank_account');
@@ -104,7 +104,7 @@ export async function createScheduled(
   const payer: Record<string, string | null> = {};
   for (const [field, spec] of Object.entries(PAYER)) {
     const v = text(body[field] ?? spec.aliases.map((k) => body[k]).find((x) => x !== undefined), field);
-    if (v !== null && v.length > spec.max) throw new GatewayError('REQ01', `${field} must be at most ${spec.max} characters`);
+    if (v !== null && v.length > spec.max) throw tooLong(field, spec.max);
     payer[field] = v;
   }
 

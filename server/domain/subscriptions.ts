@@ -1,5 +1,5 @@
 import { Queryable, pageSql } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import { E, GatewayError, invalid } from '../errors.js';
 import { BillingRow, presentBilling } from './billing-record.js';
 import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js';
 import { findChargeableMethod } from './customers.js';
@@ -58,7 +58,7 @@ function readEndsAfter(v: unknown): number | null {
   const s = isScalar(v) ? String(v).trim() : '';
   const n = /^\d{1,9}$/.test(s) ? Number(s) : NaN;
   if (!(n >= 0 && n <= MAX_ENDS_AFTER)) {
-    throw new GatewayError('REQ01', `ends_after must be a whole number of billings from 1 to ${MAX_ENDS_AFTER} (0 or absent: no end)`);
+    throw invalid('ends_after', `must be a whole number of billings from 1 to ${MAX_ENDS_AFTER} (0 or absent: no end)`);
   }
   return n === 0 ? null : n;
 }
@@ -179,7 +179,7 @@ export async function updateSubscription(q: Queryable, scope: Scope, rawId: unkn
   if (body.ends_after !== undefined) {
     const endsAfter = readEndsAfter(body.ends_after);
     if (endsAfter !== null && endsAfter < s.billed_count) {
-      throw new GatewayError('REQ01', `ends_after cannot be below the ${s.billed_count} billings already made`);
+      throw invalid('ends_after', `cannot be below the ${s.billed_count} billings already made`);
     }
     set.ends_after = endsAfter;
     if (endsAfter !== null && endsAfter === s.billed_count) Object.assign(set, { status: 'ended', next_billing: null });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { E, GatewayError } from '../errors.js';
+import { badRequest, E, GatewayError, tooDeep, tooManyFields } from '../errors.js';
 import { contentCoding, decodeBody, hasBody } from './content-encoding.js';
 import { MAX_DEPTH, assertNoNul } from '../lib/input.js';
 import { assertQueryText, decodeUtf8, formKeyLimit, parseForm } from './form.js';
@@ -31,11 +31,11 @@ function checkJsonShape(text: string, maxKeys: number): void {
         else if (s === 0x22) break;
       }
     } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > MAX_DEPTH) throw new GatewayError('REQ01', `body is nested more than ${MAX_DEPTH} levels deep`);
+      if (++depth > MAX_DEPTH) throw tooDeep('body', MAX_DEPTH);
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
     } else if (c === 0x3a && ++keys > maxKeys) {
-      throw new GatewayError('REQ01', `the body has more than ${maxKeys} fields`);
+      throw tooManyFields(maxKeys);
     }
   }
 }
@@ -47,7 +47,7 @@ function parseJson(text: string, maxKeys: number): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new GatewayError('REQ01', 'malformed JSON body');
+    throw badRequest('malformed JSON body');
   }
   // The PHP library sends `[]` for "no parameters": an empty array is an empty body.
   return Array.isArray(value) && value.length === 0 ? {} : value;
@@ -75,7 +75,7 @@ function readBody(payload: Readable, declared: string | undefined, limit: number
       if (size > limit) fail(new GatewayError(E.BODY_TOO_LARGE));
       else chunks.push(chunk);
     });
-    payload.on('error', (err) => fail(err instanceof GatewayError ? err : new GatewayError('REQ01', 'the request body was not received whole')));
+    payload.on('error', (err) => fail(err instanceof GatewayError ? err : badRequest('the request body was not received whole')));
     payload.on('end', () => {
       if (settled) return;
       settled = true;

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { E, GatewayError } from '../errors.js';
+import { badRequest, E, GatewayError } from '../errors.js';
 
 export const CONTENT_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
 type Coding = (typeof CONTENT_ENCODINGS)[number];
@@ -41,7 +41,7 @@ export function decodeBody(payload: Readable, coding: Coding, limit: number): Re
     else out.write(chunk);
   });
   decoder.on('end', () => { if (!failed) out.end(); });
-  decoder.on('error', () => fail(new GatewayError('REQ01', `the body is not valid ${coding} data (Content-Encoding: ${coding})`)));
+  decoder.on('error', () => fail(badRequest(`the body is not valid ${coding} data (Content-Encoding: ${coding})`)));
   payload.pipe(decoder);
   return out;
 }

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { E, GatewayError } from '../errors.js';
+import { badRequest, E, GatewayError } from '../errors.js';
 
 /** Maps anything thrown to the catalogue: the client never sees a Fastify error or a stack. */
 export function toGatewayError(err: FastifyError | Error): GatewayError | null {
@@ -10,7 +10,7 @@ export function toGatewayError(err: FastifyError | Error): GatewayError | null {
   if (e.validation) {
     const first = e.validation[0];
     const where = `${e.validationContext ?? 'request'}${first?.instancePath ?? ''}`.replace(/\//g, '.');
-    return new GatewayError('REQ01', `${where} ${first?.message ?? 'is invalid'}`);
+    return badRequest(`${where} ${first?.message ?? 'is invalid'}`);
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -19,7 +19,7 @@ export function toGatewayError(err: FastifyError | Error): GatewayError | null {
       return new GatewayError(E.UNSUPPORTED_CONTENT);
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return new GatewayError('REQ01', e.message);
+    return badRequest(e.message);
   }
   return null;
 }
@@ -46,8 +46,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
  */
 export function frameworkErrorHandler(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
   const ge = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-    ? new GatewayError('REQ01', 'a path parameter is longer than 100 characters')
-    : new GatewayError('REQ01', 'the URL is not valid (bad percent-encoding)');
+    ? badRequest('a path parameter is longer than 100 characters')
+    : badRequest('the URL is not valid (bad percent-encoding)');
   reply.code(ge.status).header('cache-control', 'no-store').send(ge.toJSON());
 }
 
@@ -59,7 +59,7 @@ export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: 
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const ge = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new GatewayError(E.REQUEST_TIMEOUT)
     : err.code === 'HPE_HEADER_OVERFLOW' ? new GatewayError(E.HEADERS_TOO_LARGE)
-      : new GatewayError('REQ01', 'malformed HTTP request');
+      : badRequest('malformed HTTP request');
   this.log.trace({ err }, 'client error');
   if (socket.writable) {
     const body = JSON.stringify(ge.toJSON());

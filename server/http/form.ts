@@ -1,4 +1,4 @@
-import { GatewayError } from '../errors.js';
+import { invalid, tooDeep, tooManyFields } from '../errors.js';
 import { MAX_DEPTH } from '../lib/input.js';
 
 /** Fields (form pairs, multipart parts, JSON object members) one body may hold; a route that raises its body limit gets more. */
@@ -17,7 +17,7 @@ export function decodeUtf8(bytes: Uint8Array, what: string): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw new GatewayError('REQ01', `${what} is not valid UTF-8`);
+    throw invalid(what, 'is not valid UTF-8');
   }
 }
 
@@ -65,7 +65,7 @@ function keyPath(key: string): string[] | null {
     if (close === -1) return null;
     const segment = key.slice(i + 1, close);
     if (segment.includes('[')) return null;
-    if (parts.length === MAX_DEPTH) throw new GatewayError('REQ01', `body.${name} is nested more than ${MAX_DEPTH} levels deep`);
+    if (parts.length === MAX_DEPTH) throw tooDeep(`body.${name}`, MAX_DEPTH);
     parts.push(segment);
     i = close + 1;
   }
@@ -88,7 +88,7 @@ export class FormBody {
   constructor(private readonly maxKeys: number = MAX_FORM_KEYS) {}
 
   add(key: string, value: string): void {
-    if (++this.count > this.maxKeys) throw new GatewayError('REQ01', `the body has more than ${this.maxKeys} fields`);
+    if (++this.count > this.maxKeys) throw tooManyFields(this.maxKeys);
     const parts = keyPath(key) ?? [key];
     if (parts.some((p) => FORBIDDEN.has(p))) return;
     let parent: any = null;

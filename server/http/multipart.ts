@@ -1,7 +1,7 @@
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { E, GatewayError } from '../errors.js';
+import { badRequest, E, GatewayError, tooManyFields } from '../errors.js';
 import { FormBody, decodeUtf8 } from './form.js';
 
 /**
@@ -20,7 +20,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, payload: Readable, 
       settled = true;
       if (busboy) payload.unpipe(busboy);
       payload.resume(); // read and drop the rest, so the answer can be sent
-      reject(err instanceof GatewayError ? err : new GatewayError('REQ01', 'malformed multipart/form-data body'));
+      reject(err instanceof GatewayError ? err : badRequest('malformed multipart/form-data body'));
     };
     if (Number(headers['content-length']) > limit) return fail(new GatewayError(E.BODY_TOO_LARGE));
     try {
@@ -31,7 +31,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, payload: Readable, 
         limits: { parts: maxKeys, fileSize: limit },
       });
     } catch {
-      return fail(new GatewayError('REQ01', 'multipart/form-data needs a boundary parameter'));
+      return fail(badRequest('multipart/form-data needs a boundary parameter'));
     }
     let received = 0;
     payload.on('data', (chunk: Buffer) => {
@@ -48,9 +48,9 @@ export function parseMultipart(headers: IncomingHttpHeaders, payload: Readable, 
       stream.on('end', () => {
         if (settled) return;
         try {
-          if (name === undefined) throw new GatewayError('REQ01', 'a multipart part has no name');
+          if (name === undefined) throw badRequest('a multipart part has no name');
           if (filename !== undefined) {
-            throw new GatewayError('REQ01', `body.${name} is a file; no operation takes files, send the field as text`);
+            throw badRequest(`body.${name} is a file; no operation takes files, send the field as text`);
           }
           form.add(name, decodeUtf8(Buffer.concat(chunks), `body.${name}`));
         } catch (err) {
@@ -58,7 +58,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, payload: Readable, 
         }
       });
     });
-    busboy.on('partsLimit', () => fail(new GatewayError('REQ01', `the body has more than ${maxKeys} fields`)));
+    busboy.on('partsLimit', () => fail(tooManyFields(maxKeys)));
     busboy.on('error', fail);
     busboy.on('finish', () => {
       if (settled) return;

@@ -1,5 +1,5 @@
 import { addMonths } from '../domain/calendar.js';
-import { E, GatewayError } from '../errors.js';
+import { badRequest, E, GatewayError, invalid, MUST } from '../errors.js';
 
 const MAX_ADVANCE_MS = 10 * 366 * 86_400_000;
 const UNITS = { seconds: 1000, minutes: 60_000, hours: 3600_000, days: 86_400_000 } as const;
@@ -14,7 +14,7 @@ export function targetOf(from: Date, body: Record<string, unknown>): Date {
     const v = body[k];
     if (v === undefined || v === null || v === '') return 0;
     const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
-    if (!/^\d{1,9}$/.test(s)) throw new GatewayError('REQ01', `${k} must be a whole number of 0 or more`);
+    if (!/^\d{1,9}$/.test(s)) throw invalid(k, MUST.WHOLE);
     return Number(s);
   };
   let target: Date;
@@ -22,15 +22,15 @@ export function targetOf(from: Date, body: Record<string, unknown>): Date {
     const s = typeof body.to === 'string' ? body.to.trim() : '';
     target = new Date(s);
     if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) || Number.isNaN(target.getTime())) {
-      throw new GatewayError('REQ01', 'to must be an ISO 8601 time, e.g. 2026-03-01T00:00:00Z');
+      throw invalid('to', 'must be an ISO 8601 time, e.g. 2026-03-01T00:00:00Z');
     }
     if (target < from) throw new GatewayError(E.CLOCK_BACKWARDS, `the test clock is at ${from.toISOString()} and only moves forward`);
   } else {
     const given = ['months', ...Object.keys(UNITS)].filter((k) => body[k] !== undefined && body[k] !== null && body[k] !== '');
-    if (given.length === 0) throw new GatewayError('REQ01', 'say how far: to, or any of months, days, hours, minutes, seconds');
+    if (given.length === 0) throw badRequest('say how far: to, or any of months, days, hours, minutes, seconds');
     const ms = Object.entries(UNITS).reduce((sum, [k, unit]) => sum + whole(k) * unit, 0);
     target = new Date(addMonths(from, whole('months')).getTime() + ms);
   }
-  if (target.getTime() - from.getTime() > MAX_ADVANCE_MS) throw new GatewayError('REQ01', 'the test clock moves at most ten years per call');
+  if (target.getTime() - from.getTime() > MAX_ADVANCE_MS) throw badRequest('the test clock moves at most ten years per call');
   return target;
 }

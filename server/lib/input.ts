@@ -1,4 +1,4 @@
-import { GatewayError } from '../errors.js';
+import { badRequest, invalid, MUST, tooDeep } from '../errors.js';
 
 /**
  * Levels of objects and arrays a request may nest, the body (or query) itself being the first.
@@ -9,8 +9,8 @@ export const MAX_DEPTH = 32;
 type Wellformed = string & { isWellFormed(): boolean };
 
 function checkText(text: string, message: (problem: string) => string): void {
-  if (text.includes('\u0000')) throw new GatewayError('REQ01', message('the NUL character'));
-  if (!(text as Wellformed).isWellFormed()) throw new GatewayError('REQ01', message('a lone UTF-16 surrogate (not well-formed text)'));
+  if (text.includes('\u0000')) throw badRequest(message('the NUL character'));
+  if (!(text as Wellformed).isWellFormed()) throw badRequest(message('a lone UTF-16 surrogate (not well-formed text)'));
 }
 
 /** A container met by the walk; its path is spelled out only for an error message. */
@@ -35,7 +35,7 @@ export function assertNoNul(value: unknown, path = ''): void {
   const stack: Frame[] = [{ v: value, up: null, key: path, depth: 1 }];
   while (stack.length) {
     const f = stack.pop()!;
-    if (f.depth > MAX_DEPTH) throw new GatewayError('REQ01', `${pathOf(f)} is nested more than ${MAX_DEPTH} levels deep`);
+    if (f.depth > MAX_DEPTH) throw tooDeep(pathOf(f), MAX_DEPTH);
     const list = Array.isArray(f.v) ? (f.v as unknown[]) : null;
     const keys = list ? null : Object.keys(f.v);
     const n = list ? list.length : keys!.length;
@@ -75,10 +75,10 @@ export function parseObjectParam(value: unknown, name: string): Record<string, u
   if (isEmptyList(value)) return {};
   let v: unknown = value;
   if (typeof v === 'string') {
-    v = decodeJsonParam(v, name, () => new GatewayError('REQ01', `${name} must be an object or a JSON-encoded object`));
+    v = decodeJsonParam(v, name, () => invalid(name, MUST.OBJECT));
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw new GatewayError('REQ01', `${name} must be an object or a JSON-encoded object`);
+    throw invalid(name, MUST.OBJECT);
   }
   return v as Record<string, unknown>;
 }

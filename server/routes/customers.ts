@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   CustomerInput, MAX_LENGTH, createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer,
 } from '../domain/customers.js';
-import { GatewayError } from '../errors.js';
+import { invalid, MUST } from '../errors.js';
 import { readPage, text } from '../domain/validate.js';
 import { parseObjectParam } from '../lib/input.js';
 import { listSchema } from '../http/paging.js';
@@ -113,7 +113,7 @@ export default async function customerRoutes(app: FastifyInstance) {
     { schema: { querystring: { type: 'object', properties: { id: { type: 'string' } } }, response: { 200: done } } },
     async (req) => {
       const id = text(req.query.id ?? (req.body && typeof req.body === 'object' ? req.body.id : undefined), 'id');
-      if (id === null) throw new GatewayError('REQ01', 'id required');
+      if (id === null) throw invalid('id', MUST.REQUIRED);
       await req.tx((q) => deleteCustomer(q, req.identity, id, req.now));
       return { success: true };
     },

@@ -7,7 +7,7 @@ import {
 } from '../domain/dashboard.js';
 import { listTransactions } from '../domain/transactions.js';
 import { TransactionSchema, presentTransaction } from '../schemas/transactions.js';
-import { GatewayError } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
 import { PUBLIC_DIR } from '../paths.js';
@@ -115,7 +115,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       // Replaying this answer would mean storing the private key: refuse before the idempotency hook claims the key.
       onRequest: async (req) => {
         if (req.headers['idempotency-key'] !== undefined) {
-          throw new GatewayError('REQ01', 'Idempotency-Key is not accepted here: a new private key is shown once and never stored');
+          throw badRequest('Idempotency-Key is not accepted here: a new private key is shown once and never stored');
         }
       },
     },

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../errors.js';
+import { invalid } from '../errors.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
 import { OutboxFilter, getOutboxMessage, listOutbox, presentOutbox, retryOutboxMessage } from '../notify/outbox.js';
@@ -33,7 +33,7 @@ export default async function outboxRoutes(app: FastifyInstance) {
     const filter: OutboxFilter = {};
     for (const f of ['status', 'kind'] as const) {
       if (q[f] === undefined || q[f] === '') continue;
-      if (!(FILTERS[f] as readonly unknown[]).includes(q[f])) throw new GatewayError('REQ01', `${f} must be one of ${FILTERS[f].join(', ')}`);
+      if (!(FILTERS[f] as readonly unknown[]).includes(q[f])) throw invalid(f, `must be one of ${FILTERS[f].join(', ')}`);
       filter[f] = q[f] as string;
     }
     if (typeof q.source === 'string' && q.source !== '') filter.source = q.source;

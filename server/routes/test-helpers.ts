@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { E, GatewayError } from '../errors.js';
+import { E, GatewayError, invalid } from '../errors.js';
 import { anyBody, bool, int, nullableTime } from '../http/schemas.js';
 import { SETTLE_DEFAULT_MS, SETTLE_MAX_MS, settle } from '../jobs/settle.js';
 import { wholeNumber } from '../domain/validate.js';
@@ -40,7 +40,7 @@ const settleSchema = {
 function timeoutOf(req: FastifyRequest): number {
   const v = (req.body as Record<string, unknown> | undefined)?.timeout_ms ?? (req.query as Record<string, unknown>)?.timeout_ms;
   const ms = wholeNumber(v, 'timeout_ms', 9) ?? SETTLE_DEFAULT_MS;
-  if (ms > SETTLE_MAX_MS) throw new GatewayError('REQ01', `timeout_ms must be at most ${SETTLE_MAX_MS}`);
+  if (ms > SETTLE_MAX_MS) throw invalid('timeout_ms', `must be at most ${SETTLE_MAX_MS}`);
   return ms;
 }
 
