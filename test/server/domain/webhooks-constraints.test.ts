@@ -163,3 +163,32 @@ test('readPath reads own properties only', () => {
   expect(readPath(txn, 'refunds.x')).toBeUndefined();
   expect(readPath(txn, 'constructor')).toBeUndefined();
 });
+
+describe('numbers and dates at the edges', () => {
+  const obj = {
+    balance: -10, rate: '2.50', padded: ' 42 ', zero: 0, big: 9_007_199_254_740_991,
+    leap: '2024-02-29T00:00:00.000Z', spaced: '2026-01-15 12:00:00', day: '2026-01-15', list: [1, '2', true],
+  };
+  test.for([
+    ['gt a negative', c('balance', 'gt', -11), true],
+    ['lt a negative', c('balance', 'lt', '-9'), true],
+    ['eq a negative given as text', c('balance', 'eq', '-10'), true],
+    ['decimal text equals its number', c('rate', 'eq', 2.5), true],
+    ['decimal compare', c('rate', 'lt', '2.51'), true],
+    ['padded numeric text reads as a number', c('padded', 'eq', 42), true],
+    ['zero is present and equal to 0', c('zero', 'eq', '0'), true],
+    ['zero exists', c('zero', 'exists'), true],
+    ['the largest safe integer', c('big', 'gte', '9007199254740991'), true],
+    ['a leap day compares as an instant', c('leap', 'lt', '2024-03-01'), true],
+    ['a leap day is after Feb 28', c('leap', 'gt', '2024-02-28T23:59:59Z'), true],
+    ['a date with a space for T', c('spaced', 'gte', '2026-01-15T12:00:00'), true],
+    ['a bare date is its midnight UTC', c('day', 'lt', '2026-01-15T00:00:01Z'), true],
+    ['a number never compares with a date', c('balance', 'lt', '2026-01-15'), false],
+    ['contains a number in a mixed list', c('list', 'contains', 2), true],
+    ['contains a boolean element by its text (as eq)', c('list', 'contains', 'true'), true],
+    ['contains: no element equals 3', c('list', 'contains', 3), false],
+    ['in with a negative', c('balance', 'in', [-10, 0]), true],
+  ] as const)('%s', ([, constraint, expected]) => {
+    expect(holds(constraint, obj)).toBe(expected);
+  });
+});
