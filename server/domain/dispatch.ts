@@ -1,8 +1,8 @@
 import { Db } from '../db/index.js';
-import { enqueue } from '../notify/outbox.js';
 import { Constraint } from './constraints.js';
 import { EventResource, EventRow, webhookBody } from './events.js';
 import { Scope } from './keys.js';
+import { enqueue } from './outbox.js';
 import { ruleMatches } from './rules.js';
 import type { Mode } from './strategies.js';
 

@@ -1,6 +1,6 @@
 import { Db, Queryable, pageSql } from '../db/index.js';
 import { badRequest, E, GatewayError } from '../errors.js';
-import { enqueue } from '../notify/outbox.js';
+import { enqueue } from './outbox.js';
 import { EventType, emitEvent } from './events.js';
 import { CONTACT_COLUMNS, InvoiceInput, Item, applyCustomer, readFields } from './invoice-input.js';
 import { Scope, newId } from './keys.js';

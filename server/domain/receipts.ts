@@ -1,6 +1,6 @@
 import { Db, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
-import { OutboxMessage, enqueue } from '../notify/outbox.js';
+import { OutboxMessage, enqueue } from './outbox.js';
 import type { Scope } from './keys.js';
 import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, receiptTime, renderTemplate } from './render.js';
 import { MerchantSettings, getSettings } from './settings.js';

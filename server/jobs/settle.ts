@@ -1,7 +1,8 @@
 import type { Scope } from '../domain/keys.js';
 import { completeReview } from '../domain/updater.js';
 import type { DispatchResult } from '../domain/dispatch.js';
-import type { MessageKind, RoundResult } from '../notify/outbox.js';
+import type { MessageKind } from '../domain/outbox.js';
+import type { RoundResult } from '../notify/outbox.js';
 import { DeliveryOptions, deliverCallbacks } from './callbacks.js';
 import { WebhookDispatcher } from './dispatch.js';
 import { JobDeps, RunSummary, Skips, emptySummary, runDueBetween } from './runs.js';

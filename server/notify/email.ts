@@ -1,6 +1,7 @@
 import { createTransport } from 'nodemailer';
 import { isEmail } from '../domain/validate.js';
-import { EmailMessage, SendError, Transport } from './outbox.js';
+import type { EmailMessage } from '../domain/outbox.js';
+import { SendError, Transport } from './outbox.js';
 
 export interface SmtpOptions {
   /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465; query options as nodemailer reads them. */

@@ -1,32 +1,10 @@
 import type { Clock } from '../clock.js';
-import { Db, Queryable, pageSql } from '../db/index.js';
-import { E, GatewayError } from '../errors.js';
+import type { Db } from '../db/index.js';
 import { Loop } from '../lib/loop.js';
 import type { Scope } from '../domain/keys.js';
+import type { EmailMessage, MessageKind, OutboxMessage, OutboxRow, SmsMessage } from '../domain/outbox.js';
 
-// The durable outbox: whatever sends email or SMS (receipts now, webhook strategies and invoices
-// later) writes a row with enqueue() inside its own database transaction, and a worker delivers
-// it. A message is never lost: a failed send is retried with exponential backoff, a message that
-// keeps failing ends as 'failed' and stays in the table, where it can be queued again.
-
-export interface EmailMessage {
-  kind: 'email';
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  /** Display name of the sender (the merchant); the address is the transport's. */
-  from_name?: string;
-}
-
-export interface SmsMessage {
-  kind: 'sms';
-  to: string;
-  text: string;
-}
-
-export type OutboxMessage = EmailMessage | SmsMessage;
-export type MessageKind = OutboxMessage['kind'];
+// The outbox worker: delivers the rows domain/outbox.ts queues, through the transports below.
 
 /** What a transport knows about the row it delivers (for idempotency keys and headers). */
 export interface Delivery {
@@ -57,107 +35,6 @@ export class SendError extends Error {
 /** Lets a request ask for prompt delivery of what it just enqueued (no-op without a worker). */
 export interface Notifier {
   kick(): void;
-}
-
-export interface OutboxRow {
-  id: number;
-  merchant_id: string;
-  env: string;
-  kind: MessageKind;
-  source: string | null;
-  payload: Record<string, unknown>;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  next_attempt_at: Date;
-  last_error: string | null;
-  created_at: Date;
-  sent_at: Date | null;
-}
-
-/**
- * Queues a message; call it inside the transaction that creates what the message is about, so
- * both commit or neither does. `source` names the producer (e.g. `receipt:12`). Returns the id.
- */
-export async function enqueue(q: Queryable, scope: Scope, message: OutboxMessage, now: Date, source?: string): Promise<number> {
-  const { kind, ...payload } = message;
-  const [row] = await q.query<{ id: number }>(
-    `INSERT INTO outbox (merchant_id, env, kind, source, payload, next_attempt_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
-    [scope.merchantId, scope.env, kind, source ?? null, payload, now],
-  );
-  return row.id;
-}
-
-// --- reading (GET /outbox) -------------------------------------------------------------------
-
-export interface OutboxFilter {
-  status?: string;
-  kind?: string;
-  source?: string;
-}
-
-function where(scope: Scope, filter: OutboxFilter) {
-  const params: unknown[] = [scope.merchantId, scope.env];
-  let sql = 'merchant_id = $1 AND env = $2';
-  for (const f of ['status', 'kind', 'source'] as const) {
-    if (filter[f] === undefined) continue;
-    params.push(filter[f]);
-    sql += ` AND ${f} = $${params.length}`;
-  }
-  return { sql, params };
-}
-
-export async function listOutbox(q: Queryable, scope: Scope, page: { limit: number; offset: number }, filter: OutboxFilter = {}) {
-  const w = where(scope, filter);
-  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM outbox WHERE ${w.sql}`, w.params);
-  const rows = await q.query<OutboxRow>(
-    `SELECT * FROM outbox WHERE ${w.sql} ORDER BY id DESC ${pageSql(w.params)}`,
-    [...w.params, page.limit, page.offset],
-  );
-  return { list: rows, total };
-}
-
-export async function getOutboxMessage(q: Queryable, scope: Scope, id: string): Promise<OutboxRow> {
-  const rows = /^\d{1,15}$/.test(id)
-    ? await q.query<OutboxRow>('SELECT * FROM outbox WHERE id = $1 AND merchant_id = $2 AND env = $3', [Number(id), scope.merchantId, scope.env])
-    : [];
-  if (!rows[0]) throw new GatewayError(E.OUTBOX_NOT_FOUND);
-  return rows[0];
-}
-
-/** Queues a failed (or pending) message again now, with a fresh attempt budget; a sent one is OUTBOX02. */
-export async function retryOutboxMessage(q: Queryable, scope: Scope, id: string, now: Date): Promise<OutboxRow> {
-  const row = await getOutboxMessage(q, scope, id);
-  if (row.status === 'sent') throw new GatewayError(E.OUTBOX_SENT);
-  const [updated] = await q.query<OutboxRow>(
-    `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = $4
-      WHERE id = $1 AND merchant_id = $2 AND env = $3 AND status <> 'sent' RETURNING *`,
-    [row.id, scope.merchantId, scope.env, now],
-  );
-  if (!updated) throw new GatewayError(E.OUTBOX_SENT);
-  return updated;
-}
-
-/** Wire form; timestamps as ms + Z like every record but receipts. */
-export function presentOutbox(r: OutboxRow) {
-  const p = r.payload as Record<string, unknown>;
-  return {
-    class: 'outbox_message',
-    id: r.id,
-    kind: r.kind,
-    status: r.status,
-    source: r.source,
-    to: p.to,
-    subject: p.subject ?? null,
-    text: p.text,
-    html: p.html ?? null,
-    from_name: p.from_name ?? null,
-    attempts: r.attempts,
-    last_error: r.last_error,
-    next_attempt_at: r.status === 'pending' ? r.next_attempt_at : null,
-    created_at: r.created_at,
-    sent_at: r.sent_at,
-  };
 }
 
 // --- delivering --------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { signCallback } from '../domain/signing.js';
 import { OutboundError, PostResult, post } from '../net/outbound.js';
-import { SendError, SmsMessage, Transport } from './outbox.js';
+import type { SmsMessage } from '../domain/outbox.js';
+import { SendError, Transport } from './outbox.js';
 
 export interface SmsWebhookOptions {
   /** Where each SMS is POSTed as JSON; a bridge to the SMS provider of your choice. */

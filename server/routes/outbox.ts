@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { invalid } from '../errors.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
-import { OutboxFilter, getOutboxMessage, listOutbox, presentOutbox, retryOutboxMessage } from '../notify/outbox.js';
+import { OutboxFilter, getOutboxMessage, listOutbox, presentOutbox, retryOutboxMessage } from '../domain/outbox.js';
 import { nullableString, nullableTime } from '../http/schemas.js';
 
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Scope } from '../../../server/domain/keys.js';
-import {
-  Delivery, EmailMessage, OutboxMessage, OutboxWorker, SendError, SmsMessage, Transport, enqueue, exponentialBackoff,
-} from '../../../server/notify/outbox.js';
+import { EmailMessage, OutboxMessage, SmsMessage, enqueue } from '../../../server/domain/outbox.js';
+import { Delivery, OutboxWorker, SendError, Transport, exponentialBackoff } from '../../../server/notify/outbox.js';
 import { DB_KIND, TestGateway, startGateway } from '../../helpers/gateway.js';
 
 // The outbox worker itself, with in-memory transports: claiming, backoff, give-up, leases,
