@@ -1,4 +1,4 @@
-import { Db, Queryable, pageSql } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { badRequest, E, GatewayError } from '../errors.js';
 import { enqueue } from './outbox.js';
 import { EventType, emitEvent } from './events.js';
@@ -141,27 +141,22 @@ async function deliver(q: Queryable, scope: Scope, inv: InvoiceRow, now: Date): 
   return emit(q, scope, 'invoice.delivered', inv.id, now);
 }
 
-type OnRecord = (q: Queryable, id: string) => Promise<void>;
-
 /**
  * POST /invoices: the invoice is created `unpaid` and, when it has a customer_email, its email is
  * queued in the same transaction (an invoice without one is created and not sent).
  */
-export async function createInvoice(db: Db, scope: Scope, input: InvoiceInput, now: Date, onRecord?: OnRecord) {
+export async function createInvoice(q: Queryable, scope: Scope, input: InvoiceInput, now: Date) {
   const fields = readFields(input, false);
-  return db.tx(async (q) => {
-    await applyCustomer(q, scope, input, fields, false);
-    const id = newId(8);
-    const row = { ...fields, merchant_id: scope.merchantId, env: scope.env, status: 'unpaid', created_at: now, updated_at: now };
-    const cols = Object.keys(row);
-    await q.query(
-      `INSERT INTO invoices (id, ${cols.join(', ')}) VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})`,
-      [id, ...Object.values(row)],
-    );
-    await onRecord?.(q, id);
-    const inv = await emit(q, scope, 'invoice.created', id, now);
-    return inv.customer_email ? deliver(q, scope, inv, now) : inv;
-  });
+  await applyCustomer(q, scope, input, fields, false);
+  const id = newId(8);
+  const row = { ...fields, merchant_id: scope.merchantId, env: scope.env, status: 'unpaid', created_at: now, updated_at: now };
+  const cols = Object.keys(row);
+  await q.query(
+    `INSERT INTO invoices (id, ${cols.join(', ')}) VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})`,
+    [id, ...Object.values(row)],
+  );
+  const inv = await emit(q, scope, 'invoice.created', id, now);
+  return inv.customer_email ? deliver(q, scope, inv, now) : inv;
 }
 
 export async function getInvoice(q: Queryable, scope: Scope, id: string) {
@@ -179,35 +174,27 @@ export async function listInvoices(q: Queryable, scope: Scope, page: { limit: nu
   } else {
     where += " AND i.status <> 'deleted'";
   }
-  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i WHERE ${where}`, params);
-  const list = await q.query<InvoiceRow>(
-    `${SELECT} WHERE ${where} ORDER BY i.seq DESC ${pageSql(params)}`, [...params, page.limit, page.offset]);
-  return { list, total };
+  return pagedQuery<InvoiceRow>(q, page, `${SELECT} WHERE ${where} ORDER BY i.seq DESC`, `invoices i WHERE ${where}`, params);
 }
 
 /** POST /invoices/:id: only while `unpaid` (INV01 otherwise); the email is not sent again (deliver does that). */
-export async function updateInvoice(db: Db, scope: Scope, id: string, input: InvoiceInput, now: Date) {
+export async function updateInvoice(q: Queryable, scope: Scope, id: string, input: InvoiceInput, now: Date) {
   const fields = readFields(input, true);
-  return db.tx(async (q) => {
-    const inv = await load(q, scope, id, true);
-    if (inv.status !== 'unpaid') throw new GatewayError(E.INVOICE_NOT_UNPAID, `only an unpaid invoice can be updated; this one is ${inv.status}`);
-    await applyCustomer(q, scope, input, fields, true);
-    const cols = [...Object.keys(fields), 'updated_at'];
-    await q.query(
-      `UPDATE invoices SET ${cols.map((c, i) => `${c} = $${i + 4}`).join(', ')} WHERE merchant_id = $1 AND env = $2 AND id = $3`,
-      [scope.merchantId, scope.env, id, ...Object.values(fields), now],
-    );
-    return emit(q, scope, 'invoice.updated', id, now);
-  });
+  const inv = await load(q, scope, id, true);
+  if (inv.status !== 'unpaid') throw new GatewayError(E.INVOICE_NOT_UNPAID, `only an unpaid invoice can be updated; this one is ${inv.status}`);
+  await applyCustomer(q, scope, input, fields, true);
+  const cols = [...Object.keys(fields), 'updated_at'];
+  await q.query(
+    `UPDATE invoices SET ${cols.map((c, i) => `${c} = $${i + 4}`).join(', ')} WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+    [scope.merchantId, scope.env, id, ...Object.values(fields), now],
+  );
+  return emit(q, scope, 'invoice.updated', id, now);
 }
 
 /** POST /invoices/:id/deliver: queues the email again (92002 when it cannot be delivered). */
-export async function deliverInvoice(db: Db, scope: Scope, id: string, now: Date, onRecord?: OnRecord) {
-  return db.tx(async (q) => {
-    const inv = await deliver(q, scope, await load(q, scope, id, true), now);
-    await onRecord?.(q, id);
-    return inv;
-  });
+export async function deliverInvoice(q: Queryable, scope: Scope, id: string, now: Date) {
+  const inv = await deliver(q, scope, await load(q, scope, id, true), now);
+  return inv;
 }
 
 /**
@@ -215,43 +202,38 @@ export async function deliverInvoice(db: Db, scope: Scope, id: string, now: Date
  * absent. Paying the balance makes the invoice `paid`, less makes it `partially_paid`; more is
  * INV03. Only an invoice with a balance due (unpaid, partially_paid) can be marked (INV02).
  */
-export async function markInvoicePaid(db: Db, scope: Scope, id: string, rawAmount: unknown, now: Date, onRecord?: OnRecord) {
-  return db.tx(async (q) => {
-    const inv = await load(q, scope, id, true);
-    if (inv.status !== 'unpaid' && inv.status !== 'partially_paid') {
-      throw new GatewayError(E.INVOICE_NOT_PAYABLE, `only an unpaid or partially paid invoice can be marked as paid; this one is ${inv.status}`);
-    }
-    const balance = inv.amount - inv.amount_paid;
-    const parsed = parseAmount(rawAmount);
-    const amount = parsed === 'missing' ? balance : parsed;
-    if (typeof amount !== 'number') throw bad('amount must be a positive integer number of cents');
-    if (amount > balance) throw new GatewayError(E.INVOICE_OVERPAID, `amount ${amount} exceeds the balance of the invoice (${balance})`);
-    const paid = amount === balance;
-    const payment: Payment = { id: newId(8), amount, created_at: now.toISOString() };
-    await q.query(
-      `UPDATE invoices SET amount_paid = amount_paid + $4, status = $5, payments = payments || $6::jsonb,
-              paid_at = $7, updated_at = $8
-        WHERE merchant_id = $1 AND env = $2 AND id = $3`,
-      [scope.merchantId, scope.env, id, amount, paid ? 'paid' : 'partially_paid', [payment], paid ? now : null, now],
-    );
-    await onRecord?.(q, payment.id);
-    return emit(q, scope, paid ? 'invoice.paid' : 'invoice.partially_paid', id, now);
-  });
+export async function markInvoicePaid(q: Queryable, scope: Scope, id: string, rawAmount: unknown, now: Date) {
+  const inv = await load(q, scope, id, true);
+  if (inv.status !== 'unpaid' && inv.status !== 'partially_paid') {
+    throw new GatewayError(E.INVOICE_NOT_PAYABLE, `only an unpaid or partially paid invoice can be marked as paid; this one is ${inv.status}`);
+  }
+  const balance = inv.amount - inv.amount_paid;
+  const parsed = parseAmount(rawAmount);
+  const amount = parsed === 'missing' ? balance : parsed;
+  if (typeof amount !== 'number') throw bad('amount must be a positive integer number of cents');
+  if (amount > balance) throw new GatewayError(E.INVOICE_OVERPAID, `amount ${amount} exceeds the balance of the invoice (${balance})`);
+  const paid = amount === balance;
+  const payment: Payment = { id: newId(8), amount, created_at: now.toISOString() };
+  await q.query(
+    `UPDATE invoices SET amount_paid = amount_paid + $4, status = $5, payments = payments || $6::jsonb,
+            paid_at = $7, updated_at = $8
+      WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+    [scope.merchantId, scope.env, id, amount, paid ? 'paid' : 'partially_paid', [payment], paid ? now : null, now],
+  );
+  return emit(q, scope, paid ? 'invoice.paid' : 'invoice.partially_paid', id, now);
 }
 
 /** DELETE /invoices/:id: only an unpaid invoice; 92007 when paid, 92008 when partially paid or deleted already. */
-export async function deleteInvoice(db: Db, scope: Scope, id: string, now: Date) {
-  await db.tx(async (q) => {
-    const inv = await load(q, scope, id, true);
-    if (inv.status === 'paid') throw new GatewayError(E.INVOICE_PAID_UNDELETABLE);
-    if (inv.status === 'partially_paid') throw new GatewayError(E.INVOICE_UNDELETABLE, 'a partially paid invoice cannot be deleted');
-    if (inv.status === 'deleted') throw new GatewayError(E.INVOICE_UNDELETABLE, 'the invoice is deleted already');
-    await q.query(
-      `UPDATE invoices SET status = 'deleted', deleted_at = $4, updated_at = $4 WHERE merchant_id = $1 AND env = $2 AND id = $3`,
-      [scope.merchantId, scope.env, id, now],
-    );
-    await emit(q, scope, 'invoice.deleted', id, now);
-  });
+export async function deleteInvoice(q: Queryable, scope: Scope, id: string, now: Date) {
+  const inv = await load(q, scope, id, true);
+  if (inv.status === 'paid') throw new GatewayError(E.INVOICE_PAID_UNDELETABLE);
+  if (inv.status === 'partially_paid') throw new GatewayError(E.INVOICE_UNDELETABLE, 'a partially paid invoice cannot be deleted');
+  if (inv.status === 'deleted') throw new GatewayError(E.INVOICE_UNDELETABLE, 'the invoice is deleted already');
+  await q.query(
+    `UPDATE invoices SET status = 'deleted', deleted_at = $4, updated_at = $4 WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+    [scope.merchantId, scope.env, id, now],
+  );
+  await emit(q, scope, 'invoice.deleted', id, now);
 }
 
 /** The invoice as the API shows it (docs/decisions.md (Invoices and the account updater)): amounts in cents, balance derived. */

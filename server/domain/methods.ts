@@ -1,4 +1,4 @@
-import { Db, Queryable } from '../db/index.js';
+import { Queryable } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
 import { Vault } from '../vault.js';
 import { methodHome } from '../vault-homes.js';
@@ -236,32 +236,28 @@ export interface MethodInput extends TokenInput {
  * POST /customers/:customer_id/methods, from a token or card or bank fields; method_type defaults to their type. The new method
  * becomes the default when the current default holds no details (a placeholder).
  */
-export async function createMethod(db: Db, vault: Vault, scope: Scope, customerId: string, input: MethodInput, now: Date) {
-  return db.tx(async (q) => {
-    const customer = await lockCustomer(q, scope, customerId);
-    const type = input.method_type || undefined;
-    if (type !== undefined && !METHOD_TYPES.includes(type as MethodType)) throw new GatewayError(E.METHOD_TYPE_UNKNOWN);
-    const details = await detailsFromToken(q, vault, scope, { ...input, holder: customer }, now, type as MethodType | undefined);
-    const id = await insertMethod(q, scope, customer, details, now);
-    const current = customer.default_method_id
-      ? (await methodsOf(q, scope, [customerId])).find((m) => m.id === customer.default_method_id)
-      : undefined;
-    if (!current?.has_details) await setDefaultMethod(q, scope, customerId, id, now);
-    return methodOf(q, scope, customerId, id);
-  });
+export async function createMethod(q: Queryable, vault: Vault, scope: Scope, customerId: string, input: MethodInput, now: Date) {
+  const customer = await lockCustomer(q, scope, customerId);
+  const type = input.method_type || undefined;
+  if (type !== undefined && !METHOD_TYPES.includes(type as MethodType)) throw new GatewayError(E.METHOD_TYPE_UNKNOWN);
+  const details = await detailsFromToken(q, vault, scope, { ...input, holder: customer }, now, type as MethodType | undefined);
+  const id = await insertMethod(q, scope, customer, details, now);
+  const current = customer.default_method_id
+    ? (await methodsOf(q, scope, [customerId])).find((m) => m.id === customer.default_method_id)
+    : undefined;
+  if (!current?.has_details) await setDefaultMethod(q, scope, customerId, id, now);
+  return methodOf(q, scope, customerId, id);
 }
 
 /** POST /customers/:customer_id/methods/:method_id: new details from a token (or card or bank fields) of the method's type. */
 export async function updateMethod(
-  db: Db, vault: Vault, scope: Scope, customerId: string, methodId: string, input: TokenInput, now: Date,
+  q: Queryable, vault: Vault, scope: Scope, customerId: string, methodId: string, input: TokenInput, now: Date,
 ) {
-  return db.tx(async (q) => {
-    const customer = await lockCustomer(q, scope, customerId);
-    const method = await methodOf(q, scope, customerId, methodId);
-    const details = await detailsFromToken(q, vault, scope, { ...input, holder: customer }, now, method.method_type);
-    await fillMethod(q, scope, methodId, details, now);
-    return methodOf(q, scope, customerId, methodId);
-  });
+  const customer = await lockCustomer(q, scope, customerId);
+  const method = await methodOf(q, scope, customerId, methodId);
+  const details = await detailsFromToken(q, vault, scope, { ...input, holder: customer }, now, method.method_type);
+  await fillMethod(q, scope, methodId, details, now);
+  return methodOf(q, scope, customerId, methodId);
 }
 
 export async function getMethod(q: Queryable, scope: Scope, customerId: string, methodId: string) {
@@ -287,30 +283,28 @@ async function requireCustomer(q: Queryable, scope: Scope, customerId: string) {
  * with unbilled scheduled payments (17104). It is soft: the row stays for the history of charges
  * that name it, but the encrypted number is wiped.
  */
-export async function deleteMethod(db: Db, scope: Scope, customerId: string, methodId: string, now: Date) {
-  await db.tx(async (q) => {
-    const customer = await lockCustomer(q, scope, customerId);
-    await methodOf(q, scope, customerId, methodId);
-    if (customer.default_method_id === methodId) throw new GatewayError(E.DEFAULT_METHOD_UNDELETABLE);
-    const params = [scope.merchantId, scope.env, methodId];
-    const [sub] = await q.query(
-      `SELECT 1 FROM subscriptions WHERE merchant_id = $1 AND env = $2 AND method_id = $3
-          AND status NOT IN ${SUBSCRIPTION_ENDED} LIMIT 1`,
-      params,
-    );
-    if (sub) throw new GatewayError(E.METHOD_IN_SUBSCRIPTION);
-    const [scheduled] = await q.query(
-      `SELECT 1 FROM scheduled_transactions WHERE merchant_id = $1 AND env = $2 AND method_id = $3
-          AND status IN ${SCHEDULED_UNBILLED} LIMIT 1`,
-      params,
-    );
-    if (scheduled) throw new GatewayError(E.METHOD_HAS_SCHEDULED);
-    await q.query(
-      `UPDATE payment_methods SET deleted_at = $4, updated_at = $4, secret_enc = NULL
-        WHERE merchant_id = $1 AND env = $2 AND id = $3`,
-      [...params, now],
-    );
-  });
+export async function deleteMethod(q: Queryable, scope: Scope, customerId: string, methodId: string, now: Date) {
+  const customer = await lockCustomer(q, scope, customerId);
+  await methodOf(q, scope, customerId, methodId);
+  if (customer.default_method_id === methodId) throw new GatewayError(E.DEFAULT_METHOD_UNDELETABLE);
+  const params = [scope.merchantId, scope.env, methodId];
+  const [sub] = await q.query(
+    `SELECT 1 FROM subscriptions WHERE merchant_id = $1 AND env = $2 AND method_id = $3
+        AND status NOT IN ${SUBSCRIPTION_ENDED} LIMIT 1`,
+    params,
+  );
+  if (sub) throw new GatewayError(E.METHOD_IN_SUBSCRIPTION);
+  const [scheduled] = await q.query(
+    `SELECT 1 FROM scheduled_transactions WHERE merchant_id = $1 AND env = $2 AND method_id = $3
+        AND status IN ${SCHEDULED_UNBILLED} LIMIT 1`,
+    params,
+  );
+  if (scheduled) throw new GatewayError(E.METHOD_HAS_SCHEDULED);
+  await q.query(
+    `UPDATE payment_methods SET deleted_at = $4, updated_at = $4, secret_enc = NULL
+      WHERE merchant_id = $1 AND env = $2 AND id = $3`,
+    [...params, now],
+  );
 }
 
 /** Ends what a deleted customer leaves behind: methods wiped, subscriptions and schedules cancelled. */

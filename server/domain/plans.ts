@@ -1,4 +1,4 @@
-import { Db, Queryable } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { badRequest, E, GatewayError, invalid, MUST } from '../errors.js';
 import { Frequency, FREQUENCIES, isFrequency, readDay } from './calendar.js';
 import type { OutboundPolicy } from '../net/outbound.js';
@@ -97,16 +97,8 @@ export async function getPlan(q: Queryable, scope: Scope, rawId: unknown, opts: 
 
 /** A null limit lists every row from the offset on (LIMIT NULL). */
 export async function listPlans(q: Queryable, scope: Scope, page: { limit: number | null; offset: number }) {
-  const [{ total }] = await q.query<{ total: number }>(
-    'SELECT count(*)::int AS total FROM plans WHERE merchant_id = $1 AND env = $2 AND deleted_at IS NULL',
-    [scope.merchantId, scope.env],
-  );
-  const list = await q.query<PlanRow>(
-    `${SELECT_PLAN} WHERE p.merchant_id = $1 AND p.env = $2 AND p.deleted_at IS NULL
-      ORDER BY p.id DESC LIMIT $3 OFFSET $4`,
-    [scope.merchantId, scope.env, page.limit, page.offset],
-  );
-  return { list, total };
+  return pagedQuery<PlanRow>(q, page, `${SELECT_PLAN} WHERE p.merchant_id = $1 AND p.env = $2 AND p.deleted_at IS NULL ORDER BY p.id DESC`,
+    'plans WHERE merchant_id = $1 AND env = $2 AND deleted_at IS NULL', [scope.merchantId, scope.env]);
 }
 
 /**
@@ -114,20 +106,18 @@ export async function listPlans(q: Queryable, scope: Scope, page: { limit: numbe
  * subscription is 10010: unsubscribe its customers first. The plan row is locked, and subscribing
  * locks it too, so a subscription cannot slip in between the check and the delete.
  */
-export async function deletePlan(db: Db, scope: Scope, rawId: unknown, now: Date): Promise<void> {
-  await db.tx(async (q) => {
-    const plan = await getPlan(q, scope, rawId, { lock: 'update' });
-    const [active] = await q.query(
-      `SELECT count(*)::int AS n FROM subscriptions WHERE merchant_id = $1 AND env = $2 AND plan_id = $3 AND status = 'active'`,
-      [scope.merchantId, scope.env, plan.id],
-    );
-    if (active.n > 0) {
-      throw new GatewayError(E.PLAN_NOT_DELETABLE, `plan cannot be deleted: it has ${active.n} active subscription${active.n === 1 ? '' : 's'}; unsubscribe them first`);
-    }
-    await q.query('UPDATE plans SET deleted_at = $4, updated_at = $4 WHERE id = $1 AND merchant_id = $2 AND env = $3', [
-      plan.id, scope.merchantId, scope.env, now,
-    ]);
-  });
+export async function deletePlan(q: Queryable, scope: Scope, rawId: unknown, now: Date): Promise<void> {
+  const plan = await getPlan(q, scope, rawId, { lock: 'update' });
+  const [active] = await q.query(
+    `SELECT count(*)::int AS n FROM subscriptions WHERE merchant_id = $1 AND env = $2 AND plan_id = $3 AND status = 'active'`,
+    [scope.merchantId, scope.env, plan.id],
+  );
+  if (active.n > 0) {
+    throw new GatewayError(E.PLAN_NOT_DELETABLE, `plan cannot be deleted: it has ${active.n} active subscription${active.n === 1 ? '' : 's'}; unsubscribe them first`);
+  }
+  await q.query('UPDATE plans SET deleted_at = $4, updated_at = $4 WHERE id = $1 AND merchant_id = $2 AND env = $3', [
+    plan.id, scope.merchantId, scope.env, now,
+  ]);
 }
 
 /** Spec 2.10 leaves the record open: docs/decisions.md, Recurring billing › Plans. */

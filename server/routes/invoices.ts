@@ -5,7 +5,7 @@ import {
   createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, presentInvoice, updateInvoice,
 } from '../domain/invoices.js';
 import { parseObjectParam } from '../lib/input.js';
-import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
 import { anyBody, int, nullableString as str, nullableTime, timestamp } from '../http/schemas.js';
 
@@ -57,7 +57,7 @@ export default async function invoiceRoutes(app: FastifyInstance) {
   const replayCreated: IdempotentReplay = async (req, id) => presentInvoice(await getInvoice(db, req.identity, id));
   const replayPath: IdempotentReplay = async (req) => presentInvoice(await getInvoice(db, req.identity, (req.params as { id: string }).id));
   app.post('/invoices', { config: { idempotentReplay: replayCreated }, schema: { body: anyBody, ...reply200 } }, async (req) => {
-    const inv = await createInvoice(db, req.identity, input(req.body), req.now, (q, id) => rememberResource(q, req, id));
+    const inv = await req.tx((q) => createInvoice(q, req.identity, input(req.body), req.now), { resource: (i) => i.id });
     if (inv.outbox_id !== null) kick();
     return presentInvoice(inv);
   });
@@ -74,22 +74,23 @@ export default async function invoiceRoutes(app: FastifyInstance) {
   );
 
   app.post<WithId>('/invoices/:id', { schema: { body: anyBody, ...reply200 } }, async (req) =>
-    presentInvoice(await updateInvoice(db, req.identity, req.params.id, input(req.body), req.now)),
+    presentInvoice(await req.tx((q) => updateInvoice(q, req.identity, req.params.id, input(req.body), req.now))),
   );
 
   app.post<WithId>('/invoices/:id/deliver', { config: { idempotentReplay: replayPath }, schema: { body: anyBody, ...reply200 } }, async (req) => {
-    const inv = await deliverInvoice(db, req.identity, req.params.id, req.now, (q, id) => rememberResource(q, req, id));
+    const inv = await req.tx((q) => deliverInvoice(q, req.identity, req.params.id, req.now), { resource: (i) => i.id });
     kick();
     return presentInvoice(inv);
   });
 
   app.post<WithId>('/invoices/:id/mark_as_paid', { config: { idempotentReplay: replayPath }, schema: { body: anyBody, ...reply200 } }, async (req) =>
-    presentInvoice(await markInvoicePaid(db, req.identity, req.params.id, (req.body as Body | undefined)?.amount, req.now,
-      (q, id) => rememberResource(q, req, id))),
+    // Recorded by the payment it made (the last of the invoice's payments).
+    presentInvoice(await req.tx((q) => markInvoicePaid(q, req.identity, req.params.id, (req.body as Body | undefined)?.amount, req.now),
+      { resource: (i) => i.payments.at(-1)?.id })),
   );
 
   app.delete<WithId>('/invoices/:id', { schema: { response: { 200: done } } }, async (req) => {
-    await deleteInvoice(db, req.identity, req.params.id, req.now);
+    await req.tx((q) => deleteInvoice(q, req.identity, req.params.id, req.now));
     return { success: true };
   });
 }

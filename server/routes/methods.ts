@@ -67,7 +67,7 @@ export default async function methodRoutes(app: FastifyInstance) {
     async (req) => {
       const body = req.body ?? {};
       const input = { ...tokenInput(body), method_type: str(body.method_type) };
-      const method = await createMethod(db, vault, req.identity, req.params.customer_id, input, req.now);
+      const method = await req.tx((q) => createMethod(q, vault, req.identity, req.params.customer_id, input, req.now));
       return { success: true, method: presentMethod(method, 'method') };
     },
   );
@@ -87,7 +87,7 @@ export default async function methodRoutes(app: FastifyInstance) {
     { schema: { body: tokenBody, response: { 200: one } } },
     async (req) => {
       const { customer_id, method_id } = req.params;
-      const method = await updateMethod(db, vault, req.identity, customer_id, method_id, tokenInput(req.body ?? {}), req.now);
+      const method = await req.tx((q) => updateMethod(q, vault, req.identity, customer_id, method_id, tokenInput(req.body ?? {}), req.now));
       return { success: true, method: presentMethod(method, 'method') };
     },
   );
@@ -95,7 +95,7 @@ export default async function methodRoutes(app: FastifyInstance) {
   app.delete<MethodParams>('/customers/:customer_id/methods/:method_id', { schema: { response: { 200: done } } }, async (req) => {
     const { customer_id, method_id } = req.params;
     try {
-      await deleteMethod(db, req.identity, customer_id, method_id, req.now);
+      await req.tx((q) => deleteMethod(q, req.identity, customer_id, method_id, req.now));
     } catch (err) {
       // Spec 4.6: an unexpected failure of this endpoint is 18010, not a bare 500.
       if (err instanceof GatewayError) throw err;

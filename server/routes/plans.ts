@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { emitEvent } from '../domain/events.js';
 import { createPlan, deletePlan, getPlan, listPlans, presentPlan, vetPlan } from '../domain/plans.js';
 import { getSubscription, presentSubscription, subscribe, unsubscribe, withLastBillings } from '../domain/subscriptions.js';
-import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
 import { readPageOrAll } from '../domain/validate.js';
 import { runSubscriptionNow } from '../jobs/scheduler.js';
@@ -34,11 +34,7 @@ export default async function planRoutes(app: FastifyInstance) {
   app.post<{ Body: Record<string, unknown> }>('/plans', { config: { idempotentReplay: replayPlan }, schema: { body: anyBody, response: { 200: planSchema } } }, async (req) => {
     const body = req.body ?? {};
     await vetPlan(req.identity, body); // resolves the callback_url's host: before the transaction
-    return presentPlan(await db.tx(async (q) => {
-      const plan = await createPlan(q, req.identity, body, req.now);
-      await rememberResource(q, req, String(plan.id));
-      return plan;
-    }));
+    return presentPlan(await req.tx((q) => createPlan(q, req.identity, body, req.now), { resource: (p) => p.id }));
   });
 
   app.get('/plans', { schema: { response: { 200: listSchema(planSchema) } } }, async (req) => {
@@ -52,7 +48,7 @@ export default async function planRoutes(app: FastifyInstance) {
   );
 
   app.delete<IdParams>('/plans/:id', { schema: { response: { 200: done } } }, async (req) => {
-    await deletePlan(db, req.identity, req.params.id, req.now);
+    await req.tx((q) => deletePlan(q, req.identity, req.params.id, req.now));
     return { success: true };
   });
 
@@ -63,12 +59,11 @@ export default async function planRoutes(app: FastifyInstance) {
   // The subscription is recorded by its number, the id the API shows.
   const replaySubscription: IdempotentReplay = async (req, number) => view(req, Number(number));
   app.post<SubParams>('/plans/:id/subscription/:customer_id', { config: { idempotentReplay: replaySubscription }, schema: { body: anyBody, response: { 200: subscriptionSchema } } }, async (req) => {
-    const sub = await db.tx(async (q) => {
+    const sub = await req.tx(async (q) => {
       const s = await subscribe(q, req.identity, req.params.id, req.params.customer_id, req.body ?? {}, req.now);
       await emitEvent(q, req.identity, 'subscription.created', presentSubscription({ ...s, last_billing: null }), req.now);
-      await rememberResource(q, req, String(s.number));
       return s;
-    });
+    }, { resource: (s) => s.number });
     if (sub.bill_immediately) {
       const run = await runSubscriptionNow({ db, vault, clock, log: req.log, notify: app.services.notify }, req.identity, sub.number, req.now);
       if (run?.callback) app.services.scheduler?.kick();
@@ -77,7 +72,7 @@ export default async function planRoutes(app: FastifyInstance) {
   });
 
   app.delete<SubParams>('/plans/:id/subscription/:customer_id', { schema: { response: { 200: unsubscribed } } }, async (req) => {
-    const sub = await db.tx(async (q) => {
+    const sub = await req.tx(async (q) => {
       const s = await unsubscribe(q, req.identity, req.params.id, req.params.customer_id, req.now);
       await emitEvent(q, req.identity, 'subscription.cancelled', presentSubscription((await withLastBillings(q, [s]))[0]), req.now);
       return s;

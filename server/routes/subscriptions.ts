@@ -60,7 +60,7 @@ export default async function subscriptionRoutes(app: FastifyInstance) {
     '/subscriptions/:id',
     { schema: { body: anyBody, response: { 200: subscriptionSchema } } },
     async (req) => {
-      const s = await db.tx((q) => updateSubscription(q, req.identity, req.params.id, req.body ?? {}, req.now));
+      const s = await req.tx((q) => updateSubscription(q, req.identity, req.params.id, req.body ?? {}, req.now));
       return presentSubscription((await withLastBillings(db, [s]))[0]);
     },
   );
