@@ -107,6 +107,7 @@ export const CATALOGUE = {
   WEBHOOK02: [404, 'webhook delivery not found'],
   WEBHOOK03: [409, 'only a failed delivery can be queued again'],
   WEBHOOK04: [409, 'the secret before the last rotation still signs deliveries; rotate again with expire_old now, or after it expires'],
+  WEBHOOK05: [409, 'only a webhook strategy (mode webhook) can be sent a test event'],
   EVENT01: [404, 'event not found'],
   DEMO01: [403, 'the demo checkout answers its own page only; a cross-site request is refused'],
   DEMO02: [415, 'the demo checkout takes Content-Type: application/json only'],
@@ -116,6 +117,8 @@ export const CATALOGUE = {
   CLOCK03: [409, 'an advance of this test clock is under way; GET /test_helpers/clock shows how far it has got; advance again when it has finished'],
   ADMIN01: [401, 'the admin token is missing or wrong: only the tessera command on this machine, reading the control file in the data directory, may call this route'],
   MERCHANT01: [404, 'merchant not found'],
+  DASH01: [400, 'days must be an integer from 1 to 90'],
+  DASH02: [400, 'q must be 1 to 100 characters and limit an integer from 1 to 20'],
   INTERNAL: [500, 'internal error; nothing was changed, retry later'],
 } as const satisfies Record<string, readonly [number, string]>;
 
@@ -230,6 +233,7 @@ export const E = {
   DELIVERY_NOT_FOUND: 'WEBHOOK02',
   DELIVERY_NOT_FAILED: 'WEBHOOK03',
   SECRET_ROTATION_PENDING: 'WEBHOOK04',
+  WEBHOOK_NOT_A_WEBHOOK: 'WEBHOOK05',
   EVENT_NOT_FOUND: 'EVENT01',
   DEMO_CROSS_SITE: 'DEMO01',
   DEMO_JSON_ONLY: 'DEMO02',
@@ -238,6 +242,8 @@ export const E = {
   URL_NOT_PUBLIC: 'URL01',
   ADMIN_TOKEN_INVALID: 'ADMIN01',
   MERCHANT_NOT_FOUND: 'MERCHANT01',
+  SUMMARY_DAYS_INVALID: 'DASH01',
+  SEARCH_INVALID: 'DASH02',
   INTERNAL: 'INTERNAL',
 } as const satisfies Record<string, ErrorCode>;
 

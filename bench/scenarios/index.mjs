@@ -2,6 +2,7 @@ import bare from './bare.mjs';
 import charges from './charges.mjs';
 import clockAdvance from './clock-advance.mjs';
 import coldStart from './cold-start.mjs';
+import dashboard from './dashboard.mjs';
 import fixedRate from './fixed-rate.mjs';
 import jsonpTokens from './jsonp-tokens.mjs';
 import peer from './peer.mjs';
@@ -23,4 +24,4 @@ import webhookLatency from './webhook-latency.mjs';
  * BENCH_ONLY=name,name runs a subset. Scenarios marked `diagnostic` run only with BENCH_DIAG=1 or
  * when BENCH_ONLY names them.
  */
-export const scenarios = [bare, rawInsert, jsonpTokens, charges, fixedRate, peer, twoNode, tokenSteps, coldStart, clockAdvance, webhookLatency];
+export const scenarios = [bare, rawInsert, jsonpTokens, charges, fixedRate, peer, twoNode, tokenSteps, coldStart, clockAdvance, webhookLatency, dashboard];

@@ -1,0 +1,86 @@
+// "Send test event" (the dashboard's webhook page): one signed sample event POSTed to a webhook
+// strategy's URL now, through the same outbound client (address checks at connect time, one
+// deadline, capped answer) and the same signature header as every delivery (jobs/callbacks.ts,
+// domain/signing.ts). Nothing
+// is stored: no event (it would reach the merchant's rules), no delivery row; the answer says
+// what happened. No Fastify here; the route is in routes/webhooks.ts.
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/index.js';
+import { E, GatewayError } from '../errors.js';
+import { OutboundError, OutboundPolicy, post } from '../net/outbound.js';
+import type { Vault } from '../vault.js';
+import { Scope, newId } from './keys.js';
+import { signCallback, webhookSecret } from './signing.js';
+import { getStrategy } from './strategies.js';
+import { webhookBody } from './events.js';
+
+/** The same deadline as a delivery attempt (deliverCallbacks' default). */
+export const TEST_EVENT_TIMEOUT_MS = 5_000;
+
+export interface TestEventDeps {
+  db: Db;
+  vault: Vault;
+  clock: Clock;
+  outbound?: OutboundPolicy;
+}
+
+export interface TestEventResult {
+  strategy_id: string;
+  url: string;
+  event_id: string;
+  status: 'delivered' | 'failed';
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+}
+
+/**
+ * POSTs `{id: 'evt_test_…', type: 'test', created_at, data: {test: true, strategy_id, message}}`
+ * to the strategy's URL, signed with the environment's secret (both secrets while a rotation
+ * overlaps). 2xx is `delivered`; another status, a timeout or a refused address is `failed`, with
+ * the same public error text as a delivery attempt. 200007 for an unknown strategy, WEBHOOK05 for
+ * an email or SMS one. `now` is the environment's (the event's created_at).
+ */
+export async function sendTestEvent(deps: TestEventDeps, scope: Scope, strategyId: string, now: Date): Promise<TestEventResult> {
+  const strategy = await getStrategy(deps.db, scope, strategyId);
+  if (strategy.mode !== 'webhook' || !strategy.url) throw new GatewayError(E.WEBHOOK_NOT_A_WEBHOOK);
+  const event = {
+    id: `evt_test_${newId(12)}`,
+    type: 'test',
+    created_at: now,
+    data: { test: true, strategy_id: strategy.id, message: 'A test event sent from the Tessera dashboard; no record changed.' },
+  };
+  const body = webhookBody(event);
+  const { secret, previous } = await webhookSecret(deps.db, deps.vault, scope, deps.clock.now());
+  const started = Date.now();
+  let status: number | null = null;
+  let error: string | null = null;
+  try {
+    const res = await post(strategy.url, {
+      caller: scope.env,
+      policy: deps.outbound,
+      timeoutMs: TEST_EVENT_TIMEOUT_MS,
+      headers: { 'content-type': 'application/json', 'user-agent': 'Tessera-Callback/1', 'tessera-test': 'true' },
+      body,
+      lateHeaders: () => {
+        const sentAt = deps.clock.now();
+        const also = previous && previous.expires_at > sentAt ? [previous.secret] : [];
+        return { 'tessera-signature': signCallback(secret, Math.floor(sentAt.getTime() / 1000), body, also) };
+      },
+    });
+    status = res.status;
+    if (status < 200 || status > 299) error = `HTTP ${status}`;
+  } catch (err) {
+    if (!(err instanceof OutboundError)) throw err;
+    error = err.message;
+  }
+  return {
+    strategy_id: strategy.id,
+    url: strategy.url,
+    event_id: event.id,
+    status: error === null ? 'delivered' : 'failed',
+    status_code: status,
+    error,
+    duration_ms: status === null ? null : Date.now() - started,
+  };
+}

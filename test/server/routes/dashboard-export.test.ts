@@ -1,0 +1,158 @@
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { csvText, decimal, exportCsv } from '../../../server/domain/exports.js';
+import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { expectError } from '../../fixtures.js';
+import { api } from './billings-fixtures.js';
+
+// GET /api/v1/dashboard/export/{transactions,customers,invoices}.csv (issue 19): streamed CSV of
+// the key's merchant and environment, RFC 4180, formula cells escaped, masked card numbers only.
+// The gateway's clock starts at 2026-01-15T12:00:00Z.
+
+let gw: TestGateway;
+let m: Merchant;
+let a: ReturnType<typeof api>;
+const ids: Record<string, string> = {};
+
+const download = (path: string, key = m.test.private_key) => gw.app.inject({ url: `/api/v1/dashboard/export/${path}`, headers: basic(key) });
+/** The file as a spreadsheet reads it: a list of records keyed by the header row. */
+const rows = (body: string): Record<string, string>[] => parse(body, { columns: true, relax_quotes: false });
+
+const hostile = {
+  first_name: '=HYPERLINK("http://evil.example","click")',
+  last_name: 'Smith, "Jr"\r\nthe third',
+  company: '+1 Corp',
+  email: 'tab@example.com',
+  phone: '-2+3',
+  address_1: '@SUM(A1:A9)',
+};
+
+beforeAll(async () => {
+  gw = await startGateway();
+  m = await gw.newMerchant();
+  a = api(gw, m);
+  const charge = async (amount: number, extra: Record<string, unknown> = {}, card: Record<string, unknown> = visa) => {
+    const res = await a.post('/charge', { token: await tokenFor(gw, card, m.test.public_key), amount, ...extra });
+    return res.statusCode === 200 ? res.json().id : res.json().errors[0].transaction_id;
+  };
+  ids.first = await charge(1250, { description: '=1+1' });
+  ids.declined = await charge(80, {}, { ...visa, card_number: '4000000000000002' });
+  ids.last = await charge(100_005, { description: 'Line one\nline "two", done' });
+  await a.ok('POST', `/charge/${ids.first}/cancel`, { amount: 250 });
+  ids.plain = (await a.ok('POST', '/customers', { first_name: 'Plain', last_name: 'Person' })).id;
+  ids.hostile = (await a.ok('POST', '/customers', hostile)).id;
+  ids.invoice = (await a.ok('POST', '/invoices', {
+    customer_first_name: 'Ada', customer_email: 'ada@example.com', memo: '-10% off', items: [{ description: 'x', unit_amount: 4200 }],
+  })).id;
+  // Never exported here: another merchant's and the live environment's records.
+  const other = api(gw, gw.other);
+  await other.post('/charge', { token: await tokenFor(gw, visa, gw.other.test.public_key), amount: 7777 });
+  await other.ok('POST', '/customers', { first_name: 'Other' });
+  await a.ok('POST', '/customers', { first_name: 'Live' }, m.live.private_key);
+});
+afterAll(() => gw.close());
+
+describe('transactions.csv', () => {
+  test('a download: CSV type, attachment name with the environment and date, newest first', async () => {
+    const res = await download('transactions.csv');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="transactions-test-2026-01-15.csv"');
+    expect(res.body.split('\r\n')[0]).toBe(
+      'id,created_at,status,successful,payment_method,card_type,card_number,name,email,customer_id,description,'
+      + 'amount,amount_cents,amount_refunded,amount_refunded_cents,error_code,error_message,reference_number');
+    const list = rows(res.body);
+    expect(list.map((r) => r.id)).toEqual([ids.last, ids.declined, ids.first]);
+    expect(list[2]).toMatchObject({
+      created_at: '2026-01-15T12:00:00.000Z', status: 'SETTLED', successful: 'true', card_number: 'XXXXXXXXXXXX1111', name: 'Ada Lovelace',
+      description: "'=1+1", amount: '12.50', amount_cents: '1250', amount_refunded: '2.50', amount_refunded_cents: '250',
+    });
+    expect(list[0]).toMatchObject({ description: 'Line one\nline "two", done', amount: '1000.05', amount_cents: '100005' });
+    expect(list[1]).toMatchObject({ status: 'DECLINED', successful: 'false', amount: '0.80', error_code: '99820' });
+    expect(res.body).not.toContain(visa.card_number);
+  });
+
+  test('the filters of /dashboard/transactions apply; a bad one is 400 REQ01 as JSON, not a file', async () => {
+    expect(rows((await download('transactions.csv?status=declined')).body).map((r) => r.id)).toEqual([ids.declined]);
+    expect(rows((await download('transactions.csv?amount_min=1000&amount_max=2000')).body).map((r) => r.id)).toEqual([ids.first]);
+    expect(rows((await download('transactions.csv?created_from=2026-01-16')).body)).toEqual([]);
+    const bad = await download('transactions.csv?amount_min=lots');
+    expectError(bad, 400, 'REQ01');
+    expect(bad.headers['content-disposition']).toBeUndefined();
+  });
+
+  test('another merchant and the live environment export only their own', async () => {
+    const other = rows((await download('transactions.csv', gw.other.test.private_key)).body);
+    expect(other.map((r) => r.amount_cents)).toEqual(['7777']);
+    const live = await download('transactions.csv', m.live.private_key);
+    expect(live.headers['content-disposition']).toBe('attachment; filename="transactions-live-2026-01-15.csv"');
+    expect(rows(live.body)).toEqual([]);
+  });
+});
+
+describe('customers.csv and invoices.csv', () => {
+  test('formula cells get a leading quote, quotes and line breaks survive, plain text is as typed', async () => {
+    const res = await download('customers.csv');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="customers-test-2026-01-15.csv"');
+    const list = rows(res.body);
+    expect(list.map((r) => r.id)).toEqual([ids.hostile, ids.plain]);
+    expect(list[0]).toMatchObject({
+      first_name: `'${hostile.first_name}`, last_name: hostile.last_name, company: "'+1 Corp", email: 'tab@example.com',
+      phone: "'-2+3", address_1: "'@SUM(A1:A9)",
+    });
+    expect(list[1]).toMatchObject({ first_name: 'Plain', last_name: 'Person' });
+    // The raw text: the quoted field doubles its quotes and keeps its CRLF inside the quotes.
+    expect(res.body).toContain('"Smith, ""Jr""\r\nthe third"');
+    expect(rows((await download('customers.csv?search_term=plain')).body).map((r) => r.id)).toEqual([ids.plain]);
+    expect(rows((await download('customers.csv', m.live.private_key)).body).map((r) => r.first_name)).toEqual(['Live']);
+  });
+
+  test('invoices: money as decimal and cents, the status filter, REQ01 for an unknown status', async () => {
+    const list = rows((await download('invoices.csv')).body);
+    expect(list).toEqual([expect.objectContaining({
+      id: ids.invoice, status: 'unpaid', customer_first_name: 'Ada', amount: '42.00', amount_cents: '4200', amount_paid: '0.00',
+      amount_paid_cents: '0', memo: "'-10% off",
+    })]);
+    expect(rows((await download('invoices.csv?status=paid')).body)).toEqual([]);
+    expectError(await download('invoices.csv?status=lost'), 400, 'REQ01');
+  });
+
+  test('public key 403, no key 401', async () => {
+    for (const path of ['transactions.csv', 'customers.csv', 'invoices.csv']) {
+      expectError(await download(path, m.test.public_key), 403, 'AUTH02');
+      expectError(await gw.app.inject({ url: `/api/v1/dashboard/export/${path}` }), 401, 'AUTH01');
+    }
+  });
+});
+
+describe('the CSV writer', () => {
+  test('batches follow each other by keyset: every row once, newest first, whatever the batch size', async () => {
+    for (let i = 0; i < 7; i++) await a.ok('POST', '/customers', { first_name: `Batch${i}` });
+    const whole = (await download('customers.csv')).body;
+    let pieces = 0;
+    let text = '';
+    for await (const piece of exportCsv(gw.db, { merchantId: m.id, env: 'test' }, 'customers', {}, 2)) {
+      pieces++;
+      text += piece;
+    }
+    expect(text).toBe(whole);
+    expect(rows(text)).toHaveLength(9);
+    expect(pieces).toBe(1 + 5); // the header, then ceil(9 / 2) batches
+  });
+
+  test('cells: RFC 4180 quoting and formula escaping; numbers stay numbers', () => {
+    expect(csvText('plain')).toBe('plain');
+    expect(csvText('a,b')).toBe('"a,b"');
+    expect(csvText('say "hi"')).toBe('"say ""hi"""');
+    expect(csvText('two\nlines')).toBe('"two\nlines"');
+    expect(csvText('=cmd|')).toBe("'=cmd|");
+    expect(csvText('-5')).toBe("'-5");
+    expect(csvText('\rx')).toBe('"\'\rx"');
+    expect(csvText('\tx')).toBe("'\tx");
+    expect(csvText(-5)).toBe("'-5"); // a text column holding a negative number is still text
+    expect(csvText(null)).toBe('');
+    expect(decimal(-5)).toBe('-0.05');
+    expect(decimal(-123456)).toBe('-1234.56');
+    expect(decimal(0)).toBe('0.00');
+  });
+});

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { amountsOf } from '../../../server/domain/search.js';
+import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { expectError } from '../../fixtures.js';
+import { api } from './billings-fixtures.js';
+
+// GET /api/v1/dashboard/search (issue 19): transactions, customers, invoices and subscriptions of
+// the key's merchant and environment by id prefix, email, name, last 4 digits and amount.
+
+let gw: TestGateway;
+let m: Merchant;
+let a: ReturnType<typeof api>;
+const mastercard = { ...visa, card_owner_name: 'Grace Hopper', card_number: '5555555555554444' };
+const ids: Record<string, string> = {};
+
+const search = (query: string, key = m.test.private_key) => gw.app.inject({ url: `/api/v1/dashboard/search${query}`, headers: basic(key) });
+const found = async (q: string, extra = '') => {
+  const res = await search(`?q=${encodeURIComponent(q)}${extra}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().results.map((r: any) => `${r.type}:${r.id}`);
+};
+
+beforeAll(async () => {
+  gw = await startGateway();
+  m = await gw.newMerchant();
+  a = api(gw, m);
+  ids.ada = (await a.customer({ email: 'ada@example.com' })).id;
+  ids.grace = (await a.customer({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.example' }, mastercard.card_number)).id;
+  const charge = async (amount: number, card: Record<string, unknown>) =>
+    (await a.ok('POST', '/charge', { token: await tokenFor(gw, card, m.test.public_key), amount })).id;
+  ids.t1250 = await charge(1250, visa);
+  ids.t999 = await charge(999, mastercard);
+  ids.invoice = (await a.ok('POST', '/invoices', {
+    customer_first_name: 'Ada', customer_last_name: 'Lovelace', customer_email: 'ada@example.com', items: [{ description: 'Consulting', unit_amount: 4200 }],
+  })).id;
+  const plan = await a.plan({ amount: 1500 });
+  ids.sub = String((await a.subscribe(plan.id, ids.grace)).id);
+  // The same names, card and amounts elsewhere: another merchant, and this merchant's live mode.
+  const other = api(gw, gw.other);
+  await other.customer({ email: 'ada@example.com' });
+  await other.post('/charge', { token: await tokenFor(gw, visa, gw.other.test.public_key), amount: 1250 });
+  await a.customer({ email: 'ada@example.com' }, visa.card_number, m.live);
+});
+afterAll(() => gw.close());
+
+describe('GET /dashboard/search', () => {
+  test('the result shape, and nothing of the card beyond its last 4', async () => {
+    const res = await search('?q=12.50');
+    expect(res.json()).toEqual({
+      class: 'search', q: '12.50',
+      results: [{ type: 'transaction', id: ids.t1250, title: '12.50 settled · Ada Lovelace', subtitle: expect.stringContaining('•••• 1111'), amount: 1250 }],
+    });
+    expect(res.body).not.toContain(visa.card_number);
+    expect(res.body).not.toContain(visa.card_number.slice(0, 12));
+  });
+
+  test('by the last 4 digits: charges on the card and customers holding it', async () => {
+    expect(await found('4444')).toEqual([`transaction:${ids.t999}`, `customer:${ids.grace}`]);
+    expect(await found('1111')).toEqual([`transaction:${ids.t1250}`, `customer:${ids.ada}`]);
+  });
+
+  test('by amount: 12.50, 1250 (cents) and $12.50 are the same; a whole number is also dollars', async () => {
+    for (const q of ['12.50', '1250', '$12.50', '12.5']) expect(await found(q)).toEqual([`transaction:${ids.t1250}`]);
+    expect(await found('9.99')).toEqual([`transaction:${ids.t999}`]);
+    expect(await found('42')).toEqual([`invoice:${ids.invoice}`]);
+    expect(await found('15.00')).toEqual([`subscription:${ids.sub}`]);
+    expect(amountsOf('1250')).toEqual([1250, 125000]);
+    expect(amountsOf('0.05')).toEqual([5]);
+    expect(amountsOf('12.345')).toEqual([]);
+  });
+
+  test('by email and name, case-insensitive, across customers, charges, invoices and subscriptions', async () => {
+    expect(await found('ADA@example')).toEqual([`customer:${ids.ada}`, `invoice:${ids.invoice}`]);
+    expect(await found('grace')).toEqual([`transaction:${ids.t999}`, `customer:${ids.grace}`, `subscription:${ids.sub}`]);
+    expect(await found('lovelace')).toEqual([`transaction:${ids.t1250}`, `customer:${ids.ada}`, `invoice:${ids.invoice}`]);
+  });
+
+  test('by id prefix', async () => {
+    expect(await found(ids.t1250.slice(0, 10))).toEqual([`transaction:${ids.t1250}`]);
+    expect(await found(ids.invoice.slice(0, 8))).toEqual([`invoice:${ids.invoice}`]);
+    expect(await found(ids.ada)).toEqual([`customer:${ids.ada}`]);
+  });
+
+  test('LIKE wildcards in q are plain characters', async () => {
+    for (const q of ['%', '_', '%@%', '\\', 'a_a']) expect(await found(q)).toEqual([]);
+  });
+
+  test('limit caps the answer, the types taking turns', async () => {
+    expect(await found('lovelace', '&limit=2')).toEqual([`transaction:${ids.t1250}`, `customer:${ids.ada}`]);
+    expect(await found('lovelace', '&limit=1')).toEqual([`transaction:${ids.t1250}`]);
+  });
+
+  test('another merchant and the live environment find only their own', async () => {
+    const other = (await search('?q=ada%40example.com', gw.other.test.private_key)).json().results;
+    expect(other).toHaveLength(1);
+    expect(other[0].id).not.toBe(ids.ada);
+    const live = (await search('?q=1111', m.live.private_key)).json().results;
+    expect(live.map((r: any) => r.type)).toEqual(['customer']);
+    expect(live[0].id).not.toBe(ids.ada);
+  });
+
+  test('q of 1..100 characters and limit 1..20, else 400 DASH02; public key 403', async () => {
+    for (const q of ['', '?q=', '?q=%20%20', `?q=${'a'.repeat(101)}`, '?q=ada&limit=0', '?q=ada&limit=21', '?q=ada&limit=x', '?q=a&q=b']) {
+      expectError(await search(q), 400, 'DASH02');
+    }
+    expect((await search(`?q=${'a'.repeat(100)}&limit=20`)).statusCode).toBe(200);
+    expectError(await search('?q=a%00b'), 400, 'REQ01'); // NUL: refused for every query string
+    expectError(await search('?q=ada', m.test.public_key), 403, 'AUTH02');
+  });
+});
