@@ -3,6 +3,8 @@
 // the gateway, loaded on first use). Bars of successful and declined charges per day, and the gross
 // volume as a line on its own axis.
 
+import { money } from '../format.js';
+
 /** @typedef {typeof import('uplot')} UPlot */
 /** @typedef {import('./home.js').Day} Day */
 
@@ -34,7 +36,8 @@ export async function drawChart(box, series) {
   const uPlot = await loadUPlot();
   if (!box.isConnected) return;
   const x = series.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000);
-  const bars = uPlot.paths.bars({ size: [0.35, 24], align: 0 });
+  // Successful left of the day's tick, declined right of it.
+  const bars = uPlot.paths.bars({ size: [0.4, 24], align: -1 });
   const width = () => Math.max(240, box.clientWidth);
   const plot = new uPlot({
     width: width(),
@@ -42,17 +45,18 @@ export async function drawChart(box, series) {
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     cursor: { drag: { x: false, y: false } },
     legend: { live: false },
-    scales: { x: { time: true }, count: { range: (_u, _min, max) => [0, Math.max(4, max)] }, money: { range: (_u, _min, max) => [0, Math.max(100, max)] } },
+    // Half a day either side, so the first and last days' bars are whole.
+    scales: { x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] }, count: { range: (_u, _min, max) => [0, Math.max(4, max)] }, money: { range: (_u, _min, max) => [0, Math.max(100, max)] } },
     axes: [
       { stroke: colour('--muted') },
       { scale: 'count', stroke: colour('--muted'), label: 'charges', size: 48, grid: { stroke: colour('--border') } },
       { scale: 'money', side: 1, stroke: colour('--muted'), label: 'gross volume', size: 70, grid: { show: false },
-        values: (_u, ticks) => ticks.map((t) => `${(t / 100).toLocaleString('en-US')}`) },
+        values: (_u, ticks) => ticks.map((t) => money(t).replace(/\.00$/, '')) },
     ],
     series: [
       {},
       { label: 'Successful', scale: 'count', fill: colour('--ok'), stroke: colour('--ok'), paths: bars, points: { show: false } },
-      { label: 'Declined', scale: 'count', fill: colour('--error'), stroke: colour('--error'), paths: uPlot.paths.bars({ size: [0.35, 24], align: 1 }), points: { show: false } },
+      { label: 'Declined', scale: 'count', fill: colour('--error'), stroke: colour('--error'), paths: uPlot.paths.bars({ size: [0.4, 24], align: 1 }), points: { show: false } },
       { label: 'Gross volume', scale: 'money', stroke: colour('--accent'), width: 2 },
     ],
   }, [x, series.map((d) => d.successful), series.map((d) => d.declined), series.map((d) => d.gross_volume)], box);

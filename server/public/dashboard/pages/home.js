@@ -56,10 +56,10 @@ function chartPanel(series) {
     + (busiest && busiest.gross_volume > 0 ? ` The busiest day was ${busiest.day} (${money(busiest.gross_volume)}).` : '');
   const table = dataTable([...series].reverse(), [
     { key: 'day', label: 'Day' },
-    { key: 'gross_volume', label: 'Gross volume', num: true },
+    { key: 'gross_volume', label: 'Gross volume', num: true, render: (d) => money(d.gross_volume) },
     { key: 'successful', label: 'Successful', num: true },
     { key: 'declined', label: 'Declined', num: true },
-    { key: 'refunded', label: 'Refunded', num: true },
+    { key: 'refunded', label: 'Refunded', num: true, render: (d) => money(d.refunded) },
     { key: 'new_customers', label: 'New customers', num: true },
   ], { caption: 'Per day, newest first', testid: 'chart-table' });
   return h('section', { class: 'panel', 'aria-labelledby': 'chart-title', 'data-testid': 'chart' },
@@ -87,7 +87,10 @@ const append = (el, child) => (el.append(child), el);
 /** What the event is about, linked when the dashboard has a page for it. @param {GatewayEvent} e */
 function eventLink(e) {
   const d = e.data ?? {};
-  const amount = typeof d.amount_settled === 'number' ? money(d.amount_settled) : typeof d.amount === 'number' ? money(d.amount) : '';
+  // A charge's amount is what was asked for: authorized, or failed when declined.
+  const amounts = [d.amount_authorized, d.amount_failed, d.amount_settled, d.amount].filter((x) => typeof x === 'number');
+  const amount = /refund/.test(e.type) && typeof d.amount_refunded === 'number' ? `${money(d.amount_refunded)} refunded in all`
+    : amounts.length ? money(Math.max(...amounts)) : '';
   if (e.resource === 'transaction' && d.id) {
     return h('a', { href: hashFor(['activity', 'transactions', String(d.id)]) }, amount || 'transaction');
   }

@@ -1,0 +1,131 @@
+// The dashboard's home page, search and CSV exports (issue 19, points 1 to 3) in Chromium against
+// the real gateway: the totals and the chart hold the charges made from Node, the search finds a
+// charge by its card's last 4 from the keyboard, and the exports download files a CSV parser reads.
+// UPDATE_SCREENSHOTS=1 also writes docs/screenshots/{home,search}.png.
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, charge, open, page, quiet, setupDashboard, shot, signIn } from './dashboard-fixtures.js';
+
+setupDashboard();
+
+let settled: any;
+beforeAll(async () => {
+  // Today: two successful charges (one on an Amex), one declined (73..100 cents), one partial refund, one customer.
+  settled = (await charge('4111111111111111', 2500, { description: 'Blue mug' })).body;
+  expect((await charge('378282246310005', 1250, { description: '=1+1 Tea' })).status).toBe(200);
+  expect((await charge('4111111111111111', 80)).status).not.toBe(200);
+  expect((await api(`/charge/${settled.id}/cancel`, { method: 'POST', body: { amount: 500 } })).status).toBe(200);
+  expect((await api('/customers', { method: 'POST', body: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' } })).status).toBe(200);
+});
+
+describe('dashboard home', () => {
+  it('shows today, 7 and 30 days, a chart with the declines, and the latest events', async () => {
+    await signIn();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    const totals = page.getByTestId('totals');
+    await expect(totals.getByTestId('stat-gross-volume').locator('strong').textContent()).resolves.toBe('$37.50');
+    await expect(totals.getByTestId('stat-successful').locator('strong').textContent()).resolves.toBe('2');
+    await expect(totals.getByTestId('stat-declined').locator('strong').textContent()).resolves.toBe('1');
+    await expect(totals.getByTestId('stat-refunds').textContent()).resolves.toMatch(/\$5\.00.*1 refund/);
+    await expect(totals.getByTestId('stat-new-customers').locator('strong').textContent()).resolves.toBe('1');
+
+    // The chart: uPlot drew its canvas, with a legend naming the declines; its numbers are in a table and a sentence.
+    const chart = page.getByTestId('chart');
+    await chart.locator('canvas').first().waitFor();
+    const size = await chart.locator('canvas').first().evaluate((c: HTMLCanvasElement) => ({ w: c.width, h: c.height }));
+    expect(size.w).toBeGreaterThan(200);
+    expect(size.h).toBeGreaterThan(100);
+    await expect(chart.locator('.u-legend').textContent()).resolves.toMatch(/Successful.*Declined.*Gross volume/);
+    await expect(page.getByTestId('chart-summary').textContent()).resolves
+      .toMatch(/\$37\.50 gross volume, 2 successful charges, 1 declined charge, \$5\.00 refunded/);
+    const rows = page.getByTestId('chart-table').locator('tbody tr');
+    await expect(rows.count()).resolves.toBe(30);
+    const today = rows.first();
+    await expect(today.locator('td[data-label="Declined"]').textContent()).resolves.toBe('1');
+    await expect(today.locator('td[data-label="Gross volume"]').textContent()).resolves.toBe('$37.50');
+    // The canvas is decoration for screen readers: the figure's caption says what it shows.
+    await expect(chart.locator('[data-chart]').getAttribute('aria-hidden')).resolves.toBe('true');
+
+    await expect(page.getByTestId('recent-events').locator('li').count()).resolves.toBeGreaterThan(0);
+    await shot('home');
+
+    // The period buttons: today and 30 days hold the same (everything happened today).
+    await page.getByRole('link', { name: '30 days' }).click();
+    await page.getByRole('heading', { level: 2, name: '30 days' }).waitFor();
+    await expect(totals.getByTestId('stat-successful').locator('strong').textContent()).resolves.toBe('2');
+  });
+});
+
+describe('dashboard search', () => {
+  it('finds a charge by the last 4 of its card as you type, keyboard only', async () => {
+    await signIn();
+    const box = page.getByRole('combobox', { name: 'Search' });
+    await box.focus();
+    await page.keyboard.type('0005'); // the Amex's last 4
+    const list = page.getByRole('listbox', { name: 'Search results' });
+    await list.waitFor();
+    const options = list.getByRole('option');
+    await expect(options.first().textContent()).resolves.toMatch(/transaction/);
+    await expect(list.textContent()).resolves.toContain('$12.50');
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    await shot('search');
+
+    // Down selects the first result (aria-activedescendant), Escape closes, Down opens again, Enter goes.
+    await page.keyboard.press('ArrowDown');
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await options.first().getAttribute('id'));
+    expect(await options.first().getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Escape');
+    await expect(list.isHidden()).resolves.toBe(true);
+    expect(await box.getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const detail = page.getByTestId('transaction-detail');
+    await detail.waitFor();
+    await expect(detail.textContent()).resolves.toMatch(/\*+0005|0005/);
+    await expect(detail.textContent()).resolves.toContain('$12.50');
+
+    // A customer by email opens its record; nonsense says so.
+    await box.fill('grace@');
+    await list.getByRole('option', { name: /Grace/ }).click();
+    await expect(page.getByRole('dialog').textContent()).resolves.toContain('Hopper');
+    await page.keyboard.press('Escape');
+    await box.fill('zzzz-nothing');
+    await list.getByText(/Nothing matches/).waitFor();
+    await quiet();
+  });
+});
+
+describe('dashboard exports', () => {
+  /** Clicks an export button and parses the file the browser saved. */
+  async function exported(testid: string) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+    const text = await readFile((await download.path())!, 'utf8');
+    return { name: download.suggestedFilename(), rows: parse(text, { columns: true }) as Record<string, string>[] };
+  }
+
+  it('downloads the filtered transactions, the customers and the invoices as CSV', async () => {
+    await signIn();
+    await open('activity/transactions?status=SETTLED', 'Activity');
+    const txns = await exported('export-transactions');
+    expect(txns.name).toMatch(/^transactions-test-\d{4}-\d{2}-\d{2}\.csv$/);
+    // The filter applies: the two settled charges, not the declined one.
+    expect(txns.rows.length).toBe(2);
+    const mug = txns.rows.find((r) => r.description === 'Blue mug')!;
+    expect(mug).toMatchObject({ id: settled.id, amount_cents: '2500' });
+    // A description that a spreadsheet would run as a formula comes out escaped.
+    expect(txns.rows.find((r) => r.description?.includes('Tea'))!.description).toBe("'=1+1 Tea");
+    await page.locator('.export-status', { hasText: /Saved transactions-test-/ }).waitFor();
+
+    await open('activity/customers', 'Activity');
+    const customers = await exported('export-customers');
+    expect(customers.name).toMatch(/^customers-test-.*\.csv$/);
+    expect(customers.rows.map((r) => r.email)).toContain('grace@example.com');
+
+    await open('activity/invoices', 'Activity');
+    const invoices = await exported('export-invoices');
+    expect(invoices.name).toMatch(/^invoices-test-.*\.csv$/);
+    expect(invoices.rows).toEqual([]);
+  });
+});
