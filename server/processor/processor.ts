@@ -1,6 +1,8 @@
-import type { Env } from '../domain/keys.js';
 import { E, ErrorCode, GatewayError } from '../errors.js';
 import { simulator } from './simulator.js';
+
+/** The merchant environment a charge runs in (domain/keys.ts's Env: the processor sits below the domain). */
+type Env = 'test' | 'live';
 
 export interface ChargeInput {
   env: Env;
