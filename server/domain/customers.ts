@@ -1,4 +1,4 @@
-import { Db, Queryable, pageSql } from '../db/index.js';
+import { Db, pagedQuery, Queryable } from '../db/index.js';
 import { E, ErrorCode, GatewayError, invalid, MUST } from '../errors.js';
 import { Vault } from '../vault.js';
 import { emitEvent } from './events.js';
@@ -6,9 +6,11 @@ import { Scope, newId } from './keys.js';
 import { isEmail, readBool, readMetadata, text } from './validate.js';
 import {
   CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer,
-  methodsOf, placeholder, presentMethod, retireCustomerMethods, setDefaultMethod, typeDefault, type TokenInput,
+  methodsOf, placeholder, retireCustomerMethods, setDefaultMethod, typeDefault, type TokenInput,
 } from './methods.js';
 import { carriesPayment } from './payment-fields.js';
+import { presentMethod } from '../schemas/methods.js';
+import type { CustomerOut } from '../schemas/customers.js';
 
 /** Maximum lengths the spec leaves open (docs/decisions.md); the five with a spec code use it. */
 export const MAX_LENGTH = {
@@ -205,12 +207,8 @@ export async function listCustomers(q: Queryable, scope: Scope, page: Page, sear
     where += ` AND (first_name ILIKE $3 OR last_name ILIKE $3 OR company ILIKE $3 OR id ILIKE $3
                 OR coalesce(first_name, '') || ' ' || coalesce(last_name, '') ILIKE $3)`;
   }
-  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM customers WHERE ${where}`, params);
-  const rows = await q.query<CustomerRow>(
-    `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE ${where}
-      ORDER BY seq DESC ${pageSql(params)}`,
-    [...params, page.limit, page.offset],
-  );
+  const { list: rows, total } = await pagedQuery<CustomerRow>(q, page,
+    `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE ${where} ORDER BY seq DESC`, `customers WHERE ${where}`, params);
   const methods = await methodsOf(q, scope, rows.map((r) => r.id));
   return {
     list: rows.map((r) => presentCustomer(r, methods.filter((m) => m.customer_id === r.id))),
@@ -219,7 +217,7 @@ export async function listCustomers(q: Queryable, scope: Scope, page: Page, sear
 }
 
 /** Spec 2.4: the record, the default card's and bank account's details on top, and every method. */
-function presentCustomer(c: CustomerRow, methods: MethodRow[]) {
+function presentCustomer(c: CustomerRow, methods: MethodRow[]): CustomerOut {
   const card = typeDefault(methods, c.default_method_id, 'credit_card', true);
   const bank = typeDefault(methods, c.default_method_id, 'bank_account', true);
   return {

@@ -326,34 +326,3 @@ export async function retireCustomerMethods(q: Queryable, scope: Scope, customer
     params,
   );
 }
-
-/** Spec 2.5. `class` is `method` on the method endpoints and `payment_method` inside a customer. */
-export function presentMethod(m: MethodRow, cls: 'method' | 'payment_method') {
-  const card = m.method_type === 'credit_card';
-  return {
-    class: cls,
-    id: m.id,
-    method_type: m.method_type,
-    customer_id: m.customer_id,
-    last_4: card ? m.last_4 : null,
-    card_type: card ? (m.card_type ?? 'other') : null,
-    card_exp_month: m.card_exp_month,
-    card_exp_year: m.card_exp_year,
-    card_owner_name: m.card_owner_name,
-    // A card method always says how its code was checked (rows stored before 'unchecked' existed
-    // and placeholders say not_provided); bank accounts have no code.
-    csc_check: card ? (m.csc_check ?? 'not_provided') : null,
-    bank_account_number_last_4: card ? null : m.last_4,
-    bank_routing_number: m.bank_routing_number,
-    bank_account_holder_first_name: m.bank_account_holder_first_name,
-    bank_account_holder_last_name: m.bank_account_holder_last_name,
-    bank_account_type: m.bank_account_type,
-    company: m.company,
-    created_at: m.created_at,
-    updated_at: m.updated_at,
-    address: {
-      address_1: m.address_1, address_2: m.address_2, city: m.city, state: m.state,
-      country: m.country, zip: m.zip, company: m.company,
-    },
-  };
-}

@@ -1,68 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  CustomerInput, MAX_LENGTH, createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer,
+  CustomerInput, createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer,
 } from '../domain/customers.js';
-import { invalid, MUST } from '../errors.js';
+import { E, invalid, MUST } from '../errors.js';
 import { readPage, text } from '../domain/validate.js';
 import { parseObjectParam } from '../lib/input.js';
-import { listSchema } from '../http/paging.js';
-import { methodSchema } from './methods.js';
-import { nullableInt, nullableString, timestamp } from '../http/schemas.js';
-
-const scalar = { type: ['string', 'number', 'null'] };
-const RECORD_FIELDS = Object.keys(MAX_LENGTH);
-/** A card or bank account given by its fields instead of a token (the domain stores it as a token's). */
-const PAYMENT_FIELDS = ['token_type', 'card_number', 'card_exp_month', 'card_exp_year', 'card_owner_name', 'bank_account_number',
-  'bank_routing_number', 'bank_account_type', 'bank_account_holder_first_name', 'bank_account_holder_last_name'];
-
-/** The allow-list of a customer (spec 2.4): card and bank details are last-four and names only. */
-const customerSchema = {
-  type: 'object',
-  properties: {
-    class: { type: 'string' },
-    id: { type: 'string' },
-    created_at: timestamp,
-    updated_at: timestamp,
-    // Spec 2.4 types the record fields as plain strings: unset is "" (strict decoders refuse null).
-    ...Object.fromEntries(RECORD_FIELDS.map((k) => [k, { type: 'string' }])),
-    metadata: { type: 'object', additionalProperties: true },
-    card_owner_name: nullableString,
-    card_type: { type: 'string' },
-    last_4: nullableString,
-    card_exp_month: nullableInt,
-    card_exp_year: nullableInt,
-    bank_account_number_last_4: nullableString,
-    bank_routing_number: nullableString,
-    bank_account_holder_first_name: nullableString,
-    bank_account_holder_last_name: nullableString,
-    bank_account_type: nullableString,
-    default_receipts: { type: 'boolean' },
-    default_receipt_template_id: nullableString,
-    default_method_id: nullableString,
-    methods: { type: 'array', items: { ...methodSchema } },
-  },
-};
-
-/** Create and update take the same fields; `id` only counts on create, `default_method_id` on update. */
-const customerBody = {
-  type: 'object',
-  properties: {
-    ...Object.fromEntries(
-      [...RECORD_FIELDS, 'id', 'token', 'cvv', 'csc', 'default_receipt_template_id', 'default_method_id', ...PAYMENT_FIELDS]
-        .map((k) => [k, scalar]),
-    ),
-    metadata: { type: ['object', 'string', 'null', 'array'], maxItems: 0 }, // [] is PHP's empty map
-    default_receipts: { type: ['boolean', 'string', 'number', 'null'] },
-  },
-};
-
-const searchBody = {
-  type: 'object',
-  required: ['search_term'],
-  properties: { search_term: { type: 'string', minLength: 1, maxLength: 255 }, limit: scalar, offset: scalar },
-};
-const customerList = listSchema(customerSchema);
-const done = { type: 'object', properties: { success: { type: 'boolean' } } };
+import { CustomerBody, CustomerList, CustomerSchema, CustomerSearchBody, DeleteCustomerQuery } from '../schemas/customers.js';
+import { PageQuery, Success } from '../schemas/common.js';
 
 type IdParams = { Params: { id: string } };
 type Body = Record<string, unknown>;
@@ -76,33 +20,42 @@ function input(body: Body | undefined): CustomerInput {
 /** Spec 4.5. */
 export default async function customerRoutes(app: FastifyInstance) {
   const { db, vault } = app.services;
-  const reply200 = { response: { 200: customerSchema } };
+  const reply200 = { response: { 200: CustomerSchema } };
+  const fieldErrors = [E.FAX_TOO_LONG, E.FIRST_NAME_TOO_LONG, E.LAST_NAME_TOO_LONG, E.PHONE_TOO_LONG, E.WEBSITE_TOO_LONG,
+    E.CUSTOMER_EMAIL_OR_STATE_INVALID, E.TOKEN_REQUIRED, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, E.CSC_INVALID,
+    E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST, E.TEMPLATE_NOT_FOUND] as const;
 
-  app.post<{ Body: Body }>('/customers', { schema: { body: customerBody, ...reply200 } }, async (req) =>
+  app.post<{ Body: Body }>('/customers', {
+    config: { errors: [...fieldErrors, E.CUSTOM_ID_TAKEN] }, schema: { summary: 'Create a customer', body: CustomerBody, ...reply200 },
+  }, async (req) =>
     req.tx((q) => createCustomer(q, vault, req.identity, input(req.body), req.now)),
   );
 
-  app.get('/customers', { schema: { response: { 200: customerList } } }, async (req) =>
+  app.get('/customers', {
+    config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List customers, newest first', querystring: PageQuery, response: { 200: CustomerList } },
+  }, async (req) =>
     listCustomers(db, req.identity, readPage(req.query)),
   );
 
   // limit and offset may come in the body or the query string.
   app.post<{ Body: Body & { search_term: string } }>(
     '/customers/search',
-    { schema: { body: searchBody, response: { 200: customerList } } },
+    { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'Search customers by name, company or id', querystring: PageQuery, body: CustomerSearchBody, response: { 200: CustomerList } } },
     async (req) => {
       const page = readPage({ ...(req.query as object), ...req.body });
       return listCustomers(db, req.identity, page, req.body.search_term);
     },
   );
 
-  app.get<IdParams>('/customers/:id', { schema: reply200 }, async (req) => loadCustomer(db, req.identity, req.params.id));
+  app.get<IdParams>('/customers/:id', { config: { errors: [E.CUSTOMER_NOT_FOUND] }, schema: { summary: 'Retrieve a customer with its methods', ...reply200 } }, async (req) => loadCustomer(db, req.identity, req.params.id));
 
-  app.post<IdParams & { Body: Body }>('/customers/:id', { schema: { body: customerBody, ...reply200 } }, async (req) =>
+  app.post<IdParams & { Body: Body }>('/customers/:id', {
+    config: { errors: [...fieldErrors, E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND] }, schema: { summary: 'Update a customer', body: CustomerBody, ...reply200 },
+  }, async (req) =>
     req.tx((q) => updateCustomer(q, vault, req.identity, req.params.id, input(req.body), req.now)),
   );
 
-  app.delete<IdParams>('/customers/:id', { schema: { response: { 200: done } } }, async (req) => {
+  app.delete<IdParams>('/customers/:id', { config: { errors: [E.CUSTOMER_NOT_FOUND] }, schema: { summary: 'Delete a customer and its methods', response: { 200: Success } } }, async (req) => {
     await req.tx((q) => deleteCustomer(q, req.identity, req.params.id, req.now));
     return { success: true };
   });
@@ -110,7 +63,7 @@ export default async function customerRoutes(app: FastifyInstance) {
   // Spec 4.5 names the parameter `id` without placing it: accept it in the query or the body too.
   app.delete<{ Querystring: { id?: string }; Body: { id?: unknown } }>(
     '/customers',
-    { schema: { querystring: { type: 'object', properties: { id: { type: 'string' } } }, response: { 200: done } } },
+    { config: { errors: [E.CUSTOMER_NOT_FOUND] }, schema: { summary: 'Delete a customer named by id in the query or body', querystring: DeleteCustomerQuery, response: { 200: Success } } },
     async (req) => {
       const id = text(req.query.id ?? (req.body && typeof req.body === 'object' ? req.body.id : undefined), 'id');
       if (id === null) throw invalid('id', MUST.REQUIRED);

@@ -1,54 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  createMethod, deleteMethod, getMethod, listMethods, presentMethod, updateMethod,
-} from '../domain/methods.js';
+import { createMethod, deleteMethod, getMethod, listMethods, updateMethod } from '../domain/methods.js';
+import { ManyMethods, MethodBody, OneMethod, presentMethod } from '../schemas/methods.js';
+import { Success } from '../schemas/common.js';
 import { E, GatewayError } from '../errors.js';
-import { nullableInt, nullableString, timestamp } from '../http/schemas.js';
 
-
-/** The allow-list of a payment method (spec 2.5): last four digits at most, never a number. */
-export const methodSchema = {
-  type: 'object',
-  properties: {
-    class: { type: 'string' },
-    id: { type: 'string' },
-    method_type: { type: 'string' },
-    customer_id: nullableString,
-    last_4: nullableString,
-    card_type: nullableString,
-    card_exp_month: nullableInt,
-    card_exp_year: nullableInt,
-    card_owner_name: nullableString,
-    csc_check: nullableString,
-    bank_account_number_last_4: nullableString,
-    bank_routing_number: nullableString,
-    bank_account_holder_first_name: nullableString,
-    bank_account_holder_last_name: nullableString,
-    bank_account_type: nullableString,
-    company: nullableString,
-    created_at: timestamp,
-    updated_at: timestamp,
-    address: {
-      type: 'object',
-      properties: Object.fromEntries(
-        ['address_1', 'address_2', 'city', 'state', 'country', 'zip', 'company'].map((k) => [k, nullableString]),
-      ),
-    },
-  },
-};
-
-const scalar = { type: ['string', 'number', 'null'] };
-// A token, or the card or bank-account fields themselves (read by the domain as a token's would be).
-const tokenBody = {
-  type: 'object',
-  properties: Object.fromEntries(['method_type', 'token', 'cvv', 'csc', 'zip', 'token_type', 'card_number', 'card_exp_month',
-    'card_exp_year', 'card_owner_name', 'bank_account_number', 'bank_routing_number', 'bank_account_type',
-    'bank_account_holder_first_name', 'bank_account_holder_last_name', 'address_1', 'address_2', 'city', 'state', 'country',
-  ].map((k) => [k, scalar])),
-};
-const one = { type: 'object', properties: { success: { type: 'boolean' }, method: methodSchema } };
-const many = { type: 'object', properties: { success: { type: 'boolean' }, list: { type: 'array', items: methodSchema } } };
-const done = { type: 'object', properties: { success: { type: 'boolean' } } };
 
 type CustomerParams = { Params: { customer_id: string } };
 type MethodParams = { Params: { customer_id: string; method_id: string } };
@@ -63,7 +18,11 @@ export default async function methodRoutes(app: FastifyInstance) {
 
   app.post<CustomerParams & { Body: TokenBody }>(
     '/customers/:customer_id/methods',
-    { schema: { body: tokenBody, response: { 200: one } } },
+    {
+      config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_TYPE_UNKNOWN, E.TOKEN_REQUIRED, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID,
+        E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST] },
+      schema: { summary: "Add a payment method to a customer", body: MethodBody, response: { 200: OneMethod } },
+    },
     async (req) => {
       const body = req.body ?? {};
       const input = { ...tokenInput(body), method_type: str(body.method_type) };
@@ -72,19 +31,27 @@ export default async function methodRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<CustomerParams>('/customers/:customer_id/methods', { schema: { response: { 200: many } } }, async (req) => {
+  app.get<CustomerParams>('/customers/:customer_id/methods', {
+    config: { errors: [E.CUSTOMER_NOT_FOUND] }, schema: { summary: "List a customer's payment methods", response: { 200: ManyMethods } },
+  }, async (req) => {
     const methods = await listMethods(db, req.identity, req.params.customer_id);
     return { success: true, list: methods.map((m) => presentMethod(m, 'method')) };
   });
 
-  app.get<MethodParams>('/customers/:customer_id/methods/:method_id', { schema: { response: { 200: one } } }, async (req) => {
+  app.get<MethodParams>('/customers/:customer_id/methods/:method_id', {
+    config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND] }, schema: { summary: 'Retrieve a payment method', response: { 200: OneMethod } },
+  }, async (req) => {
     const method = await getMethod(db, req.identity, req.params.customer_id, req.params.method_id);
     return { success: true, method: presentMethod(method, 'method') };
   });
 
   app.post<MethodParams & { Body: TokenBody }>(
     '/customers/:customer_id/methods/:method_id',
-    { schema: { body: tokenBody, response: { 200: one } } },
+    {
+      config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND, E.METHOD_TYPE_UNKNOWN, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID,
+        E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST] },
+      schema: { summary: 'Replace the card or account of a payment method', body: MethodBody, response: { 200: OneMethod } },
+    },
     async (req) => {
       const { customer_id, method_id } = req.params;
       const method = await req.tx((q) => updateMethod(q, vault, req.identity, customer_id, method_id, tokenInput(req.body ?? {}), req.now));
@@ -92,7 +59,10 @@ export default async function methodRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete<MethodParams>('/customers/:customer_id/methods/:method_id', { schema: { response: { 200: done } } }, async (req) => {
+  app.delete<MethodParams>('/customers/:customer_id/methods/:method_id', {
+    config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND, E.DEFAULT_METHOD_UNDELETABLE, E.METHOD_IN_SUBSCRIPTION, E.METHOD_HAS_SCHEDULED, E.METHOD_DELETE_FAILED] },
+    schema: { summary: 'Delete a payment method', response: { 200: Success } },
+  }, async (req) => {
     const { customer_id, method_id } = req.params;
     try {
       await req.tx((q) => deleteMethod(q, req.identity, customer_id, method_id, req.now));

@@ -57,3 +57,4 @@ export const pageQuery = {
   limit: Int({ minimum: 1, maximum: 100, default: 10, description: 'Rows per page, 1 to 100.' }),
   offset: Int({ minimum: 0, default: 0, description: 'Rows to skip.' }),
 };
+export const PageQuery = loose(pageQuery);

@@ -101,7 +101,7 @@ test('a program using the generated client type-checks, and runs against the gat
     const res = await gw.app.inject({
       method: request.method as any, url: url.pathname + url.search, headers: Object.fromEntries(request.headers), payload: await request.text(),
     });
-    return new Response(res.rawPayload, { status: res.statusCode, headers: res.headers as Record<string, string> });
+    return new Response(res.body, { status: res.statusCode, headers: res.headers as Record<string, string> });
   };
   const out = await run(createClient, fetchVia, gw.merchant.test.public_key, gw.merchant.test.private_key);
   expect(out).toMatchObject({ last4: '1111', settled: 1999, masked: 'XXXXXXXXXXXX1111', refunded: 500, refundAmounts: [500], total: 1, code: '69404' });

@@ -1,0 +1,59 @@
+// A customer (spec 2.4, 4.5). The presenter stays in domain/customers.ts: it picks the default card
+// and bank account among the methods, which is the domain's rule; its return type is CustomerOut.
+import { MAX_LENGTH } from '../domain/customers.js';
+import { MethodSchema, paymentFields, scalar } from './methods.js';
+import { Bool, List, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+
+const RECORD_FIELDS = Object.keys(MAX_LENGTH) as (keyof typeof MAX_LENGTH)[];
+const EXAMPLE: Partial<Record<keyof typeof MAX_LENGTH, string>> = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
+
+/** The allow-list of a customer: card and bank details are last-four and names only. */
+export const CustomerSchema = Type.Object({
+  class: Str({ examples: ['customer'] }),
+  id: Str({ examples: ['cus_1a2b3c4d'] }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+  // Spec 2.4 types the record fields as plain strings: unset is "" (strict decoders refuse null).
+  ...(Object.fromEntries(RECORD_FIELDS.map((k) => [k, Str({ examples: [EXAMPLE[k] ?? ''] })])) as Record<keyof typeof MAX_LENGTH, ReturnType<typeof Str>>),
+  metadata: Metadata(),
+  card_owner_name: NStr(),
+  card_type: Str({ examples: ['Visa'] }),
+  last_4: NStr({ examples: ['1111'] }),
+  card_exp_month: NullableInt(),
+  card_exp_year: NullableInt(),
+  bank_account_number_last_4: NStr(),
+  bank_routing_number: NStr(),
+  bank_account_holder_first_name: NStr(),
+  bank_account_holder_last_name: NStr(),
+  bank_account_type: NStr(),
+  default_receipts: Bool(),
+  default_receipt_template_id: NStr(),
+  default_method_id: NStr(),
+  methods: Type.Array(MethodSchema),
+});
+export type CustomerOut = Static<typeof CustomerSchema>;
+export const CustomerList = List(CustomerSchema);
+
+/** Create and update take the same fields; `id` only counts on create, `default_method_id` on update. */
+export const CustomerBody = Type.Partial(Type.Object({
+  ...Object.fromEntries(RECORD_FIELDS.map((k) => [k, scalar(`At most ${MAX_LENGTH[k]} characters.`, EXAMPLE[k])])),
+  id: scalar('Your own id for the customer (create only): 6 to 64 letters, digits, _ or -.'),
+  token: scalar('A one-time token: becomes the default method.'),
+  cvv: scalar('Security code of the token or card.'), csc: scalar('Security code (the same as cvv).'),
+  default_receipt_template_id: scalar('The template of this customer\'s receipts.'),
+  default_method_id: scalar('Which method charges by customer use (update only).'),
+  ...paymentFields,
+  // [] is PHP's empty map.
+  metadata: Type.Unsafe<Record<string, unknown> | string | null | []>({ type: ['object', 'string', 'null', 'array'], maxItems: 0, description: 'Up to 8 KiB of your own keys, as an object or a JSON-encoded string.' }),
+  default_receipts: Type.Unsafe<boolean | string | number | null>({ type: ['boolean', 'string', 'number', 'null'], description: 'Email a receipt for every charge.' }),
+}), { examples: [{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', token: 'tok_4f3c2b1a0e9d8c7b' }] });
+
+const page = {
+  limit: Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], description: 'Rows per page, 1 to 100 (default 10).' }),
+  offset: Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], description: 'Rows to skip (default 0).' }),
+};
+export const CustomerSearchBody = Type.Object({
+  search_term: Str({ minLength: 1, maxLength: 255, description: 'Matches names, company and id.', examples: ['Lovelace'] }),
+  ...Type.Partial(Type.Object(page)).properties,
+}, { examples: [{ search_term: 'Lovelace' }] });
+export const DeleteCustomerQuery = Type.Partial(Type.Object({ id: Str({ description: 'The customer to delete (or id in the body).' }) }));

@@ -1,0 +1,86 @@
+// A customer's stored payment method (spec 2.5, 4.6).
+import type { MethodRow } from '../domain/methods.js';
+import { Bool, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+
+/** The allow-list of a payment method: last four digits at most, never a number. */
+export const MethodSchema = Type.Object({
+  class: Str({ enum: ['method', 'payment_method'], examples: ['method'] }),
+  id: Str({ examples: ['mth_9a8b7c6d5e4f'] }),
+  method_type: Str({ enum: ['credit_card', 'bank_account'], examples: ['credit_card'] }),
+  customer_id: NStr({ examples: ['cus_1a2b3c4d'] }),
+  last_4: NStr({ examples: ['1111'] }),
+  card_type: NStr({ examples: ['Visa'] }),
+  card_exp_month: NullableInt({ examples: [12] }),
+  card_exp_year: NullableInt({ examples: [2030] }),
+  card_owner_name: NStr({ examples: ['Ada Lovelace'] }),
+  csc_check: NStr({ examples: ['passed'] }),
+  bank_account_number_last_4: NStr(),
+  bank_routing_number: NStr(),
+  bank_account_holder_first_name: NStr(),
+  bank_account_holder_last_name: NStr(),
+  bank_account_type: NStr(),
+  company: NStr(),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+  address: Type.Object({ address_1: NStr(), address_2: NStr(), city: NStr(), state: NStr(), country: NStr(), zip: NStr(), company: NStr() }),
+});
+export type MethodOut = Static<typeof MethodSchema>;
+
+export const OneMethod = Type.Object({ success: Bool({ examples: [true] }), method: MethodSchema });
+export const ManyMethods = Type.Object({ success: Bool({ examples: [true] }), list: Type.Array(MethodSchema) });
+
+/** Spec 2.5. `class` is `method` on the method endpoints and `payment_method` inside a customer. */
+export function presentMethod(m: MethodRow, cls: 'method' | 'payment_method'): MethodOut {
+  const card = m.method_type === 'credit_card';
+  return {
+    class: cls,
+    id: m.id,
+    method_type: m.method_type,
+    customer_id: m.customer_id,
+    last_4: card ? m.last_4 : null,
+    card_type: card ? (m.card_type ?? 'other') : null,
+    card_exp_month: m.card_exp_month,
+    card_exp_year: m.card_exp_year,
+    card_owner_name: m.card_owner_name,
+    // A card method always says how its code was checked (rows stored before 'unchecked' existed
+    // and placeholders say not_provided); bank accounts have no code.
+    csc_check: card ? (m.csc_check ?? 'not_provided') : null,
+    bank_account_number_last_4: card ? null : m.last_4,
+    bank_routing_number: m.bank_routing_number,
+    bank_account_holder_first_name: m.bank_account_holder_first_name,
+    bank_account_holder_last_name: m.bank_account_holder_last_name,
+    bank_account_type: m.bank_account_type,
+    company: m.company,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+    address: {
+      address_1: m.address_1, address_2: m.address_2, city: m.city, state: m.state,
+      country: m.country, zip: m.zip, company: m.company,
+    },
+  };
+}
+
+/** A card or bank-account field: text or a number; the domain checks it and answers the spec's codes. */
+export const scalar = (description: string, example?: string) =>
+  Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], description, ...(example ? { examples: [example] } : {}) });
+
+/** A card or bank account given by its fields instead of a token (stored as a token's would be). */
+export const paymentFields = {
+  token_type: scalar('credit_card or bank_account, for fields sent instead of a token.'),
+  card_number: scalar('A card sent as fields instead of a token.'),
+  card_exp_month: scalar('1 to 12.'), card_exp_year: scalar('Four digits.'), card_owner_name: scalar('Name on the card.'),
+  bank_account_number: scalar('A bank account sent as fields.'), bank_routing_number: scalar('ABA routing number.'),
+  bank_account_type: scalar('checking or savings.'),
+  bank_account_holder_first_name: scalar("Holder's first name."), bank_account_holder_last_name: scalar("Holder's last name."),
+};
+
+/** POST /customers/{customer_id}/methods[/{method_id}]: a token, or the card or bank-account fields themselves. */
+export const MethodBody = Type.Partial(Type.Object({
+  method_type: scalar('credit_card or bank_account: must match the token.', 'credit_card'),
+  token: scalar('A one-time token from the tokenizer.', 'tok_4f3c2b1a0e9d8c7b'),
+  cvv: scalar('Security code, verified now.'), csc: scalar('Security code (the same as cvv).'),
+  zip: scalar('For address verification.'),
+  ...paymentFields,
+  address_1: scalar('Billing address.'), address_2: scalar('Billing address.'), city: scalar('City.'),
+  state: scalar('Two-letter state.'), country: scalar('Country.'),
+}), { examples: [{ method_type: 'credit_card', token: 'tok_4f3c2b1a0e9d8c7b' }] });
