@@ -4,7 +4,9 @@ import { parseTransactionFilter } from '../domain/dashboard.js';
 import { ExportKind, ExportFilter, exportCsv, parseExportFilter } from '../domain/exports.js';
 import { parseDays, summary } from '../domain/reports.js';
 import { parseSearch, search } from '../domain/search.js';
+import { E } from '../errors.js';
 import { int, nullableInt, string as str, timestamp as time } from '../http/schemas.js';
+import { Int, Str, loose } from '../schemas/common.js';
 import { eventSchema } from './webhooks.js';
 
 // The dashboard's reports (issue 19): the home page's aggregates, the search box and the CSV
@@ -38,18 +40,41 @@ const searchSchema = {
     },
   },
 };
-/** A CSV body (streamed; the serializer never sees it). */
-const csvSchema = { type: 'string', description: 'text/csv; charset=utf-8, RFC 4180, a header row' };
+// Query strings as documented; the domain reads them and answers its own codes (DASH01, DASH02, REQ01).
+const SummaryQuery = loose({ days: Int({ minimum: 1, maximum: 90, default: 30, description: 'UTC days in `series`, today the last.' }) });
+const SearchQuery = loose({
+  q: Str({ minLength: 1, maxLength: 100, description: 'An id or its start, an email, a name, the last 4 digits of a card or account, or an amount (12.50 or 1250).' }),
+  limit: Int({ minimum: 1, maximum: 20, default: 10, description: 'Results in all.' }),
+});
+const dateFilter = 'A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp; inclusive.';
+const TransactionsCsvQuery = loose({
+  status: Str({ description: 'SETTLED, DECLINED or RETURNED, any case.' }),
+  amount_min: Int({ minimum: 0, description: 'Cents, inclusive, on the amount asked for.' }),
+  amount_max: Int({ minimum: 0, description: 'Cents, inclusive.' }),
+  created_from: Str({ description: dateFilter }),
+  created_to: Str({ description: dateFilter }),
+});
+const CustomersCsvQuery = loose({ search_term: Str({ maxLength: 100, description: 'Name, company or id contains it.' }) });
+const InvoicesCsvQuery = loose({ status: Str({ description: 'unpaid, partially_paid, paid or deleted; without it, all but deleted.' }) });
+const CSV_NOTE = 'Answers `text/csv; charset=utf-8` as an attachment, streamed: RFC 4180 with CRLF and a header row; text cells '
+  + "starting with = + - @ TAB or CR get a leading '; money as decimal units (`amount`) and integer cents (`amount_cents`); "
+  + 'card numbers masked.';
 
 export default async function dashboardReportRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
-  app.get('/api/v1/dashboard/summary', { schema: { response: { 200: summarySchema } } }, async (req) => ({
+  app.get('/api/v1/dashboard/summary', {
+    config: { errors: [E.SUMMARY_DAYS_INVALID] },
+    schema: { summary: 'Dashboard home: charges, declines, refunds and new customers per UTC day, totals and recent events', querystring: SummaryQuery, response: { 200: summarySchema } },
+  }, async (req) => ({
     class: 'summary',
     ...(await summary(db, req.identity, req.now, parseDays(req.query))),
   }));
 
-  app.get('/api/v1/dashboard/search', { schema: { response: { 200: searchSchema } } }, async (req) => {
+  app.get('/api/v1/dashboard/search', {
+    config: { errors: [E.SEARCH_INVALID] },
+    schema: { summary: 'Search transactions, customers, invoices and subscriptions', querystring: SearchQuery, response: { 200: searchSchema } },
+  }, async (req) => {
     const query = parseSearch(req.query);
     return { class: 'search', q: query.q, results: await search(db, req.identity, query) };
   });
@@ -63,8 +88,10 @@ export default async function dashboardReportRoutes(app: FastifyInstance) {
       reply.header('content-disposition', `attachment; filename="${kind}-${req.identity.env}-${day}.csv"`);
       return reply.send(Readable.from(exportCsv(db, req.identity, kind, filter)));
     };
-  const csv = { schema: { response: { 200: csvSchema } } };
-  app.get('/api/v1/dashboard/export/transactions.csv', csv, exporter('transactions', (q) => ({ transactions: parseTransactionFilter(q) })));
-  app.get('/api/v1/dashboard/export/customers.csv', csv, exporter('customers', (q) => parseExportFilter('customers', q)));
-  app.get('/api/v1/dashboard/export/invoices.csv', csv, exporter('invoices', (q) => parseExportFilter('invoices', q)));
+  // No response schema: the body is CSV text, not JSON (CSV_NOTE says what it is).
+  const csv = (what: string, querystring: object) => ({ schema: { summary: `Export ${what} as CSV`, description: CSV_NOTE, querystring } });
+  app.get('/api/v1/dashboard/export/transactions.csv', csv('transactions (the filters of /dashboard/transactions)', TransactionsCsvQuery),
+    exporter('transactions', (q) => ({ transactions: parseTransactionFilter(q) })));
+  app.get('/api/v1/dashboard/export/customers.csv', csv('customers', CustomersCsvQuery), exporter('customers', (q) => parseExportFilter('customers', q)));
+  app.get('/api/v1/dashboard/export/invoices.csv', csv('invoices', InvoicesCsvQuery), exporter('invoices', (q) => parseExportFilter('invoices', q)));
 }

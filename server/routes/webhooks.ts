@@ -7,6 +7,7 @@ import {
 import { DeliveryFilter, getDelivery, listDeliveries, presentDelivery, retryDelivery } from '../domain/deliveries.js';
 import { EXPIRE_OLD, ExpireOld, readSecret, rotateSecret } from '../domain/signing.js';
 import { sendTestEvent } from '../domain/webhook-test.js';
+import { E } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
@@ -194,7 +195,10 @@ export default async function webhookRoutes(app: FastifyInstance) {
   });
 
   // A signed sample event to the strategy's URL now (nothing stored); the dashboard's "send test event".
-  app.post<WithId>('/webhooks/strategies/:id/test', { schema: { response: { 200: testEventSchema } } }, async (req) => ({
+  app.post<WithId>('/webhooks/strategies/:id/test', {
+    config: { errors: [E.STRATEGY_NOT_FOUND, E.WEBHOOK_NOT_A_WEBHOOK] },
+    schema: { summary: 'Send a signed test event to a webhook strategy now (nothing stored)', response: { 200: testEventSchema } },
+  }, async (req) => ({
     class: 'webhook_test',
     ...(await sendTestEvent({ db, vault, clock }, req.identity, req.params.id, req.now)),
   }));
