@@ -40,3 +40,16 @@ export const NUMERIC_OID = 1700;
 export function pageSql(params: unknown[]): string {
   return `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
 }
+
+/**
+ * One page of a list and the number of rows in the whole list, the one way every list reads:
+ * `rows` is the list's query up to its ORDER BY, `countFrom` what follows `SELECT count(*) FROM`
+ * (the table and the same WHERE), both over `params`. A null limit is every row from the offset.
+ */
+export async function pagedQuery<T extends Row>(
+  q: Queryable, page: { limit: number | null; offset: number }, rows: string, countFrom: string, params: unknown[],
+): Promise<{ list: T[]; total: number }> {
+  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${countFrom}`, params);
+  const list = await q.query<T>(`${rows} ${pageSql(params)}`, [...params, page.limit, page.offset]);
+  return { list, total };
+}

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { Queryable, pageSql } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid } from '../errors.js';
 import type { Processor } from '../processor/processor.js';
 import type { Vault } from '../vault.js';
@@ -239,10 +239,5 @@ export async function listBillings(q: Queryable, scope: Scope, filter: BillingFi
   const status = text(filter.status, 'status');
   if (customerId !== null) add('customer_id', customerId);
   if (status !== null) add('status', status);
-  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM billings WHERE ${where}`, params);
-  const list = await q.query<BillingRow>(
-    `SELECT * FROM billings WHERE ${where} ORDER BY id DESC ${pageSql(params)}`,
-    [...params, page.limit, page.offset],
-  );
-  return { list, total };
+  return pagedQuery<BillingRow>(q, page, `SELECT * FROM billings WHERE ${where} ORDER BY id DESC`, `billings WHERE ${where}`, params);
 }

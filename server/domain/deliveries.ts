@@ -1,4 +1,4 @@
-import { Queryable, pageSql } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Scope } from './keys.js';
 import { retryOutboxMessage } from './outbox.js';
@@ -84,11 +84,8 @@ export async function listDeliveries(q: Queryable, scope: Scope, page: { limit: 
     if (!s) throw invalid('status', 'must be one of pending, delivered, failed');
     add('COALESCE(c.status, o.status)', s);
   }
-  const from = `FROM webhook_deliveries d LEFT JOIN callbacks c ON c.id = d.callback_id LEFT JOIN outbox o ON o.id = d.outbox_id`;
-  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total ${from} WHERE ${where}`, params);
-  const list = await q.query<DeliveryRow>(
-    `${DELIVERY} WHERE ${where} ORDER BY d.id DESC ${pageSql(params)}`, [...params, page.limit, page.offset]);
-  return { list, total };
+  const from = 'webhook_deliveries d LEFT JOIN callbacks c ON c.id = d.callback_id LEFT JOIN outbox o ON o.id = d.outbox_id';
+  return pagedQuery<DeliveryRow>(q, page, `${DELIVERY} WHERE ${where} ORDER BY d.id DESC`, `${from} WHERE ${where}`, params);
 }
 
 /** GET /webhooks/deliveries/:id: WEBHOOK02 for an unknown id or another scope's delivery. */

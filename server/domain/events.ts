@@ -1,4 +1,4 @@
-import { Queryable, pageSql } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Scope, newId } from './keys.js';
 
@@ -80,10 +80,7 @@ export async function listEvents(q: Queryable, scope: Scope, page: { limit: numb
     params.push(v);
     where += ` AND ${f} = $${params.length}`;
   }
-  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM events WHERE ${where}`, params);
-  const list = await q.query<EventRow>(
-    `SELECT * FROM events WHERE ${where} ORDER BY seq DESC ${pageSql(params)}`, [...params, page.limit, page.offset]);
-  return { list, total };
+  return pagedQuery<EventRow>(q, page, `SELECT * FROM events WHERE ${where} ORDER BY seq DESC`, `events WHERE ${where}`, params);
 }
 
 /** GET /events/:id: EVENT01 for an unknown id or another scope's event. */

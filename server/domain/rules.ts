@@ -1,4 +1,4 @@
-import { Queryable } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid } from '../errors.js';
 import { Constraint, matches, parseConstraints } from './constraints.js';
 import { EVENT_TYPES, EventResource } from './events.js';
@@ -89,11 +89,8 @@ export async function getRule(q: Queryable, scope: Scope, id: unknown, lock = fa
 }
 
 export async function listRules(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
-  const [{ total }] = await q.query<{ total: number }>('SELECT count(*)::int AS total FROM webhook_rules WHERE merchant_id = $1 AND env = $2',
-    [scope.merchantId, scope.env]);
-  const list = await q.query<RuleRow>(`${SELECT} WHERE r.merchant_id = $1 AND r.env = $2 ORDER BY r.seq DESC LIMIT $3 OFFSET $4`,
-    [scope.merchantId, scope.env, page.limit, page.offset]);
-  return { list, total };
+  return pagedQuery<RuleRow>(q, page, `${SELECT} WHERE r.merchant_id = $1 AND r.env = $2 ORDER BY r.seq DESC`,
+    'webhook_rules WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }
 
 /** POST /webhooks/rules: event_resource required; event_types and constraints optional. */

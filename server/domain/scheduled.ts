@@ -1,4 +1,4 @@
-import { Queryable, pageSql } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, tooLong } from '../errors.js';
 import type { Vault } from '../vault.js';
 import { RecurringDeps, chargeInTx, receiptWanted } from './billings.js';
@@ -151,13 +151,8 @@ export async function getScheduled(q: Queryable, scope: Scope, id: string, opts:
 /** GET /scheduled_transactions: most recently created first. */
 export async function listScheduled(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
   const where = 'merchant_id = $1 AND env = $2 AND amount IS NOT NULL';
-  const params = [scope.merchantId, scope.env];
-  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM scheduled_transactions WHERE ${where}`, params);
-  const list = await q.query<ScheduledRow>(
-    `SELECT ${ST} FROM scheduled_transactions WHERE ${where} ORDER BY seq DESC ${pageSql(params)}`,
-    [...params, page.limit, page.offset],
-  );
-  return { list, total };
+  return pagedQuery<ScheduledRow>(q, page, `SELECT ${ST} FROM scheduled_transactions WHERE ${where} ORDER BY seq DESC`,
+    `scheduled_transactions WHERE ${where}`, [scope.merchantId, scope.env]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Queryable } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST, tooLong } from '../errors.js';
 import type { OutboundPolicy } from '../net/outbound.js';
 import { Scope, newId } from './keys.js';
@@ -107,11 +107,8 @@ export async function getStrategy(q: Queryable, scope: Scope, id: unknown, lock 
 }
 
 export async function listStrategies(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
-  const [{ total }] = await q.query<{ total: number }>('SELECT count(*)::int AS total FROM webhook_strategies WHERE merchant_id = $1 AND env = $2',
-    [scope.merchantId, scope.env]);
-  const list = await q.query<StrategyRow>(`${SELECT} WHERE s.merchant_id = $1 AND s.env = $2 ORDER BY s.seq DESC LIMIT $3 OFFSET $4`,
-    [scope.merchantId, scope.env, page.limit, page.offset]);
-  return { list, total };
+  return pagedQuery<StrategyRow>(q, page, `${SELECT} WHERE s.merchant_id = $1 AND s.env = $2 ORDER BY s.seq DESC`,
+    'webhook_strategies WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }
 
 /**

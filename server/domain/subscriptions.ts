@@ -1,4 +1,4 @@
-import { Queryable, pageSql } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid } from '../errors.js';
 import { BillingRow, presentBilling } from './billing-record.js';
 import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js';
@@ -218,12 +218,9 @@ export async function listSubscriptions(q: Queryable, scope: Scope, filter: Subs
     params.push(filter.customerId);
     where += ` AND customer_id = $${params.length}`;
   }
-  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM subscriptions WHERE ${where}`, params);
-  const rows = await q.query<SubscriptionRow>(
-    `SELECT ${SUB} FROM subscriptions WHERE ${where} ORDER BY number DESC ${pageSql(params)}`,
-    [...params, page.limit, page.offset],
-  );
-  return { list: await withLastBillings(q, rows), total };
+  const { list, total } = await pagedQuery<SubscriptionRow>(q, page, `SELECT ${SUB} FROM subscriptions WHERE ${where} ORDER BY number DESC`,
+    `subscriptions WHERE ${where}`, params);
+  return { list: await withLastBillings(q, list), total };
 }
 
 /**

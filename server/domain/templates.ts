@@ -1,4 +1,4 @@
-import { Queryable } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST, tooLong } from '../errors.js';
 import type { Scope } from './keys.js';
 import { receiptTime } from './render.js';
@@ -112,13 +112,8 @@ export async function deleteTemplate(q: Queryable, scope: Scope, rawId: string):
 }
 
 export async function listTemplates(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
-  const [{ total }] = await q.query<{ total: number }>(
-    'SELECT count(*)::int AS total FROM receipt_templates WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
-  const rows = await q.query<TemplateRow>(
-    `${SELECT} WHERE t.merchant_id = $1 AND t.env = $2 ORDER BY t.id DESC LIMIT $3 OFFSET $4`,
-    [scope.merchantId, scope.env, page.limit, page.offset],
-  );
-  return { list: rows, total };
+  return pagedQuery<TemplateRow>(q, page, `${SELECT} WHERE t.merchant_id = $1 AND t.env = $2 ORDER BY t.id DESC`,
+    'receipt_templates WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }
 
 /** Spec 2.6: integer id and merchant_id, `+00:00` timestamps like receipts. */

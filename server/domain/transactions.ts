@@ -1,4 +1,4 @@
-import { Queryable } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
 import { Processor, processorFor } from '../processor/processor.js';
 import { emitEvent } from './events.js';
@@ -104,12 +104,9 @@ export async function listTransactions(
   if (filter.createdFrom !== undefined) add('created_at >= ?', filter.createdFrom);
   if (filter.createdBefore !== undefined) add('created_at < ?', filter.createdBefore);
   const cond = where.join(' AND ');
-  const rows = await q.query<TransactionRow>(
-    `SELECT * FROM transactions WHERE ${cond} ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.limit, page.offset],
-  );
-  const [{ n }] = await q.query(`SELECT count(*)::int AS n FROM transactions WHERE ${cond}`, params);
-  return { list: await withRefunds(q, rows), total: n as number };
+  const { list, total } = await pagedQuery<TransactionRow>(q, page, `SELECT * FROM transactions WHERE ${cond} ORDER BY seq DESC`,
+    `transactions WHERE ${cond}`, params);
+  return { list: await withRefunds(q, list), total };
 }
 
 /**
