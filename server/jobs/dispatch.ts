@@ -3,7 +3,7 @@ import { Db } from '../db/index.js';
 import { DispatchResult, dispatchEvents } from '../domain/dispatch.js';
 import { Loop } from '../lib/loop.js';
 
-// The webhook dispatcher: turns undispatched events into deliveries (domain/webhooks.ts,
+// The webhook dispatcher: turns undispatched events into deliveries (domain/dispatch.ts,
 // dispatchEvents: claim with FOR UPDATE SKIP LOCKED, match, queue, mark dispatched, one
 // transaction). Delivery itself is the callback queue's (jobs/callbacks.ts, run by the scheduler)
 // for webhooks and the outbox's for email and SMS; `onQueued` kicks them.
