@@ -79,7 +79,7 @@ export async function secretPanel() {
       out.replaceChildren(errorBox(e));
     }
   });
-  const keep = h('select', { id: 'rotate-keep', 'aria-label': 'Keep the current secret signing for' },
+  const keep = h('select', { id: 'rotate-keep' },
     h('option', { value: 'now' }, 'no longer (retire it now)'), h('option', { value: '1h' }, 'one more hour'), h('option', { value: '24h' }, '24 more hours'));
   const rotate = h('button', { type: 'button', class: 'danger' }, 'Rotate the secret');
   rotate.addEventListener('click', async () => {
