@@ -49,7 +49,9 @@ describe('auth', () => {
   });
 
   test('the page and its assets need no key and forbid framing and foreign scripts', async () => {
-    for (const url of ['/dashboard', '/dashboard/', '/dashboard/dashboard.js', '/dashboard/dashboard.css']) {
+    // The page, its modules (pages/ too) and styles, and uPlot's browser build from its package.
+    for (const url of ['/dashboard', '/dashboard/', '/dashboard/dashboard.js', '/dashboard/dashboard.css', '/dashboard/api.js',
+      '/dashboard/pages/home.js', '/dashboard/vendor/uPlot.iife.min.js', '/dashboard/vendor/uPlot.min.css']) {
       const res = await gw.app.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-security-policy']).toContain("script-src 'self'");
@@ -63,6 +65,11 @@ describe('auth', () => {
     // Nothing else under public/ is served (unknown paths answer like any unknown route).
     expect((await gw.app.inject({ url: '/dashboard/index.html' })).statusCode).not.toBe(200);
     expect((await gw.app.inject({ url: '/dashboard/dashboard.test.ts' })).statusCode).not.toBe(200);
+    expect((await gw.app.inject({ url: '/dashboard/jsconfig.json' })).statusCode).not.toBe(200);
+    expect((await gw.app.inject({ url: '/dashboard/vendor/uPlot.cjs.js' })).statusCode).not.toBe(200);
+    const module = await gw.app.inject({ url: '/dashboard/pages/home.js' });
+    expect(module.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(module.headers['x-content-type-options']).toBe('nosniff');
   });
 });
 
