@@ -3,14 +3,17 @@ import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid } from '../errors.js';
 import type { Processor } from '../processor/processor.js';
 import type { Vault } from '../vault.js';
-import { BillingRow, presentBilling } from './billing-record.js';
+import { BillingRow } from './billing-record.js';
+import { presentBilling } from '../schemas/billings.js';
+import { presentSubscription } from '../schemas/subscriptions.js';
+import { readChargeInput } from './charge-input.js';
 import { createCharge } from './charges.js';
 import { emitEvent } from './events.js';
 import type { Scope } from './keys.js';
 import { newId } from './keys.js';
 import { readIntId } from './plans.js';
 import { getSettings } from './settings.js';
-import { SUB, SubscriptionRow, dueAtRun, presentSubscription } from './subscriptions.js';
+import { SUB, SubscriptionRow, dueAtRun } from './subscriptions.js';
 import type { Transaction } from './transactions.js';
 import { isEmail, text } from './validate.js';
 
@@ -39,7 +42,7 @@ export async function chargeInTx(
 ): Promise<ChargeOutcome> {
   await q.query('SAVEPOINT recurring_charge');
   try {
-    const { txn } = await createCharge(q, deps, scope, body, now, { source, recurring: source === 'subscription' });
+    const { txn } = await createCharge(q, deps, scope, readChargeInput(scope, body, now), now, { source, recurring: source === 'subscription' });
     await q.query('RELEASE SAVEPOINT recurring_charge');
     return { txn, error: null };
   } catch (err) {
@@ -191,7 +194,8 @@ export async function retryBilling(
   if (failed.status !== 'failed') throw new GatewayError(E.BILLING_NOT_FAILED, `billing is ${failed.status}, not failed`);
   const [sub] = await q.query<SubscriptionRow>(`SELECT ${SUB} FROM subscriptions WHERE number = $1 FOR UPDATE`, [failed.subscription_id]);
   const [plan] = await q.query<{ name: string; callback_url: string | null }>('SELECT name, callback_url FROM plans WHERE id = $1', [sub.plan_id]);
-  const { txn } = await createCharge(q, deps, scope, chargeBody(sub, plan.name, await receiptWanted(q, scope, sub.customer_id)), now,
+  const body = chargeBody(sub, plan.name, await receiptWanted(q, scope, sub.customer_id));
+  const { txn } = await createCharge(q, deps, scope, readChargeInput(scope, body, now), now,
     { source: 'subscription', recurring: true });
   const billing = await insertBilling(q, {
     sub, sequence: failed.sequence, parentId: failed.id, scheduledFor: failed.scheduled_for, amount: sub.amount,

@@ -119,19 +119,3 @@ export async function deletePlan(q: Queryable, scope: Scope, rawId: unknown, now
     plan.id, scope.merchantId, scope.env, now,
   ]);
 }
-
-/** Spec 2.10 leaves the record open: docs/decisions.md, Recurring billing › Plans. */
-export function presentPlan(p: PlanRow) {
-  return {
-    class: 'plan',
-    id: p.id,
-    name: p.name,
-    frequency: p.frequency,
-    day: p.day,
-    amount: p.amount,
-    callback_url: p.callback_url,
-    active_subscriptions: p.active_subscriptions ?? 0,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  };
-}

@@ -1,6 +1,6 @@
 import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid } from '../errors.js';
-import { BillingRow, presentBilling } from './billing-record.js';
+import { BillingRow } from './billing-record.js';
 import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js';
 import { findChargeableMethod } from './customers.js';
 import type { Scope } from './keys.js';
@@ -248,29 +248,4 @@ export async function withLastBillings(q: Queryable, rows: SubscriptionRow[]): P
   );
   const by = new Map(billings.map((b) => [b.subscription_id, b]));
   return rows.map((r) => ({ ...r, last_billing: by.get(r.number) ?? null }));
-}
-
-/** Spec 2.10 leaves the record open: docs/decisions.md, Recurring billing › Subscriptions. */
-export function presentSubscription(s: SubscriptionView) {
-  return {
-    class: 'subscription',
-    id: s.number,
-    plan_id: s.plan_id,
-    customer_id: s.customer_id,
-    method_id: s.method_id,
-    status: s.status,
-    amount: s.amount,
-    frequency: s.frequency,
-    day: s.day,
-    ends_after: s.ends_after,
-    billings_count: s.billed_count,
-    next_billing: s.next_billing,
-    bill_immediately: s.bill_immediately,
-    charge_bank_account: s.charge_bank_account,
-    metadata: s.metadata ?? {},
-    created_at: s.created_at,
-    updated_at: s.updated_at ?? s.created_at,
-    cancelled_at: s.cancelled_at,
-    last_billing: s.last_billing ? presentBilling(s.last_billing) : null,
-  };
 }

@@ -1,27 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { emitEvent } from '../domain/events.js';
-import { createPlan, deletePlan, getPlan, listPlans, presentPlan, vetPlan } from '../domain/plans.js';
-import { getSubscription, presentSubscription, subscribe, unsubscribe, withLastBillings } from '../domain/subscriptions.js';
+import { createPlan, deletePlan, getPlan, listPlans, vetPlan } from '../domain/plans.js';
+import { PlanBody, PlanSchema, SubscribeBody, presentPlan } from '../schemas/plans.js';
+import { AllQuery, SubscriptionSchema, Unsubscribed, presentSubscription } from '../schemas/subscriptions.js';
+import { List, Success } from '../schemas/common.js';
+import { E } from '../errors.js';
+import { getSubscription, subscribe, unsubscribe, withLastBillings } from '../domain/subscriptions.js';
 import { IdempotentReplay } from '../http/idempotency.js';
-import { listEnvelope, listSchema } from '../http/paging.js';
+import { listEnvelope } from '../http/paging.js';
 import { readPageOrAll } from '../domain/validate.js';
 import { runSubscriptionNow } from '../jobs/scheduler.js';
-import { subscriptionSchema } from './subscriptions.js';
-import { anyBody, string as str, timestamp } from '../http/schemas.js';
 
-
-/** Spec 2.10 leaves the plan record open: docs/decisions.md, Recurring billing › Plans. */
-export const planSchema = {
-  type: 'object',
-  properties: {
-    class: str, id: { type: 'integer' }, name: str, frequency: str, day: { type: ['integer', 'null'] },
-    amount: { type: 'integer' }, callback_url: { type: ['string', 'null'] }, active_subscriptions: { type: 'integer' },
-    created_at: timestamp, updated_at: timestamp,
-  },
-};
-
-const done = { type: 'object', properties: { success: { type: 'boolean' } } };
-const unsubscribed = { type: 'object', properties: { success: { type: 'boolean' }, subscription: subscriptionSchema } };
 
 type IdParams = { Params: { id: string } };
 type SubParams = { Params: { id: string; customer_id: string }; Body: Record<string, unknown> };
@@ -31,23 +20,28 @@ export default async function planRoutes(app: FastifyInstance) {
   const { db, vault, clock } = app.services;
 
   const replayPlan: IdempotentReplay = async (req, id) => presentPlan(await getPlan(db, req.identity, id));
-  app.post<{ Body: Record<string, unknown> }>('/plans', { config: { idempotentReplay: replayPlan }, schema: { body: anyBody, response: { 200: planSchema } } }, async (req) => {
+  app.post<{ Body: Record<string, unknown> }>('/plans', {
+    config: { idempotentReplay: replayPlan, errors: [E.AMOUNT_INVALID, E.URL_NOT_PUBLIC] },
+    schema: { summary: 'Create a plan', body: PlanBody, response: { 200: PlanSchema } },
+  }, async (req) => {
     const body = req.body ?? {};
     await vetPlan(req.identity, body); // resolves the callback_url's host: before the transaction
     return presentPlan(await req.tx((q) => createPlan(q, req.identity, body, req.now), { resource: (p) => p.id }));
   });
 
-  app.get('/plans', { schema: { response: { 200: listSchema(planSchema) } } }, async (req) => {
+  app.get('/plans', {
+    config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List plans (all of them without a limit)', querystring: AllQuery, response: { 200: List(PlanSchema) } },
+  }, async (req) => {
     const page = readPageOrAll(req.query);
     const { list, total } = await listPlans(db, req.identity, page);
     return listEnvelope(list.map(presentPlan), page, total);
   });
 
-  app.get<IdParams>('/plans/:id', { schema: { response: { 200: planSchema } } }, async (req) =>
+  app.get<IdParams>('/plans/:id', { config: { errors: [E.PLAN_NOT_FOUND] }, schema: { summary: 'Retrieve a plan', response: { 200: PlanSchema } } }, async (req) =>
     presentPlan(await getPlan(db, req.identity, req.params.id)),
   );
 
-  app.delete<IdParams>('/plans/:id', { schema: { response: { 200: done } } }, async (req) => {
+  app.delete<IdParams>('/plans/:id', { config: { errors: [E.PLAN_NOT_FOUND, E.PLAN_NOT_DELETABLE] }, schema: { summary: 'Delete a plan without active subscriptions', response: { 200: Success } } }, async (req) => {
     await req.tx((q) => deletePlan(q, req.identity, req.params.id, req.now));
     return { success: true };
   });
@@ -58,7 +52,10 @@ export default async function planRoutes(app: FastifyInstance) {
    */
   // The subscription is recorded by its number, the id the API shows.
   const replaySubscription: IdempotentReplay = async (req, number) => view(req, Number(number));
-  app.post<SubParams>('/plans/:id/subscription/:customer_id', { config: { idempotentReplay: replaySubscription }, schema: { body: anyBody, response: { 200: subscriptionSchema } } }, async (req) => {
+  app.post<SubParams>('/plans/:id/subscription/:customer_id', {
+    config: { idempotentReplay: replaySubscription, errors: [E.PLAN_NOT_FOUND, E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND, E.PAYMENT_TOKEN_NOT_FOUND, E.AMOUNT_INVALID, E.SUBSCRIPTION_EXISTS] },
+    schema: { summary: 'Subscribe a customer to a plan', body: SubscribeBody, response: { 200: SubscriptionSchema } },
+  }, async (req) => {
     const sub = await req.tx(async (q) => {
       const s = await subscribe(q, req.identity, req.params.id, req.params.customer_id, req.body ?? {}, req.now);
       await emitEvent(q, req.identity, 'subscription.created', presentSubscription({ ...s, last_billing: null }), req.now);
@@ -71,7 +68,10 @@ export default async function planRoutes(app: FastifyInstance) {
     return view(req, sub.number);
   });
 
-  app.delete<SubParams>('/plans/:id/subscription/:customer_id', { schema: { response: { 200: unsubscribed } } }, async (req) => {
+  app.delete<SubParams>('/plans/:id/subscription/:customer_id', {
+    config: { errors: [E.PLAN_NOT_FOUND, E.CUSTOMER_NOT_FOUND, E.SUBSCRIPTION_NOT_FOUND] },
+    schema: { summary: "Unsubscribe a customer from a plan", response: { 200: Unsubscribed } },
+  }, async (req) => {
     const sub = await req.tx(async (q) => {
       const s = await unsubscribe(q, req.identity, req.params.id, req.params.customer_id, req.now);
       await emitEvent(q, req.identity, 'subscription.cancelled', presentSubscription((await withLastBillings(q, [s]))[0]), req.now);

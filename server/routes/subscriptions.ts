@@ -1,32 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  SubscriptionFilter, getSubscription, listSubscriptions, presentSubscription, subscriptionOfCustomerOnPlan, updateSubscription,
+  SubscriptionFilter, getSubscription, listSubscriptions, subscriptionOfCustomerOnPlan, updateSubscription,
   withLastBillings,
 } from '../domain/subscriptions.js';
-import { listEnvelope, listSchema } from '../http/paging.js';
+import { listEnvelope } from '../http/paging.js';
+import { SubscribeBody } from '../schemas/plans.js';
+import { AllQuery, SubscriptionList, SubscriptionPair, SubscriptionSchema, presentSubscription } from '../schemas/subscriptions.js';
+import { E } from '../errors.js';
 import { readPageOrAll } from '../domain/validate.js';
-import { billingSchema } from './billings.js';
-import { anyBody, nullableInt, nullableString, nullableTime as nullableTimestamp, string as str, timestamp } from '../http/schemas.js';
 
-
-/** Spec 2.10 leaves the subscription record open: docs/decisions.md, Recurring billing › Subscriptions. */
-export const subscriptionSchema = {
-  type: 'object',
-  properties: {
-    class: str, id: { type: 'integer' }, plan_id: { type: 'integer' }, customer_id: str, method_id: nullableString,
-    status: str, amount: { type: 'integer' }, frequency: str, day: nullableInt, ends_after: nullableInt,
-    billings_count: { type: 'integer' }, next_billing: nullableTimestamp, bill_immediately: { type: 'boolean' },
-    charge_bank_account: { type: ['boolean', 'null'] }, metadata: { type: 'object', additionalProperties: true },
-    created_at: timestamp, updated_at: timestamp, cancelled_at: nullableTimestamp,
-    last_billing: { ...billingSchema, type: ['object', 'null'] },
-  },
-};
-
-const list = { response: { 200: listSchema(subscriptionSchema) } };
-const pairSchema = {
-  type: 'object',
-  properties: { ...subscriptionSchema.properties, subscriptions: { type: 'array', items: subscriptionSchema } },
-};
 
 /** Spec 4.9, plus GET and POST /subscriptions/:id. */
 export default async function subscriptionRoutes(app: FastifyInstance) {
@@ -39,18 +21,19 @@ export default async function subscriptionRoutes(app: FastifyInstance) {
       return listEnvelope(rows.map(presentSubscription), page, total);
     };
 
-  app.get('/subscriptions', { schema: list }, lister(() => ({})));
-  app.get('/subscriptions/customer/:customer_id', { schema: list }, lister((p) => ({ customerId: p.customer_id })));
-  app.get('/subscriptions/plan/:plan_id', { schema: list }, lister((p) => ({ planId: p.plan_id })));
+  const list = (summary: string) => ({ config: { errors: [E.PAGE_INVALID] }, schema: { summary, querystring: AllQuery, response: { 200: SubscriptionList } } });
+  app.get('/subscriptions', list('List subscriptions (all of them without a limit)'), lister(() => ({})));
+  app.get('/subscriptions/customer/:customer_id', list("List a customer's subscriptions"), lister((p) => ({ customerId: p.customer_id })));
+  app.get('/subscriptions/plan/:plan_id', list("List a plan's subscriptions"), lister((p) => ({ planId: p.plan_id })));
   // One object, as clients of the live service read it (the active one, else the newest); the
   // pair's whole history is its `subscriptions` list.
   app.get<{ Params: { plan_id: string; customer_id: string } }>('/subscriptions/plan/:plan_id/customer/:customer_id',
-    { schema: { response: { 200: pairSchema } } }, async (req) => {
+    { config: { errors: [E.SUBSCRIPTION_NOT_FOUND] }, schema: { summary: 'Retrieve the subscription of a customer on a plan, with their history', response: { 200: SubscriptionPair } } }, async (req) => {
       const { subscription, all } = await subscriptionOfCustomerOnPlan(db, req.identity, req.params.plan_id, req.params.customer_id);
       return { ...presentSubscription(subscription), subscriptions: all.map(presentSubscription) };
     });
 
-  app.get<{ Params: { id: string } }>('/subscriptions/:id', { schema: { response: { 200: subscriptionSchema } } }, async (req) => {
+  app.get<{ Params: { id: string } }>('/subscriptions/:id', { config: { errors: [E.SUBSCRIPTION_NOT_FOUND] }, schema: { summary: 'Retrieve a subscription', response: { 200: SubscriptionSchema } } }, async (req) => {
     const [s] = await withLastBillings(db, [await getSubscription(db, req.identity, req.params.id)]);
     return presentSubscription(s);
   });
@@ -58,7 +41,10 @@ export default async function subscriptionRoutes(app: FastifyInstance) {
   /** Changes amount, method (method_id / charge_bank_account), ends_after, metadata of an active subscription. */
   app.post<{ Params: { id: string }; Body: Record<string, unknown> }>(
     '/subscriptions/:id',
-    { schema: { body: anyBody, response: { 200: subscriptionSchema } } },
+    {
+      config: { errors: [E.SUBSCRIPTION_NOT_FOUND, E.SUBSCRIPTION_NOT_ACTIVE, E.METHOD_NOT_FOUND, E.AMOUNT_INVALID] },
+      schema: { summary: 'Change an active subscription (amount, method, ends_after, metadata)', body: SubscribeBody, response: { 200: SubscriptionSchema } },
+    },
     async (req) => {
       const s = await req.tx((q) => updateSubscription(q, req.identity, req.params.id, req.body ?? {}, req.now));
       return presentSubscription((await withLastBillings(db, [s]))[0]);
