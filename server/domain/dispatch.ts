@@ -1,4 +1,4 @@
-import { Db } from '../db/index.js';
+import { Queryable } from '../db/index.js';
 import { Constraint } from './constraints.js';
 import { EventResource, EventRow, webhookBody } from './events.js';
 import { Scope } from './keys.js';
@@ -51,72 +51,70 @@ function smsText(e: EventRow): string {
 }
 
 /**
- * One round of the dispatcher, in one transaction: claims up to `limit` undispatched events
+ * One round of the dispatcher, in the caller's transaction: claims up to `limit` undispatched events
  * (FOR UPDATE SKIP LOCKED, so several nodes share the work and never take the same event), matches
  * them against the rules of the event's merchant and environment as they are now, creates one
  * delivery per related strategy (one per strategy even when several of its rules match), and marks
  * the events dispatched. A crash anywhere rolls it all back and the events are claimed again.
  */
-export async function dispatchEvents(db: Db, now: Date, limit = 100): Promise<DispatchResult> {
-  return db.tx(async (q) => {
-    const events = await q.query<EventRow>(
-      'SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
-    const result: DispatchResult = { events: events.length, deliveries: 0, webhooks: 0, messages: 0 };
-    if (events.length === 0) return result;
-    const targets = new Map<string, Promise<Target[]>>();
-    const names = new Map<string, string>();
-    for (const e of events) {
-      const key = `${e.merchant_id}/${e.env}/${e.resource}`;
-      if (!targets.has(key)) {
-        targets.set(key, q.query<Target>(
-          `SELECT r.id AS rule_id, r.event_resource, r.event_types, r.constraints,
-                  s.id AS strategy_id, s.mode, s.url, s.email_address, s.phone_number
-             FROM webhook_rules r
-             JOIN webhook_rule_strategies rs ON rs.rule_id = r.id
-             JOIN webhook_strategies s ON s.id = rs.strategy_id AND s.merchant_id = r.merchant_id AND s.env = r.env
-            WHERE r.merchant_id = $1 AND r.env = $2 AND r.event_resource = $3
-            ORDER BY r.seq, rs.created_at, s.id`,
-          [e.merchant_id, e.env, e.resource],
-        ));
-      }
-      const done = new Set<string>();
-      for (const t of await targets.get(key)!) {
-        if (done.has(t.strategy_id) || !ruleMatches(t, e.type, e.data)) continue;
-        done.add(t.strategy_id);
-        const scope: Scope = { merchantId: e.merchant_id, env: e.env };
-        let callbackId: number | null = null;
-        let outboxId: number | null = null;
-        let target: string;
-        if (t.mode === 'webhook') {
-          target = t.url!;
-          const [cb] = await q.query<{ id: number }>(
-            `INSERT INTO callbacks (merchant_id, env, billing_id, url, body, next_attempt_at, created_at, max_attempts)
-             VALUES ($1, $2, NULL, $3, $4, $5, $5, $6) RETURNING id`,
-            [e.merchant_id, e.env, target, webhookBody(e), now, WEBHOOK_MAX_ATTEMPTS],
-          );
-          callbackId = cb.id;
-          result.webhooks++;
-        } else {
-          if (!names.has(e.merchant_id)) {
-            const [m] = await q.query<{ name: string }>('SELECT name FROM merchants WHERE id = $1', [e.merchant_id]);
-            names.set(e.merchant_id, m?.name ?? 'Tessera');
-          }
-          target = t.mode === 'email' ? t.email_address! : t.phone_number!;
-          outboxId = await enqueue(q, scope, t.mode === 'email'
-            ? { kind: 'email', to: target, subject: `[Tessera] ${e.type} ${String(e.data.id ?? e.id)}`.slice(0, 255), text: mailText(e, t.rule_id), from_name: 'Tessera' }
-            : { kind: 'sms', to: target, text: smsText(e) }, now, `event:${e.id}`);
-          result.messages++;
-        }
-        await q.query(
-          `INSERT INTO webhook_deliveries (merchant_id, env, event_id, rule_id, strategy_id, mode, target, callback_id, outbox_id, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [e.merchant_id, e.env, e.id, t.rule_id, t.strategy_id, t.mode, target, callbackId, outboxId, now],
-        );
-        result.deliveries++;
-      }
+export async function dispatchEvents(q: Queryable, now: Date, limit = 100): Promise<DispatchResult> {
+  const events = await q.query<EventRow>(
+    'SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+  const result: DispatchResult = { events: events.length, deliveries: 0, webhooks: 0, messages: 0 };
+  if (events.length === 0) return result;
+  const targets = new Map<string, Promise<Target[]>>();
+  const names = new Map<string, string>();
+  for (const e of events) {
+    const key = `${e.merchant_id}/${e.env}/${e.resource}`;
+    if (!targets.has(key)) {
+      targets.set(key, q.query<Target>(
+        `SELECT r.id AS rule_id, r.event_resource, r.event_types, r.constraints,
+                s.id AS strategy_id, s.mode, s.url, s.email_address, s.phone_number
+           FROM webhook_rules r
+           JOIN webhook_rule_strategies rs ON rs.rule_id = r.id
+           JOIN webhook_strategies s ON s.id = rs.strategy_id AND s.merchant_id = r.merchant_id AND s.env = r.env
+          WHERE r.merchant_id = $1 AND r.env = $2 AND r.event_resource = $3
+          ORDER BY r.seq, rs.created_at, s.id`,
+        [e.merchant_id, e.env, e.resource],
+      ));
     }
-    await q.query('UPDATE events SET dispatched_at = $2 WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))',
-      [events.map((e) => e.id), now]);
-    return result;
-  });
+    const done = new Set<string>();
+    for (const t of await targets.get(key)!) {
+      if (done.has(t.strategy_id) || !ruleMatches(t, e.type, e.data)) continue;
+      done.add(t.strategy_id);
+      const scope: Scope = { merchantId: e.merchant_id, env: e.env };
+      let callbackId: number | null = null;
+      let outboxId: number | null = null;
+      let target: string;
+      if (t.mode === 'webhook') {
+        target = t.url!;
+        const [cb] = await q.query<{ id: number }>(
+          `INSERT INTO callbacks (merchant_id, env, billing_id, url, body, next_attempt_at, created_at, max_attempts)
+           VALUES ($1, $2, NULL, $3, $4, $5, $5, $6) RETURNING id`,
+          [e.merchant_id, e.env, target, webhookBody(e), now, WEBHOOK_MAX_ATTEMPTS],
+        );
+        callbackId = cb.id;
+        result.webhooks++;
+      } else {
+        if (!names.has(e.merchant_id)) {
+          const [m] = await q.query<{ name: string }>('SELECT name FROM merchants WHERE id = $1', [e.merchant_id]);
+          names.set(e.merchant_id, m?.name ?? 'Tessera');
+        }
+        target = t.mode === 'email' ? t.email_address! : t.phone_number!;
+        outboxId = await enqueue(q, scope, t.mode === 'email'
+          ? { kind: 'email', to: target, subject: `[Tessera] ${e.type} ${String(e.data.id ?? e.id)}`.slice(0, 255), text: mailText(e, t.rule_id), from_name: 'Tessera' }
+          : { kind: 'sms', to: target, text: smsText(e) }, now, `event:${e.id}`);
+        result.messages++;
+      }
+      await q.query(
+        `INSERT INTO webhook_deliveries (merchant_id, env, event_id, rule_id, strategy_id, mode, target, callback_id, outbox_id, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [e.merchant_id, e.env, e.id, t.rule_id, t.strategy_id, t.mode, target, callbackId, outboxId, now],
+      );
+      result.deliveries++;
+    }
+  }
+  await q.query('UPDATE events SET dispatched_at = $2 WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))',
+    [events.map((e) => e.id), now]);
+  return result;
 }

@@ -1,4 +1,4 @@
-import { Db, Queryable } from '../db/index.js';
+import { Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { OutboxMessage, enqueue } from './outbox.js';
 import type { Scope } from './keys.js';
@@ -7,6 +7,7 @@ import { MerchantSettings, getSettings } from './settings.js';
 import { findTemplate, getTemplate } from './templates.js';
 import { Transaction, TransactionRow, getTransaction } from './transactions.js';
 import { isEmail, isScalar, readBool, text } from './validate.js';
+import type { ReceiptOut } from '../schemas/receipts.js';
 
 // Receipts (spec 2.6, 4.4). One path for every receipt: POST /charge/:id/receipt and the receipt
 // a charge asks for (send_receipt, customer or merchant default). Each receipt is rendered,
@@ -197,22 +198,16 @@ export async function sendChargeReceipt(q: Queryable, scope: Scope, txn: Transac
 }
 
 /**
- * Worker task: due receipts of the last day that no request made (the process stopped between
- * the charge's commit and its receipt). Runs across merchants; each receipt is made in its scope.
+ * For the sweep (jobs/sweeps.ts): due receipts of the last day that no request made (the process
+ * stopped between the charge's commit and its receipt), across merchants, oldest first.
  */
-export async function sweepDueReceipts(db: Db, now: Date): Promise<number> {
-  const rows = await db.query<{ id: string; merchant_id: string; env: 'test' | 'live' }>(
+export async function listDueReceipts(q: Queryable, now: Date): Promise<{ id: string; merchant_id: string; env: 'test' | 'live' }[]> {
+  return q.query(
     `SELECT id, merchant_id, env FROM transactions
       WHERE receipt_due AND successful AND receipt_id IS NULL AND created_at <= $1 AND created_at > $2
       ORDER BY created_at LIMIT 100`,
     [new Date(now.getTime() - SWEEP_GRACE_MS), new Date(now.getTime() - SWEEP_WINDOW_MS)],
   );
-  let made = 0;
-  for (const r of rows) {
-    // One transaction per receipt: one that fails leaves the others made.
-    if (await db.tx((q) => sendDueReceipt(q, { merchantId: r.merchant_id, env: r.env }, r.id, now))) made++;
-  }
-  return made;
 }
 
 export async function getReceipt(q: Queryable, scope: Scope, rawId: unknown): Promise<ReceiptRow> {
@@ -230,7 +225,7 @@ export async function getReceipt(q: Queryable, scope: Scope, rawId: unknown): Pr
 }
 
 /** Spec 2.6, `+00:00` timestamps; `delivery` (ours) tells whether the outbox has sent it yet. */
-export function presentReceipt(r: ReceiptRow) {
+export function presentReceipt(r: ReceiptRow): ReceiptOut {
   return {
     class: 'receipt',
     id: r.id,

@@ -1,5 +1,5 @@
 import { expired } from '../../src/checks.js';
-import { Db, Queryable } from '../db/index.js';
+import { Queryable } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
@@ -199,37 +199,33 @@ export interface Submitted {
 }
 
 /**
- * POST /tokens/update. 122004/UPD01 refuse the whole batch before any work; entry-level problems
- * are answered in the entry. The batch and its entries are kept in one transaction, with the
+ * POST /tokens/update, with the batch readBatch read from the body before the transaction
+ * (122004/UPD01 refuse the whole batch before any work); entry-level problems are answered in the
+ * entry. The batch and its entries are kept in the caller's transaction, with the
  * `accountupdater.received` event.
  */
-export async function submitUpdate(db: Db, scope: Scope, body: Record<string, unknown>, now: Date,
-  onRecord?: (q: Queryable, id: string) => Promise<void>): Promise<Submitted> {
-  const batch = readBatch(body.payment_methods);
-  return db.tx(async (q) => {
-    const entries = await checkBatch(q, scope, batch, now);
-    const accepted = entries.filter((e) => e.accepted).length;
-    const head: UpdateRow = {
-      id: newId(8), status: 'received', accepted_count: accepted, rejected_count: entries.length - accepted,
-      applied_count: null, unapplied: null, created_at: now, review_at: new Date(now.getTime() + REVIEW_DELAY_MS), completed_at: null,
-    };
-    await q.query(
-      `INSERT INTO account_updates (merchant_id, env, id, status, accepted_count, rejected_count, created_at, review_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [scope.merchantId, scope.env, head.id, head.status, head.accepted_count, head.rejected_count, now, head.review_at],
-    );
-    await q.query(
-      `INSERT INTO account_update_entries
-              (merchant_id, env, update_id, idx, payment_id, card_exp_month, card_exp_year, accepted, errors, token_id)
-       SELECT $1, $2, $3, e.idx, e.payment_id, e.card_exp_month, e.card_exp_year, e.accepted, e.errors, e.token_id
-         FROM jsonb_to_recordset($4::jsonb) AS e(idx integer, payment_id text, card_exp_month jsonb, card_exp_year jsonb,
-                                                 accepted boolean, errors jsonb, token_id text)`,
-      [scope.merchantId, scope.env, head.id, entries],
-    );
-    await onRecord?.(q, head.id);
-    await emitEvent(q, scope, 'accountupdater.received', presentSummary(head), now);
-    return { head, entries };
-  });
+export async function submitUpdate(q: Queryable, scope: Scope, batch: [number, unknown][], now: Date): Promise<Submitted> {
+  const entries = await checkBatch(q, scope, batch, now);
+  const accepted = entries.filter((e) => e.accepted).length;
+  const head: UpdateRow = {
+    id: newId(8), status: 'received', accepted_count: accepted, rejected_count: entries.length - accepted,
+    applied_count: null, unapplied: null, created_at: now, review_at: new Date(now.getTime() + REVIEW_DELAY_MS), completed_at: null,
+  };
+  await q.query(
+    `INSERT INTO account_updates (merchant_id, env, id, status, accepted_count, rejected_count, created_at, review_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [scope.merchantId, scope.env, head.id, head.status, head.accepted_count, head.rejected_count, now, head.review_at],
+  );
+  await q.query(
+    `INSERT INTO account_update_entries
+            (merchant_id, env, update_id, idx, payment_id, card_exp_month, card_exp_year, accepted, errors, token_id)
+     SELECT $1, $2, $3, e.idx, e.payment_id, e.card_exp_month, e.card_exp_year, e.accepted, e.errors, e.token_id
+       FROM jsonb_to_recordset($4::jsonb) AS e(idx integer, payment_id text, card_exp_month jsonb, card_exp_year jsonb,
+                                               accepted boolean, errors jsonb, token_id text)`,
+    [scope.merchantId, scope.env, head.id, entries],
+  );
+  await emitEvent(q, scope, 'accountupdater.received', presentSummary(head), now);
+  return { head, entries };
 }
 
 // --- the review ------------------------------------------------------------------------------
@@ -272,12 +268,11 @@ export async function completeReview(q: Queryable, scope: Scope, id: string, now
 }
 
 /**
- * Job: completes the reviews that are due, across merchants, each on its merchant's clock (real
- * time plus the test-clock offset in test mode). Called by the background loop every round;
- * several processes may run it at once (SKIP LOCKED). Returns how many it completed.
+ * For the background loop (jobs/sweeps.ts): the reviews that are due, across merchants, each on
+ * its merchant's clock (real time plus the test-clock offset in test mode), with that clock's now.
  */
-export async function completeDueReviews(db: Db, realNow: Date, limit = 100): Promise<number> {
-  const due = await db.query<{ merchant_id: string; env: 'test' | 'live'; id: string; offset_ms: number }>(
+export async function listDueReviews(q: Queryable, realNow: Date, limit = 100): Promise<{ scope: Scope; id: string; now: Date }[]> {
+  const due = await q.query<{ merchant_id: string; env: 'test' | 'live'; id: string; offset_ms: number }>(
     `SELECT u.merchant_id, u.env, u.id, COALESCE(c.offset_ms, 0) AS offset_ms
        FROM account_updates u
        LEFT JOIN test_clocks c ON c.merchant_id = u.merchant_id AND u.env = 'test'
@@ -285,30 +280,26 @@ export async function completeDueReviews(db: Db, realNow: Date, limit = 100): Pr
       ORDER BY u.review_at LIMIT $2`,
     [realNow, limit],
   );
-  let completed = 0;
-  for (const d of due) {
-    const now = new Date(realNow.getTime() + Number(d.offset_ms));
-    if (await db.tx((q) => completeReview(q, { merchantId: d.merchant_id, env: d.env }, d.id, now))) completed++;
-  }
-  return completed;
+  return due.map((d) => ({ scope: { merchantId: d.merchant_id, env: d.env }, id: d.id, now: new Date(realNow.getTime() + Number(d.offset_ms)) }));
 }
 
 // --- reading ---------------------------------------------------------------------------------
 
 /**
  * GET /tokens/update/:id (UPD02 when unknown). A review that is due is completed first, so the
- * answer never shows a batch as received after its review time, with or without the loop.
+ * answer never shows a batch as received after its review time, with or without the loop: the
+ * caller's transaction is the review's.
  */
-export async function getUpdate(db: Db, scope: Scope, id: string, now: Date): Promise<Submitted> {
-  const read = () => db.query<UpdateRow>('SELECT * FROM account_updates WHERE merchant_id = $1 AND env = $2 AND id = $3',
+export async function getUpdate(q: Queryable, scope: Scope, id: string, now: Date): Promise<Submitted> {
+  const read = () => q.query<UpdateRow>('SELECT * FROM account_updates WHERE merchant_id = $1 AND env = $2 AND id = $3',
     [scope.merchantId, scope.env, id]);
   let [head] = await read();
   if (!head) throw new GatewayError(E.UPDATE_RECORD_NOT_FOUND);
   if (head.status === 'received' && new Date(head.review_at) <= now) {
-    await db.tx((q) => completeReview(q, scope, id, now));
+    await completeReview(q, scope, id, now);
     [head] = await read();
   }
-  const entries = await db.query<EntryRow>(
+  const entries = await q.query<EntryRow>(
     `SELECT idx, payment_id, card_exp_month, card_exp_year, accepted, errors, token_id FROM account_update_entries
       WHERE merchant_id = $1 AND env = $2 AND update_id = $3 ORDER BY idx`,
     [scope.merchantId, scope.env, id],

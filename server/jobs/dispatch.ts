@@ -36,7 +36,7 @@ export class WebhookDispatcher {
     const total: DispatchResult = { events: 0, deliveries: 0, webhooks: 0, messages: 0 };
     const size = this.opts.batchSize ?? 100;
     for (let i = 0; i < 10_000; i++) {
-      const r = await dispatchEvents(this.opts.db, now, size);
+      const r = await this.opts.db.tx((q) => dispatchEvents(q, now, size));
       for (const k of Object.keys(total) as (keyof DispatchResult)[]) total[k] += r[k];
       if (r.events < size) break;
     }

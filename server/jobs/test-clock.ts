@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Db, Queryable } from '../db/index.js';
-import { completeDueReviews } from '../domain/updater.js';
+import { completeDueReviews } from './sweeps.js';
 import { E, GatewayError } from '../errors.js';
 import { targetOf } from './clock-target.js';
 import { JobDeps, RunSummary, Skips, emptySummary, runDueBetween } from './runs.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { BATCH_BODY_LIMIT, getUpdate, presentUpdate, submitUpdate } from '../domain/updater.js';
+import { BATCH_BODY_LIMIT, getUpdate, presentUpdate, readBatch, submitUpdate } from '../domain/updater.js';
 import { E, GatewayError } from '../errors.js';
-import { IdempotentReplay, rememberResource } from '../http/idempotency.js';
+import { IdempotentReplay } from '../http/idempotency.js';
 import { anyBody, nullableTime, timestamp } from '../http/schemas.js';
 
 const echoed = { type: ['integer', 'string', 'null'] };
@@ -46,15 +46,15 @@ export const accountUpdaterSchema = {
 export default async function updaterRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
-  const replay: IdempotentReplay = async (req, id) => presentUpdate(await getUpdate(db, req.identity, id, req.now));
+  const replay: IdempotentReplay = async (req, id) => presentUpdate(await db.tx((q) => getUpdate(q, req.identity, id, req.now)));
   app.post(
     '/tokens/update',
     { bodyLimit: BATCH_BODY_LIMIT, config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: accountUpdaterSchema } } },
     async (req) => {
       try {
-        const batch = await submitUpdate(db, req.identity, (req.body ?? {}) as Record<string, unknown>, req.now,
-          (q, id) => rememberResource(q, req, id));
-        return presentUpdate(batch);
+        const batch = readBatch(((req.body ?? {}) as Record<string, unknown>).payment_methods);
+        const submitted = await req.tx((q) => submitUpdate(q, req.identity, batch, req.now), { resource: (s) => s.head.id });
+        return presentUpdate(submitted);
       } catch (err) {
         if (err instanceof GatewayError) throw err;
         // Nothing was kept (one transaction): the whole batch can be sent again.
@@ -67,6 +67,6 @@ export default async function updaterRoutes(app: FastifyInstance) {
   app.get<{ Params: { id: string } }>(
     '/tokens/update/:id',
     { schema: { response: { 200: accountUpdaterSchema } } },
-    async (req) => presentUpdate(await getUpdate(db, req.identity, req.params.id, req.now)),
+    async (req) => presentUpdate(await req.tx((q) => getUpdate(q, req.identity, req.params.id, req.now))),
   );
 }

@@ -5,7 +5,8 @@ import { WebhookDispatcher } from '../../../server/jobs/dispatch.js';
 import { emitEvent } from '../../../server/domain/events.js';
 import { WEBHOOK_MAX_ATTEMPTS, dispatchEvents } from '../../../server/domain/dispatch.js';
 import { visa } from '../../helpers/gateway.js';
-import { Api, deliveryHarness, expectError, testApi, verifySignature, api as apiFor } from './webhooks-fixtures.js';
+import { Api, deliveryHarness, testApi, verifySignature, api as apiFor } from './webhooks-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // From an event to the merchant: dispatch (rules × strategies), signed HTTP delivery to a real
 // node:http receiver with retries, email and SMS through the outbox, the deliveries view.
@@ -207,7 +208,7 @@ describe('matching', () => {
       for (let i = 0; i < 30; i++) await emitEvent(q, { merchantId: m.id, env: 'test' }, 'customer.created', { class: 'customer', id: `c${i}` }, h.gw.clock.now());
     });
     const small = new WebhookDispatcher({ db: h.gw.db, clock: h.gw.clock, batchSize: 5 });
-    await Promise.all([dispatchEvents(h.gw.db, at(0), 5), ...Array.from({ length: 4 }, () => small.runOnce(at(0)))]);
+    await Promise.all([h.gw.db.tx((q) => dispatchEvents(q, at(0), 5)), ...Array.from({ length: 4 }, () => small.runOnce(at(0)))]);
     const rows = await h.gw.db.query('SELECT event_id FROM webhook_deliveries WHERE merchant_id = $1', [m.id]);
     expect(rows).toHaveLength(30);
     expect(new Set(rows.map((x) => x.event_id)).size).toBe(30);

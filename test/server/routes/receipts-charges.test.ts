@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { Db, Queryable } from '../../../server/db/index.js';
 import { createCharge } from '../../../server/domain/charges.js';
-import { SWEEP_GRACE_MS, sendDueReceipt, sweepDueReceipts } from '../../../server/domain/receipts.js';
+import { SWEEP_GRACE_MS, sendDueReceipt } from '../../../server/domain/receipts.js';
+import { sweepDueReceipts } from '../../../server/jobs/sweeps.js';
 import { OutboxWorker } from '../../../server/notify/outbox.js';
 import { DB_KIND, Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { calls, expectError } from './receipts-fixtures.js';
+import { calls } from './receipts-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // Receipts a charge asks for (send_receipt, customer and merchant defaults): made by the same code
 // as POST /charge/:id/receipt, after the charge has committed, exactly once.

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import type { Clock } from '../../../server/clock.js';
 import type { Db } from '../../../server/db/index.js';
-import { completeDueReviews } from '../../../server/domain/updater.js';
+import { completeDueReviews } from '../../../server/jobs/sweeps.js';
 import { Merchant, TestGateway, bank, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { calls, expectError } from './receipts-fixtures.js';
+import { calls } from './receipts-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // Account updater (spec 2.9, 4.7; docs/decisions.md (Invoices and the account updater)): POST /tokens/update, GET
 // /tokens/update/:id, and the review that writes the accepted dates REVIEW_DELAY_MS later.
