@@ -34,25 +34,27 @@ export function parseDays(query: unknown): number {
 
 /**
  * One statement: charges (by their creation), refunds (by theirs) and customers (by theirs) of the
- * scope from `from` (a UTC midnight) to `until`, each grouped by UTC day, then merged per day.
+ * scope from $3 (a UTC midnight) to $4, each grouped by UTC day, then merged per day. The day is
+ * date_bin('1 day', created_at, $3): whole days counted from a UTC midnight, whatever the session's
+ * time zone, and cheaper per row than date_trunc on `created_at AT TIME ZONE 'UTC'` (no zone rules).
  */
 const BY_DAY = `
-  SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(gross_volume)::bigint AS gross_volume, sum(successful)::bigint AS successful,
+  SELECT to_char(day AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(gross_volume)::bigint AS gross_volume, sum(successful)::bigint AS successful,
          sum(declined)::bigint AS declined, sum(refunded)::bigint AS refunded, sum(refunds)::bigint AS refunds,
          sum(new_customers)::bigint AS new_customers
     FROM (
-      SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day,
+      SELECT date_bin('1 day', created_at, $3) AS day,
              COALESCE(sum(amount_settled) FILTER (WHERE successful), 0) AS gross_volume,
              count(*) FILTER (WHERE successful) AS successful, count(*) FILTER (WHERE NOT successful) AS declined,
              0 AS refunded, 0 AS refunds, 0 AS new_customers
         FROM transactions WHERE merchant_id = $1 AND env = $2 AND created_at >= $3 AND created_at < $4
        GROUP BY 1
       UNION ALL
-      SELECT date_trunc('day', created_at AT TIME ZONE 'UTC'), 0, 0, 0, sum(amount), count(*), 0
+      SELECT date_bin('1 day', created_at, $3), 0, 0, 0, sum(amount), count(*), 0
         FROM refunds WHERE merchant_id = $1 AND env = $2 AND created_at >= $3 AND created_at < $4
        GROUP BY 1
       UNION ALL
-      SELECT date_trunc('day', created_at AT TIME ZONE 'UTC'), 0, 0, 0, 0, 0, count(*)
+      SELECT date_bin('1 day', created_at, $3), 0, 0, 0, 0, 0, count(*)
         FROM customers WHERE merchant_id = $1 AND env = $2 AND created_at >= $3 AND created_at < $4
        GROUP BY 1
     ) d

@@ -101,6 +101,21 @@ describe('GET /dashboard/summary', () => {
     expect((await summary('?days=31')).json().series[0]).toEqual({ day: '2026-01-16', gross_volume: 3000, successful: 1, declined: 0, refunded: 2000, refunds: 1, new_customers: 0 });
   });
 
+  test('a UTC day ends at midnight: 23:59:59.999 is that day, 00:00:00.000 the next', async () => {
+    // Last in the file: it moves the gateway's own clock (every merchant's "now").
+    const n = await gw.newMerchant();
+    const c = api(gw, n);
+    gw.clock.advance(12 * 3600_000 - 1); // 2026-01-15T23:59:59.999Z
+    await c.ok('POST', '/charge', { token: await tokenFor(gw, visa, n.test.public_key), amount: 1000 });
+    gw.clock.advance(1);
+    await c.ok('POST', '/charge', { token: await tokenFor(gw, visa, n.test.public_key), amount: 200 });
+    const body = (await summary('?days=2', n.test.private_key)).json();
+    expect(body.series).toEqual([
+      { day: '2026-01-15', ...zero, gross_volume: 1000, successful: 1 },
+      { day: '2026-01-16', ...zero, gross_volume: 200, successful: 1 },
+    ]);
+  });
+
   test('days out of 1..90 or not a whole number is 400 DASH01; public key 403; no key 401', async () => {
     for (const q of ['?days=0', '?days=91', '?days=abc', '?days=1.5', '?days=-1', '?days=1e1', '?days=7&days=8']) {
       expectError(await summary(q), 400, 'DASH01');
