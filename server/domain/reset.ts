@@ -96,7 +96,7 @@ export function deletionOrder(tables: string[], edges: { child: string; parent: 
 const plans = new WeakMap<Db, Promise<ResetPlan>>();
 
 /** The plan of this database, read once: the schema changes only by migrations, at start. */
-function cachedPlan(db: Db): Promise<ResetPlan> {
+export function resetPlan(db: Db): Promise<ResetPlan> {
   let plan = plans.get(db);
   if (!plan) {
     plan = planReset(db);
@@ -113,30 +113,27 @@ export interface ResetResult {
   deleted: Record<string, number>;
 }
 
-/** Wipes the test records of one merchant in one transaction. */
-export async function resetTestEnvironment(db: Db, merchantId: string): Promise<ResetResult> {
-  const plan = await cachedPlan(db);
+/** Wipes the test records of one merchant in the caller's transaction, by the database's plan (resetPlan). */
+export async function resetTestEnvironment(q: Queryable, plan: ResetPlan, merchantId: string): Promise<ResetResult> {
   if (plan.unclassified.length) {
     throw new Error(`reset: no rule for ${plan.unclassified.join(', ')}; classify it in server/domain/reset.ts`);
   }
-  return db.tx(async (q) => {
-    const deleted: Record<string, number> = {};
-    for (const { table, envColumn } of plan.wipe) {
-      const rows = await q.query<{ n: number }>(
-        `WITH gone AS (DELETE FROM ${ident(table)} WHERE merchant_id = $1${envColumn ? " AND env = 'test'" : ''} RETURNING 1)
-         SELECT count(*)::int AS n FROM gone`,
-        [merchantId],
-      );
-      deleted[table] = rows[0]?.n ?? 0;
-    }
-    for (const { table, columns } of plan.defaults) {
-      if (!columns.length) continue;
-      await q.query(
-        `UPDATE ${ident(table)} SET ${columns.map((c) => `${ident(c)} = DEFAULT`).join(', ')}
-          WHERE merchant_id = $1 AND env = 'test'`,
-        [merchantId],
-      );
-    }
-    return { deleted };
-  });
+  const deleted: Record<string, number> = {};
+  for (const { table, envColumn } of plan.wipe) {
+    const rows = await q.query<{ n: number }>(
+      `WITH gone AS (DELETE FROM ${ident(table)} WHERE merchant_id = $1${envColumn ? " AND env = 'test'" : ''} RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [merchantId],
+    );
+    deleted[table] = rows[0]?.n ?? 0;
+  }
+  for (const { table, columns } of plan.defaults) {
+    if (!columns.length) continue;
+    await q.query(
+      `UPDATE ${ident(table)} SET ${columns.map((c) => `${ident(c)} = DEFAULT`).join(', ')}
+        WHERE merchant_id = $1 AND env = 'test'`,
+      [merchantId],
+    );
+  }
+  return { deleted };
 }

@@ -3,7 +3,7 @@ import { E, GatewayError, invalid } from '../errors.js';
 import { anyBody, bool, int, nullableTime } from '../http/schemas.js';
 import { SETTLE_DEFAULT_MS, SETTLE_MAX_MS, settle } from '../jobs/settle.js';
 import { wholeNumber } from '../domain/validate.js';
-import { resetTestEnvironment } from '../domain/reset.js';
+import { resetPlan, resetTestEnvironment } from '../domain/reset.js';
 
 const resetSchema = {
   type: 'object',
@@ -56,7 +56,8 @@ export default async function testHelperRoutes(app: FastifyInstance) {
 
   app.post('/test_helpers/reset', { schema: { response: { 200: resetSchema } } }, async (req) => {
     if (req.identity.env !== 'test') throw new GatewayError(E.TEST_HELPER_NEEDS_TEST_KEY);
-    const { deleted } = await resetTestEnvironment(db, req.identity.merchantId);
+    const plan = await resetPlan(db);
+    const { deleted } = await req.tx((q) => resetTestEnvironment(q, plan, req.identity.merchantId));
     // Cached key lookups carry the test clock's offset, which the reset just removed.
     app.services.keys?.forget();
     return { class: 'test_reset', env: 'test', merchant_id: req.identity.merchantId, deleted, settings: 'default' };
