@@ -65,7 +65,7 @@ export default async function adminRoutes(app: FastifyInstance, opts: { token: s
     },
   }, async (req) => {
     const body = req.body as { merchant?: string; name?: string; env: 'test' | 'live'; expire_old: 'now' | '1h' | 'never' };
-    const { merchantId, set } = await db.tx((q) =>
+    const { merchantId, set } = await req.tx((q) =>
       newKeySet(q, { merchantId: body.merchant, name: body.name, env: body.env, expireOld: body.expire_old }, clock.now()),
     );
     app.services.keys?.forget(merchantId); // older keys expired "now" stop at once on this node

@@ -121,7 +121,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       const body = req.body ?? {};
-      const set = await db.tx((q) =>
+      const set = await req.tx((q) =>
         generateKeySet(q, req.identity, body.env ?? req.identity.env, body.expire_old ?? 'now', clock.now()),
       );
       // Keys changed: this process's key-lookup cache must not keep an expired key alive.
