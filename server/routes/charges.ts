@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { readChargeInput } from '../domain/charge-input.js';
 import { createCharge } from '../domain/charges.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
 import { getSettings } from '../domain/settings.js';
@@ -55,8 +56,9 @@ export default async function chargeRoutes(app: FastifyInstance) {
   }, async (req) => {
     const settings = await getSettings(db, req.identity);
     const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>, settings);
+    const input = readChargeInput(req.identity, body, req.now);
     // A decline is recorded (committed) before its 402 is answered.
-    const { txn, failure } = await req.tx((q) => createCharge(q, { vault }, req.identity, body, req.now, { settings }),
+    const { txn, failure } = await req.tx((q) => createCharge(q, { vault }, req.identity, input, req.now, { settings }),
       { resource: (r) => r.txn.id });
     app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
     if (failure) throw failure;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readChargeInput } from '../domain/charge-input.js';
 import { createCharge } from '../domain/charges.js';
 import { createCustomer } from '../domain/customers.js';
 import { Scope, demoMerchantId, demoPublicKey } from '../domain/keys.js';
@@ -98,7 +99,9 @@ function demoCharge(app: FastifyInstance): void {
       customerId = customer.id as string;
       charge = { customer_id: customerId, amount, description: 'Demo checkout (saved customer)' };
     }
-    const { txn, failure } = await req.tx((q) => createCharge(q, { vault }, scope, charge, clock.now()));
+    const now = clock.now();
+    const input = readChargeInput(scope, charge, now);
+    const { txn, failure } = await req.tx((q) => createCharge(q, { vault }, scope, input, now));
     if (failure) throw failure;
     return { customer_id: customerId, transaction: presentTransaction(txn) };
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { Db, Queryable } from '../../../server/db/index.js';
+import { readChargeInput } from '../../../server/domain/charge-input.js';
 import { createCharge } from '../../../server/domain/charges.js';
 import { SWEEP_GRACE_MS, sendDueReceipt } from '../../../server/domain/receipts.js';
 import { sweepDueReceipts } from '../../../server/jobs/sweeps.js';
@@ -210,8 +211,9 @@ describe('exactly once', () => {
   test('the request path and the sweep racing for one due receipt make one receipt', async () => {
     // A charge recorded without its receipt (as after a crash between commit and receipt).
     const token = await tokenFor(gw);
-    const { txn } = await gw.db.tx((q) => createCharge(q, { vault: gw.vault }, { merchantId: gw.merchant.id, env: 'test' },
-      { token, amount: 300, send_receipt: true, email_address: 'race@example.com' }, gw.clock.now()));
+    const scopeOf = { merchantId: gw.merchant.id, env: 'test' as const };
+    const input = readChargeInput(scopeOf, { token, amount: 300, send_receipt: true, email_address: 'race@example.com' }, gw.clock.now());
+    const { txn } = await gw.db.tx((q) => createCharge(q, { vault: gw.vault }, scopeOf, input, gw.clock.now()));
     const scope = { merchantId: gw.merchant.id, env: 'test' as const };
     const results = await Promise.all(Array.from({ length: 5 }, () => gw.db.tx((q) => sendDueReceipt(q, scope, txn.id, gw.clock.now()))));
     expect(results.filter(Boolean)).toHaveLength(1);

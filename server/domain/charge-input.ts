@@ -1,0 +1,99 @@
+// POST /charge's body, read and checked once at the edge (spec 4.1): the route (and the gateway's
+// own charges: billings, scheduled transactions, the demo) turn a body into a ChargeInput here, and
+// createCharge works on that typed input only. Pure: nothing here reads the database; what needs
+// it (the token, the stored method, the customer's receipt address) is createCharge's.
+import { badRequest, E, GatewayError, tooLong } from '../errors.js';
+import type { Scope } from './keys.js';
+import { preparePaymentData } from './tokens.js';
+import { PAYER_FIELDS } from './transactions.js';
+import { isEmail, parseAmount, readBool, readMetadata, text } from './validate.js';
+
+type Body = Record<string, unknown>;
+export type ChargeShape = 'token' | 'customer' | 'card';
+export type PayerField = (typeof PAYER_FIELDS)[number];
+
+const MAX_DESCRIPTION = 1000;
+
+interface ChargeCommon {
+  /** Cents, above zero. */
+  amount: number;
+  description: string | null;
+  /** Merged over the customer's metadata. */
+  metadata: Record<string, unknown>;
+  /** `send_receipt` (undefined: the customer's default), `email_address`, `receipt_template_id`. */
+  receipt: { send: boolean | undefined; email: string | null; templateId: string | null };
+  /** Payer fields sent with the charge; each wins over the instrument's own. */
+  payer: Partial<Record<PayerField, string | null>>;
+}
+
+export type ChargeInput =
+  | (ChargeCommon & { shape: 'token'; token: string; csc: string | null; zip: string | null })
+  | (ChargeCommon & {
+    shape: 'customer'; customerId: string; methodId: string | null;
+    /** Absent: the default method whatever its type; true/false: the default bank account/card. */
+    bankAccount: boolean | undefined;
+  })
+  | (ChargeCommon & { shape: 'card'; card: PreparedCard; csc: string | null });
+
+/** A card sent with the charge, checked as a token's card is (never a bank account). */
+export type PreparedCard = Extract<ReturnType<typeof preparePaymentData>, { token_type: 'credit_card' }>;
+
+/** One path, three request shapes, chosen by the fields present (spec 4.1). */
+export function chargeShape(body: Body): ChargeShape {
+  if (text(body.customer_id, 'customer_id') !== null) return 'customer';
+  if (text(body.card_number, 'card_number') !== null) return 'card';
+  // A body naming a customer's method (or an empty customer_id) without a token is a charge by
+  // customer that lacks its customer_id: 48291, not the token shape's 69002.
+  if (text(body.token, 'token') === null && (body.customer_id !== undefined || text(body.method_id, 'method_id') !== null
+    || body.charge_bank_account !== undefined)) return 'customer';
+  return 'token';
+}
+
+function amountOf(shape: ChargeShape, body: Body): number {
+  const a = parseAmount(body.amount);
+  if (shape === 'customer') {
+    if (a === 'missing' || a === 'empty') throw new GatewayError(E.CUSTOMER_CHARGE_PARAMS_MISSING);
+    if (a === 'not_positive') throw new GatewayError(E.CUSTOMER_AMOUNT_INVALID);
+  }
+  if (shape === 'token' && (a === 'missing' || a === 'empty')) throw new GatewayError(E.TOKEN_CHARGE_PARAMS_MISSING);
+  if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
+  return a;
+}
+
+/**
+ * The whole charge body, checked in the order its faults are answered: the shape's required
+ * fields (69002, 48291), amount (59112, 99819), metadata, description, the receipt fields (69006),
+ * then the instrument's own fields (a card is checked as a token's card is: its scope and the time
+ * decide test cards and expiry).
+ */
+export function readChargeInput(scope: Scope, body: Body, now: Date): ChargeInput {
+  const shape = chargeShape(body);
+  const token = text(body.token, 'token');
+  const customerId = text(body.customer_id, 'customer_id');
+  if (shape === 'token' && token === null) throw new GatewayError(E.TOKEN_CHARGE_PARAMS_MISSING);
+  if (shape === 'customer' && customerId === null) throw new GatewayError(E.CUSTOMER_CHARGE_PARAMS_MISSING);
+  const amount = amountOf(shape, body);
+  const metadata = readMetadata(body.metadata) ?? {};
+  const description = text(body.description, 'description');
+  if (description && description.length > MAX_DESCRIPTION) throw tooLong('description', MAX_DESCRIPTION);
+  const send = readBool(body.send_receipt, 'send_receipt');
+  const email = text(body.email_address, 'email_address');
+  if (email !== null && !isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);
+  const receipt = { send, email, templateId: text(body.receipt_template_id, 'receipt_template_id') };
+  const common = { amount, description, metadata, receipt, payer: {} as ChargeCommon['payer'] };
+  let input: ChargeInput;
+  if (shape === 'customer') {
+    const bankAccount = readBool(body.charge_bank_account, 'charge_bank_account');
+    input = { ...common, shape, customerId: customerId!, methodId: text(body.method_id, 'method_id'), bankAccount };
+  } else if (shape === 'card') {
+    // Used at once and never stored. The owner's name is optional here (the clients' own examples
+    // send none); the rest is checked as for a token.
+    const card = preparePaymentData(scope, body, now, { ownerOptional: true });
+    if (card.token_type !== 'credit_card') throw badRequest('direct charges take cards only; tokenize bank accounts');
+    input = { ...common, shape, card, csc: text(body.csc ?? body.cvv, 'csc') };
+  } else {
+    input = { ...common, shape, token: token!, csc: text(body.cvv ?? body.csc, 'csc'), zip: text(body.zip, 'zip') };
+  }
+  for (const f of PAYER_FIELDS) if (body[f] !== undefined) input.payer[f] = text(body[f], f);
+  return input;
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../server/errors.js';
+import { chargeShape, readChargeInput } from '../../../server/domain/charge-input.js';
+import type { Scope } from '../../../server/domain/keys.js';
+
+// POST /charge's body read once, at the edge: the typed ChargeInput createCharge works on.
+
+const scope: Scope = { merchantId: 'm_test', env: 'test' };
+const now = new Date('2026-06-01T00:00:00Z');
+const read = (body: Record<string, unknown>) => readChargeInput(scope, body, now);
+
+function refusal(body: Record<string, unknown>): { code: string; message: string } {
+  try {
+    read(body);
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    return { code: err.code, message: err.message };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('chargeShape', () => {
+  it.each([
+    [{ token: 't', amount: 1 }, 'token'],
+    [{ amount: 1 }, 'token'],
+    [{ customer_id: 'c1', amount: 1 }, 'customer'],
+    [{ customer_id: '', amount: 1 }, 'customer'],
+    [{ method_id: 'm1', amount: 1 }, 'customer'],
+    [{ charge_bank_account: true, amount: 1 }, 'customer'],
+    [{ card_number: '4111111111111111', amount: 1 }, 'card'],
+  ])('%j is a charge by %s', (body, shape) => {
+    expect(chargeShape(body)).toBe(shape);
+  });
+});
+
+describe('readChargeInput', () => {
+  it('reads a charge by token with every common field typed', () => {
+    expect(read({
+      token: ' tok ', amount: '1999', description: 'Tea', metadata: '{"order":"A-1"}', send_receipt: 'yes',
+      email_address: 'ada@example.com', receipt_template_id: 7, cvv: 123, zip: '90210', company: 'Analytical', city: '',
+    })).toEqual({
+      shape: 'token', token: 'tok', amount: 1999, description: 'Tea', metadata: { order: 'A-1' },
+      receipt: { send: true, email: 'ada@example.com', templateId: '7' }, csc: '123', zip: '90210',
+      payer: { company: 'Analytical', city: null, zip: '90210' },
+    });
+  });
+
+  it('reads a charge by customer: the method, and charge_bank_account as a boolean', () => {
+    expect(read({ customer_id: 'c1', method_id: 'm1', amount: 5, charge_bank_account: '0' })).toMatchObject({
+      shape: 'customer', customerId: 'c1', methodId: 'm1', bankAccount: false, amount: 5, metadata: {},
+      receipt: { send: undefined, email: null, templateId: null }, payer: {},
+    });
+  });
+
+  it('reads a direct card charge, its card checked as a token\'s is', () => {
+    const input = read({ card_number: '4111 1111 1111 1111', card_exp_month: 12, card_exp_year: 2030, csc: '123', amount: 100 });
+    const card = input.shape === 'card' ? input : null;
+    expect(card?.card).toMatchObject({ token_type: 'credit_card', card_type: 'visa', card_exp_month: 12, card_exp_year: 2030 });
+    expect(card?.csc).toBe('123');
+  });
+
+  it.each([
+    [{ amount: 100 }, '69002'],
+    [{ token: 't' }, '69002'],
+    [{ customer_id: '', amount: 100 }, '48291'],
+    [{ customer_id: 'c1' }, '48291'],
+    [{ customer_id: 'c1', amount: 0 }, '99819'],
+    [{ token: 't', amount: 0 }, '59112'],
+    [{ token: 't', amount: '1.50' }, '59112'],
+    [{ token: 't', amount: 100, email_address: 'not an address' }, '69006'],
+    [{ token: 't', amount: 100, metadata: { note: 'x'.repeat(8200) } }, 'REQ01'],
+    [{ token: 't', amount: 100, description: 'd'.repeat(1001) }, 'REQ01'],
+    [{ token: 't', amount: 100, send_receipt: 'maybe' }, 'REQ01'],
+    [{ customer_id: 'c1', amount: 100, charge_bank_account: [] }, 'REQ01'],
+    [{ token: 't', amount: 100, company: { toString: 'x' } }, 'REQ01'],
+    [{ card_number: '4111111111111112', card_exp_month: 12, card_exp_year: 2030, amount: 100 }, '11112'],
+  ])('refuses %j with %s', (body, code) => {
+    expect(refusal(body).code).toBe(code);
+  });
+
+  it('answers the first fault in the documented order: the shape\'s fields, then the amount, then the rest', () => {
+    expect(refusal({ amount: 0, send_receipt: 'maybe' }).code).toBe('69002');
+    expect(refusal({ token: 't', amount: 0, send_receipt: 'maybe' }).code).toBe('59112');
+    expect(refusal({ token: 't', amount: 1, description: 'd'.repeat(1001), send_receipt: 'maybe' }))
+      .toEqual({ code: 'REQ01', message: 'description must be at most 1000 characters' });
+  });
+
+  it('refuses a bank account sent as card fields of a direct charge', () => {
+    expect(refusal({
+      card_number: '4111111111111111', token_type: 'bank_account', bank_account_number: '000123456789',
+      bank_routing_number: '110000000', bank_account_holder_first_name: 'G', bank_account_holder_last_name: 'H',
+      bank_account_type: 'checking', amount: 100,
+    })).toEqual({ code: 'REQ01', message: 'direct charges take cards only; tokenize bank accounts' });
+  });
+});
