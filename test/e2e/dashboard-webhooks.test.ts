@@ -70,10 +70,10 @@ describe('dashboard webhooks page', () => {
     await expect.poll(() => received.some((r) => r.body.type === 'transaction.created' && r.body.data?.id === paid.body.id), { timeout: 20_000 }).toBe(true);
 
     // Disconnect and connect again from the rule's row.
-    await page.getByRole('button', { name: `Disconnect ${receiverUrl} from rule ${saved.id.slice(0, 8)}` }).click();
-    await rules.getByRole('button', { name: `Connect to rule ${saved.id.slice(0, 8)}` }).waitFor();
+    await page.getByRole('button', { name: `Disconnect ${receiverUrl} from rule ${saved.id.slice(0, 12)}` }).click();
+    await rules.getByRole('button', { name: `Connect to rule ${saved.id.slice(0, 12)}` }).waitFor();
     expect((await api(`/webhooks/rules/${saved.id}`)).body.strategies).toEqual([]);
-    await rules.getByRole('button', { name: `Connect to rule ${saved.id.slice(0, 8)}` }).click();
+    await rules.getByRole('button', { name: `Connect to rule ${saved.id.slice(0, 12)}` }).click();
     await rules.getByRole('button', { name: /^Disconnect/ }).waitFor();
     expect((await api(`/webhooks/rules/${saved.id}`)).body.strategies).toEqual([strategy.id]);
 

@@ -17,7 +17,7 @@ import { deliveriesPanel, secretPanel } from './webhook-deliveries.js';
 /** @param {Endpoint} e */
 const targetOf = (e) => e.url ?? e.email_address ?? e.phone_number ?? '—';
 /** @param {string} id */
-const short = (id) => id.slice(0, 8);
+const short = (id) => id.slice(0, 12);
 const MODES = /** @type {const} */ ([['webhook', 'Webhook (URL)'], ['email', 'Email'], ['sms', 'SMS']]);
 
 /** @type {import('../router.js').Page} */
