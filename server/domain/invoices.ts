@@ -6,6 +6,7 @@ import { CONTACT_COLUMNS, InvoiceInput, Item, applyCustomer, readFields } from '
 import { Scope, newId } from './keys.js';
 import { dollars, escapeHtml } from './render.js';
 import { parseAmount } from './validate.js';
+import type { InvoiceOut } from '../schemas/invoices.js';
 
 // Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)). The body is
 // read, and its total computed in integer cents, by invoice-input.ts; the email goes through the durable outbox in
@@ -237,13 +238,13 @@ export async function deleteInvoice(q: Queryable, scope: Scope, id: string, now:
 }
 
 /** The invoice as the API shows it (docs/decisions.md (Invoices and the account updater)): amounts in cents, balance derived. */
-export function presentInvoice(r: InvoiceRow) {
+export function presentInvoice(r: InvoiceRow): InvoiceOut {
   return {
     class: 'invoice',
     id: r.id,
     status: r.status,
     customer_id: r.customer_id,
-    ...Object.fromEntries(CONTACT_COLUMNS.map((c) => [c, r[c]])),
+    ...(Object.fromEntries(CONTACT_COLUMNS.map((c) => [c, r[c]])) as Record<(typeof CONTACT_COLUMNS)[number], string | null>),
     items: r.items,
     amount: r.amount,
     amount_paid: r.amount_paid,

@@ -8,6 +8,7 @@ import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import type { Transaction } from './transactions.js';
 import { isEmail, isScalar, parseAmount, readBool, readMetadata, text } from './validate.js';
+import { presentScheduled } from '../schemas/scheduled.js';
 
 export type ScheduledStatus = 'scheduled' | 'billed' | 'failed' | 'cancelled';
 
@@ -199,33 +200,4 @@ export async function billScheduled(q: Queryable, deps: RecurringDeps, row: Sche
   if (!updated) throw new Error(`scheduled transaction ${row.id} changed during its run; rolled back`);
   await emitEvent(q, scope, ok ? 'scheduled_transaction.billed' : 'scheduled_transaction.failed', presentScheduled(updated), now);
   return { row: updated, txn };
-}
-
-/** Spec 2.7 with its types: amount, send_receipt and metadata are strings; transaction_id is '' before billing. */
-export function presentScheduled(r: ScheduledRow) {
-  return {
-    class: 'scheduledtransaction',
-    id: r.id,
-    status: r.status,
-    bill_on: r.bill_on_text,
-    created_at: r.created_at,
-    updated_at: r.updated_at ?? r.created_at,
-    transaction_id: r.transaction_id ?? '',
-    token: r.token ?? '',
-    amount: String(r.amount),
-    send_receipt: r.send_receipt === null ? '' : String(r.send_receipt),
-    metadata: JSON.stringify(r.metadata ?? {}),
-    ip_address: r.ip_address ?? '',
-    new_record: r.new_record,
-    zip: r.zip, city: r.city, state: r.state, company: r.company, website: r.website,
-    address_1: r.address_1, address_2: r.address_2, fax_number: r.fax_number, description: r.description,
-    phone_number: r.phone_number, email_address: r.email_address, card_owner_name: r.card_owner_name,
-    charge_bank_account: r.charge_bank_account, receipt_template_id: r.receipt_template_id,
-    bank_account_holder_first_name: r.bank_account_holder_first_name,
-    bank_account_holder_last_name: r.bank_account_holder_last_name,
-    customer_id: r.customer_id,
-    method_id: r.method_id,
-    error_code: r.error_code,
-    error_message: r.error_message,
-  };
 }

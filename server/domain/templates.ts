@@ -3,6 +3,7 @@ import { E, GatewayError, invalid, MUST, tooLong } from '../errors.js';
 import type { Scope } from './keys.js';
 import { receiptTime } from './render.js';
 import { isScalar, text } from './validate.js';
+import type { TemplateOut } from '../schemas/receipts.js';
 
 // Receipt templates (spec 2.6, 4.4): integer ids, scoped to merchant and environment.
 
@@ -117,7 +118,7 @@ export async function listTemplates(q: Queryable, scope: Scope, page: { limit: n
 }
 
 /** Spec 2.6: integer id and merchant_id, `+00:00` timestamps like receipts. */
-export function presentTemplate(t: TemplateRow) {
+export function presentTemplate(t: TemplateRow): TemplateOut {
   return {
     class: 'receipt_template',
     id: t.id,

@@ -1,28 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  cancelScheduled, createScheduled, getScheduled, listScheduled, presentScheduled,
+  cancelScheduled, createScheduled, getScheduled, listScheduled,
 } from '../domain/scheduled.js';
 import { SPEC_PAGE_CODES, readPage } from '../domain/validate.js';
 import { IdempotentReplay } from '../http/idempotency.js';
-import { listEnvelope, listSchema } from '../http/paging.js';
-import { anyBody, nullableString, string as str, timestamp } from '../http/schemas.js';
+import { listEnvelope } from '../http/paging.js';
+import { ScheduledBody, ScheduledSchema, presentScheduled } from '../schemas/scheduled.js';
+import { List, PageQuery } from '../schemas/common.js';
+import { E } from '../errors.js';
 
-
-/** Spec 2.7, with its types: amount, send_receipt and metadata are strings, new_record a boolean. */
-export const scheduledSchema = {
-  type: 'object',
-  properties: {
-    class: str, id: str, status: str, bill_on: str, created_at: timestamp, updated_at: timestamp,
-    transaction_id: str, token: str, amount: str, send_receipt: str, metadata: str, ip_address: str,
-    new_record: { type: 'boolean' },
-    ...Object.fromEntries([
-      'zip', 'city', 'state', 'company', 'website', 'address_1', 'address_2', 'fax_number', 'description',
-      'phone_number', 'email_address', 'card_owner_name', 'receipt_template_id', 'bank_account_holder_first_name',
-      'bank_account_holder_last_name', 'customer_id', 'method_id', 'error_code', 'error_message',
-    ].map((k) => [k, nullableString])),
-    charge_bank_account: { type: ['boolean', 'null'] },
-  },
-};
 
 type IdParams = { Params: { id: string } };
 
@@ -33,22 +19,28 @@ export default async function scheduledRoutes(app: FastifyInstance) {
   const replay: IdempotentReplay = async (req, id) => presentScheduled(await getScheduled(db, req.identity, id));
   app.post<{ Body: Record<string, unknown> }>(
     '/scheduled_transactions',
-    { config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: scheduledSchema } } },
+    {
+      config: { idempotentReplay: replay, errors: [E.AMOUNT_INVALID, E.TOKEN_REQUIRED, E.CUSTOMER_ID_REQUIRED, E.PAYMENT_TOKEN_NOT_FOUND, E.RECEIPT_EMAIL_INVALID, E.RECEIPT_EMAIL_MISSING] },
+      schema: { summary: 'Schedule a charge for a day', body: ScheduledBody, response: { 200: ScheduledSchema } },
+    },
     async (req) => presentScheduled(await req.tx((q) => createScheduled(q, vault, req.identity, req.body ?? {}, req.now, req.ip),
       { resource: (s) => s.id })),
   );
 
-  app.get('/scheduled_transactions', { schema: { response: { 200: listSchema(scheduledSchema) } } }, async (req) => {
+  app.get('/scheduled_transactions', {
+    config: { errors: [E.LIMIT_INVALID, E.LIMIT_TOO_LARGE, E.OFFSET_INVALID] },
+    schema: { summary: 'List scheduled transactions', querystring: PageQuery, response: { 200: List(ScheduledSchema) } },
+  }, async (req) => {
     const page = readPage(req.query, SPEC_PAGE_CODES);
     const { list, total } = await listScheduled(db, req.identity, page);
     return listEnvelope(list.map(presentScheduled), page, total);
   });
 
-  app.get<IdParams>('/scheduled_transactions/:id', { schema: { response: { 200: scheduledSchema } } }, async (req) =>
+  app.get<IdParams>('/scheduled_transactions/:id', { config: { errors: [E.SCHEDULED_NOT_FOUND] }, schema: { summary: 'Retrieve a scheduled transaction', response: { 200: ScheduledSchema } } }, async (req) =>
     presentScheduled(await getScheduled(db, req.identity, req.params.id)),
   );
 
-  app.post<IdParams>('/scheduled_transactions/:id/cancel', { schema: { response: { 200: scheduledSchema } } }, async (req) =>
+  app.post<IdParams>('/scheduled_transactions/:id/cancel', { config: { errors: [E.SCHEDULED_NOT_FOUND, E.SCHEDULED_NOT_CANCELLABLE] }, schema: { summary: 'Cancel a scheduled transaction not billed yet', response: { 200: ScheduledSchema } } }, async (req) =>
     presentScheduled(await req.tx((q) => cancelScheduled(q, req.identity, req.params.id, req.now))),
   );
 }

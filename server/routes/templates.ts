@@ -3,20 +3,12 @@ import {
   createTemplate, deleteTemplate, getTemplate, listTemplates, presentTemplate, updateTemplate,
 } from '../domain/templates.js';
 import { IdempotentReplay } from '../http/idempotency.js';
-import { listEnvelope, listSchema } from '../http/paging.js';
+import { listEnvelope } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
-import { anyBody, nullableString } from '../http/schemas.js';
+import { TemplateBody, TemplateSchema } from '../schemas/receipts.js';
+import { List, PageQuery, Success } from '../schemas/common.js';
+import { E } from '../errors.js';
 
-
-/** Spec 2.6: integer id and merchant_id, `+00:00` timestamps. */
-export const templateSchema = {
-  type: 'object',
-  properties: {
-    class: { type: 'string' }, id: { type: 'integer' }, merchant_id: { type: 'integer' },
-    name: nullableString, subject: nullableString, receipt_text: { type: 'string' },
-    created_at: { type: 'string' }, updated_at: { type: 'string' },
-  },
-};
 
 // Bodies stay loose: the domain answers with the spec's codes (10302 without receipt_text).
 type WithId = { Params: { id: string } };
@@ -26,7 +18,9 @@ export default async function templateRoutes(app: FastifyInstance) {
   const { db } = app.services;
   const body = (req: { body: unknown }) => (req.body ?? {}) as Record<string, unknown>;
 
-  app.get('/receipts/templates', { schema: { response: { 200: listSchema(templateSchema) } } }, async (req) => {
+  app.get('/receipts/templates', {
+    config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List receipt templates, newest first', querystring: PageQuery, response: { 200: List(TemplateSchema) } },
+  }, async (req) => {
     const page = readPage(req.query);
     const { list, total } = await listTemplates(db, req.identity, page);
     return listEnvelope(list.map(presentTemplate), page, total);
@@ -34,21 +28,21 @@ export default async function templateRoutes(app: FastifyInstance) {
 
   // A retry whose first attempt created the template but lost its answer (a crash) gets that template.
   const replay: IdempotentReplay = async (req, id) => presentTemplate(await getTemplate(db, req.identity, id));
-  app.post('/receipts/templates', { config: { idempotentReplay: replay }, schema: { body: anyBody, response: { 200: templateSchema } } }, async (req) =>
+  app.post('/receipts/templates', { config: { idempotentReplay: replay, errors: [E.RECEIPT_FIELD_MISSING] }, schema: { summary: 'Create a receipt template', body: TemplateBody, response: { 200: TemplateSchema } } }, async (req) =>
     presentTemplate(await req.tx((q) => createTemplate(q, req.identity, body(req), req.now), { resource: (t) => t.id })),
   );
 
-  app.get<WithId>('/receipts/templates/:id', { schema: { response: { 200: templateSchema } } }, async (req) =>
+  app.get<WithId>('/receipts/templates/:id', { config: { errors: [E.TEMPLATE_NOT_FOUND] }, schema: { summary: 'Retrieve a receipt template', response: { 200: TemplateSchema } } }, async (req) =>
     presentTemplate(await getTemplate(db, req.identity, req.params.id)),
   );
 
-  app.post<WithId>('/receipts/templates/:id', { schema: { body: anyBody, response: { 200: templateSchema } } }, async (req) =>
+  app.post<WithId>('/receipts/templates/:id', { config: { errors: [E.TEMPLATE_NOT_FOUND, E.RECEIPT_FIELD_MISSING] }, schema: { summary: 'Update a receipt template', body: TemplateBody, response: { 200: TemplateSchema } } }, async (req) =>
     presentTemplate(await req.tx((q) => updateTemplate(q, req.identity, req.params.id, body(req), req.now))),
   );
 
   app.delete<WithId>(
     '/receipts/templates/:id',
-    { schema: { response: { 200: { type: 'object', properties: { success: { type: 'boolean' } } } } } },
+    { config: { errors: [E.TEMPLATE_NOT_FOUND] }, schema: { summary: 'Delete a receipt template', response: { 200: Success } } },
     async (req) => {
       await req.tx((q) => deleteTemplate(q, req.identity, req.params.id));
       return { success: true };

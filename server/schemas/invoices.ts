@@ -1,0 +1,57 @@
+// An invoice (spec 4.11; its fields: docs/decisions.md (Invoices and the account updater)). The
+// presenter stays in domain/invoices.ts beside the row it derives the balance from; it returns InvoiceOut.
+import { CONTACT_COLUMNS } from '../domain/invoice-input.js';
+import { Int, Metadata, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
+
+const EXAMPLE: Record<string, string> = { customer_first_name: 'Ada', customer_last_name: 'Lovelace', customer_email: 'ada@example.com' };
+const contact = Object.fromEntries(CONTACT_COLUMNS.map((f) => [f, NStr({ examples: [EXAMPLE[f] ?? null] })])) as
+  Record<(typeof CONTACT_COLUMNS)[number], ReturnType<typeof NStr>>;
+
+export const InvoiceSchema = Type.Object({
+  class: Str({ examples: ['invoice'] }),
+  id: Str({ examples: ['inv_5e6f7a8b'] }),
+  status: Str({ description: 'unpaid, partially_paid, paid or deleted.', examples: ['unpaid'] }),
+  customer_id: NStr(),
+  ...contact,
+  items: Type.Array(Type.Object({
+    description: Str({ examples: ['Consulting'] }), quantity: Int({ examples: [2] }), unit_amount: Int({ examples: [5000] }), amount: Int({ examples: [10000] }),
+  })),
+  amount: Int({ examples: [10000] }),
+  amount_paid: Int({ examples: [0] }),
+  balance: Int({ examples: [10000] }),
+  payments: Type.Array(Type.Object({ id: Str(), amount: Int(), created_at: Timestamp() })),
+  due_date: NStr({ examples: ['2026-02-01'] }),
+  memo: NStr(),
+  metadata: Metadata(),
+  delivery: Type.Unsafe<{ email_address: string | null; status: string; attempts: number; queued_at: Date | string | null; sent_at: Date | string | null; last_error: string | null } | null>({
+    type: ['object', 'null'],
+    description: 'The email of the invoice, once queued.',
+    properties: {
+      email_address: { type: 'string' }, status: { type: 'string' }, attempts: { type: 'integer' },
+      queued_at: { type: 'string', format: 'date-time' }, sent_at: { type: ['string', 'null'], format: 'date-time' }, last_error: { type: ['string', 'null'] },
+    },
+    required: ['email_address', 'status', 'attempts', 'queued_at', 'sent_at', 'last_error'],
+    examples: [null],
+  }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+  paid_at: NullableTime({ examples: [null] }),
+  deleted_at: NullableTime({ examples: [null] }),
+});
+export type InvoiceOut = Static<typeof InvoiceSchema>;
+
+const item = Type.Object({
+  description: Str(), quantity: Type.Union([Int(), Str()]), unit_amount: Type.Union([Int(), Str()], { description: 'Cents.' }),
+});
+export const InvoiceBody = loose({
+  customer_id: Str({ description: 'Fills the customer_* fields from the customer.' }),
+  ...Object.fromEntries(CONTACT_COLUMNS.map((f) => [f, Str()])),
+  items: Type.Union([Type.Array(item), Str()], { description: 'Line items (at most 100), or the same JSON-encoded.' }),
+  amount: Type.Union([Int(), Str()], { description: 'Cents, when there are no items.' }),
+  description: Str({ description: 'The one line of an invoice given by amount.' }),
+  due_date: Str({ description: 'YYYY-MM-DD.' }),
+  memo: Str(),
+  metadata: Type.Union([Metadata(), Str()], { description: 'Up to 8 KiB of your own keys, as an object or a JSON-encoded string.' }),
+}, { examples: [{ customer_email: 'ada@example.com', items: [{ description: 'Consulting', quantity: 2, unit_amount: 5000 }] }] });
+export const MarkPaidBody = loose({ amount: Type.Union([Int(), Str()], { description: 'Cents paid (default: the balance).' }) }, { examples: [{ amount: 5000 }] });
+export const InvoicesQuery = loose({ ...pageQuery, status: Str({ description: 'Only invoices in this status.' }) });
