@@ -54,6 +54,7 @@ describe('dashboard home', () => {
     await page.getByRole('link', { name: '30 days' }).click();
     await page.getByRole('heading', { level: 2, name: '30 days' }).waitFor();
     await expect(totals.getByTestId('stat-successful').locator('strong').textContent()).resolves.toBe('2');
+    await chart.locator('canvas').first().waitFor(); // drawn again with the library already loaded
   });
 });
 
@@ -94,6 +95,14 @@ describe('dashboard search', () => {
     await box.fill('zzzz-nothing');
     await list.getByText(/Nothing matches/).waitFor();
     await quiet();
+
+    // Signing out leaves nothing of the search on the page.
+    await box.fill('grace@');
+    await list.getByRole('option', { name: /Grace/ }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
+    await expect(page.locator('#search-results').textContent()).resolves.toBe('');
+    expect(await page.locator('#search-input').inputValue()).toBe('');
   });
 });
 

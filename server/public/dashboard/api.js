@@ -45,9 +45,8 @@ function headersFor(key, json) {
 /**
  * @param {string} path under /api/v1
  * @param {RequestInit} init
- * @param {string | null} key
  */
-async function send(path, init, key) {
+async function send(path, init) {
   try {
     return await fetch('/api/v1' + path, { ...init, cache: 'no-store', credentials: 'omit' });
   } catch {
@@ -73,7 +72,7 @@ function failure(res, data, key) {
  */
 export async function api(path, { method = 'GET', body, key = state.key } = {}) {
   const headers = { accept: 'application/json', ...headersFor(key, body !== undefined) };
-  const res = await send(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, key);
+  const res = await send(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try {
     data = await res.json();
@@ -94,7 +93,7 @@ export async function api(path, { method = 'GET', body, key = state.key } = {}) 
  */
 export async function download(path, fallbackName) {
   const key = state.key;
-  const res = await send(path, { headers: { accept: 'text/csv', ...headersFor(key, false) } }, key);
+  const res = await send(path, { headers: { accept: 'text/csv', ...headersFor(key, false) } });
   if (!res.ok) {
     let data = null;
     try {

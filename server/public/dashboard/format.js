@@ -1,9 +1,7 @@
 // @ts-check
 // Text for numbers, times and codes: pure functions, no DOM.
 
-/** The currency amounts are shown in: the merchant's when the gateway names one, else USD. */
-let currency = 'USD';
-/** @type {Intl.NumberFormat} */
+/** Amounts in the merchant's currency when the gateway names one, else USD. @type {Intl.NumberFormat} */
 let moneyFormat = makeFormat('USD');
 
 /** @param {string} code */
@@ -17,11 +15,8 @@ function makeFormat(code) {
 
 /** @param {string | null | undefined} code ISO 4217, e.g. "EUR"; empty = USD */
 export function setCurrency(code) {
-  currency = code && /^[A-Za-z]{3}$/.test(code) ? code.toUpperCase() : 'USD';
-  moneyFormat = makeFormat(currency);
+  moneyFormat = makeFormat(code && /^[A-Za-z]{3}$/.test(code) ? code.toUpperCase() : 'USD');
 }
-
-export const currentCurrency = () => currency;
 
 /**
  * Cents as money with its symbol ("$1,234.56"); "—" for nothing.

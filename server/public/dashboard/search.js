@@ -16,6 +16,9 @@ const DEBOUNCE_MS = 200;
 const PATHS = { transaction: '/charge/', customer: '/customers/', invoice: '/invoices/', subscription: '/subscriptions/' };
 
 let started = false;
+let reset = () => {};
+/** Empties the box and its results (signing out: nothing of the last session stays on the page). */
+export const clearSearch = () => reset();
 
 /** A click on a result leaves the focus in the box. @param {MouseEvent} e */
 const keepFocus = (e) => e.preventDefault();
@@ -119,6 +122,14 @@ export function startSearch() {
     }
   });
   input.addEventListener('blur', () => setOpen(false));
+  reset = () => {
+    clearTimeout(timer);
+    seq++;
+    input.value = '';
+    results = [];
+    list.replaceChildren();
+    setOpen(false);
+  };
   input.addEventListener('focus', () => {
     if (results.length && input.value.trim()) setOpen(true);
   });

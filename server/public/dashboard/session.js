@@ -4,7 +4,7 @@ import { api, ApiError, onSessionExpired } from './api.js';
 import { $ } from './dom.js';
 import { setCurrency } from './format.js';
 import { route } from './router.js';
-import { startSearch } from './search.js';
+import { clearSearch, startSearch } from './search.js';
 import { clearSession, setSession, state } from './state.js';
 
 const PRIVATE_KEY = /^(test|live)_sk_[0-9a-f]{55}$/;
@@ -12,6 +12,7 @@ const PRIVATE_KEY = /^(test|live)_sk_[0-9a-f]{55}$/;
 /** @param {string} [message] */
 export function signOut(message) {
   clearSession();
+  clearSearch();
   for (const d of document.querySelectorAll('dialog')) d.remove();
   $('view').replaceChildren();
   showSignIn(message);

@@ -32,9 +32,10 @@ const colour = (name) => getComputedStyle(document.documentElement).getPropertyV
  * @param {Day[]} series
  */
 export async function drawChart(box, series) {
-  if (!box) return;
   const uPlot = await loadUPlot();
-  if (!box.isConnected) return;
+  // The page is drawn off-screen and then shown: wait (a few frames at most) until the box is laid out.
+  for (let i = 0; !box.isConnected && i < 30; i++) await new Promise(requestAnimationFrame);
+  if (!box.isConnected) return; // the merchant went elsewhere
   const x = series.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000);
   // Successful left of the day's tick, declined right of it.
   const bars = uPlot.paths.bars({ size: [0.4, 24], align: -1 });

@@ -25,8 +25,7 @@ export async function renderHome(view, _segs, params, alive) {
   if (!alive()) return;
   const chosen = PERIODS.find(([id]) => id === params.get('period'))?.[0] ?? 'last_7_days';
   view.append(totalsPanel(summary, chosen), chartPanel(summary.series), eventsPanel(summary.recent_events));
-  // The chart needs its box laid out: draw once the view is on the page.
-  queueMicrotask(() => void drawChart(/** @type {HTMLElement} */ (view.querySelector('[data-chart]')), summary.series));
+  void drawChart(/** @type {HTMLElement} */ (view.querySelector('[data-chart]')), summary.series);
 }
 
 /** @param {Summary} summary @param {string} chosen */
@@ -73,16 +72,16 @@ function chartPanel(series) {
 /** @param {GatewayEvent[]} events */
 function eventsPanel(events) {
   const panel = h('section', { class: 'panel', 'aria-labelledby': 'events-title', 'data-testid': 'recent-events' }, h('h2', { id: 'events-title' }, 'Latest events'));
-  if (!events.length) return append(panel, h('p', { class: 'empty' }, 'No events yet.'));
+  if (!events.length) {
+    panel.append(h('p', { class: 'empty' }, 'No events yet.'));
+    return panel;
+  }
   panel.append(h('ol', { class: 'events' }, events.slice(0, 8).map((e) => h('li', {},
     h('span', { class: 'event-type' }, statusWord(e.type.replace(/[._]/g, ' '))), ' ',
     eventLink(e), ' ',
     h('span', { class: 'hint' }, when(e.created_at))))));
   return panel;
 }
-
-/** @param {HTMLElement} el @param {Node} child */
-const append = (el, child) => (el.append(child), el);
 
 /** What the event is about, linked when the dashboard has a page for it. @param {GatewayEvent} e */
 function eventLink(e) {
