@@ -11,6 +11,12 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'pg';
   /** Runs fn inside one transaction; rolls back when fn throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * For statements whose loss in a crash is harmless (the rate-limit counters): on PostgreSQL,
+   * connections of their own that commit without waiting for the WAL flush, so a hot row (a
+   * merchant's per-key counter) is not held for a disk write on every request. Absent: use the Db.
+   */
+  readonly relaxed?: Queryable;
   close(): Promise<void>;
 }
 

@@ -64,22 +64,28 @@ export interface PgOptions {
   prepare?: boolean;
 }
 
-export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: opts.max ?? 10,
-    types: types as any,
-    options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
-  });
+/** A pool; `settings` are server settings for each of its connections (`-c name=value`). */
+function openPool(url: string, max: number, settings: Record<string, string>): pg.Pool {
+  const options = Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`).join(' ');
+  const pool = new pg.Pool({ connectionString: url, max, types: types as any, options: options || undefined });
   // An idle client that errors (server restart) must not crash the process.
   pool.on('error', () => {});
+  return pool;
+}
+
+export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
+  const schema: Record<string, string> = opts.schema ? { search_path: opts.schema } : {};
+  const pool = openPool(url, opts.max ?? 10, schema);
   await pool.query('SELECT 1');
+  // Db.relaxed: a few connections (opened when first used) that commit without waiting for the WAL flush.
+  const relaxedPool = openPool(url, 4, { ...schema, synchronous_commit: 'off' });
   const prepare = opts.prepare ?? true;
   const q = wrap(pool, prepare);
   return {
     kind: 'pg',
     query: q.query,
     exec: q.exec,
+    relaxed: wrap(relaxedPool, prepare),
     async tx(fn) {
       const client = await pool.connect();
       try {
@@ -94,6 +100,8 @@ export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), relaxedPool.end()]);
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { createClient } from '@redis/client';
-import { Db } from '../db/index.js';
+import { Db, Queryable } from '../db/index.js';
 
 // Where the card-testing defence (ratelimit.ts) keeps its counts: in memory for the one process of
 // embedded PGlite, in PostgreSQL when several nodes share one database, or in Redis (REDIS_URL)
@@ -65,18 +65,25 @@ SELECT bucket, count FROM up
 UNION ALL
 SELECT c.bucket, c.count FROM h JOIN rate_counters c USING (bucket, window_start) WHERE h.add = 0`;
 
-/** Shared by every node on one PostgreSQL: one statement per request (`hits`). */
+/**
+ * Shared by every node on one PostgreSQL: one statement per request (`hits`), on the Db's relaxed
+ * connections (a counter lost in a crash is harmless; a merchant's per-key counter is one hot row
+ * that would otherwise be locked through a WAL flush on every token request).
+ */
 export class DbCounters implements CounterStore {
-  constructor(private db: Db) {}
+  private q: Queryable;
+  constructor(db: Db) {
+    this.q = db.relaxed ?? db;
+  }
   async hit(bucket: string, windowMs: number, now: Date, add = 1): Promise<number> {
     return (await this.hits([{ bucket, windowMs, add }], now))[0];
   }
   async hits(list: Hit[], now: Date): Promise<number[]> {
     const rows = list.map((h) => ({ bucket: h.bucket, window_start: new Date(windowStart(now, h.windowMs)).toISOString(), add: h.add }));
     const counts = new Map<string, number>();
-    for (const r of await this.db.query<{ bucket: string; count: number }>(HITS_SQL, [JSON.stringify(rows)])) counts.set(r.bucket, r.count);
+    for (const r of await this.q.query<{ bucket: string; count: number }>(HITS_SQL, [JSON.stringify(rows)])) counts.set(r.bucket, r.count);
     if (list.some((h) => h.add > 0) && Math.random() < 0.01) {
-      await this.db.query('DELETE FROM rate_counters WHERE window_start < $1', [new Date(now.getTime() - 2 * FAILURE_WINDOW)]);
+      await this.q.query('DELETE FROM rate_counters WHERE window_start < $1', [new Date(now.getTime() - 2 * FAILURE_WINDOW)]);
     }
     return list.map((h) => counts.get(h.bucket) ?? 0); // a read of an unseen bucket: 0
   }

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
-import type { Db } from '../../../server/db/index.js';
+import type { Db, Queryable } from '../../../server/db/index.js';
 import type { KeyIdentity } from '../../../server/domain/keys.js';
 import { DbCounters, MemoryCounters } from '../../../server/http/counters.js';
 import { TokenLimiter } from '../../../server/http/ratelimit.js';
@@ -16,9 +16,19 @@ async function dbCounters() {
   const db = await testDb();
   drop = db.drop;
   const sent: string[] = [];
-  const counted: Db = { ...db, query: (sql, params) => (sent.push(sql), db.query(sql, params)) };
+  const count = (q: Queryable): Queryable => ({ ...q, query: (sql, params) => (sent.push(sql), q.query(sql, params)) });
+  const counted: Db = { ...count(db), kind: db.kind, tx: db.tx, close: db.close, relaxed: db.relaxed && count(db.relaxed) };
   return { store: new DbCounters(counted), sent };
 }
+
+test('the counters\' connections on PostgreSQL commit without waiting for the WAL flush; everything else waits', async () => {
+  const db = await testDb();
+  drop = db.drop;
+  const setting = async (q: Queryable) => (await q.query('SHOW synchronous_commit'))[0].synchronous_commit;
+  expect(await setting(db)).toBe('on');
+  if (db.kind === 'pg') expect(await setting(db.relaxed!)).toBe('off');
+  else expect(db.relaxed).toBeUndefined(); // PGlite: one process, its counters are in memory anyway
+});
 
 const now = new Date('2026-11-22T12:00:30Z');
 const id: KeyIdentity = { merchantId: 'mer_counters', env: 'test', kind: 'pk', clockOffsetMs: 0 };
