@@ -1,13 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
 import { Db, normaliseParams } from '../../../server/db/db.js';
 import { openDatabase } from '../../../server/db/index.js';
-import { DataDirLockedError } from '../../../server/db/lock.js';
 import { migrate } from '../../../server/db/migrate.js';
 import { MAX_PREPARED, openPg } from '../../../server/db/pg.js';
 import { loadConfig } from '../../../server/config.js';
@@ -205,126 +200,5 @@ describe('parameters', () => {
     } finally {
       await db.drop();
     }
-  });
-});
-
-// The data-directory lock guards embedded PGlite only: PostgreSQL has its own.
-describe.skipIf(DB_KIND === 'pg')('PGlite data-directory lock', () => {
-  let root: string;
-  let lockModule: string;
-  const children: ChildProcess[] = [];
-
-  beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'tessera-lock-'));
-    // Child processes need JavaScript: transpile lock.ts (node built-ins only) instead of relying on dist/.
-    const src = readFileSync(new URL('../../../server/db/lock.ts', import.meta.url), 'utf8');
-    const js = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } });
-    lockModule = join(root, 'lock.mjs');
-    writeFileSync(lockModule, js.outputText);
-    writeFileSync(
-      join(root, 'child.mjs'),
-      `import { lockDataDir } from ${JSON.stringify(lockModule)};
-       const [mode, dir] = process.argv.slice(2);
-       try { lockDataDir(dir); } catch (e) { console.log(e.constructor.name + ': ' + e.message); process.exit(3); }
-       console.log('locked');
-       if (mode === 'hold') setInterval(() => {}, 60_000);`,
-    );
-  });
-  afterAll(() => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    rmSync(root, { recursive: true, force: true });
-  });
-
-  const newDir = () => {
-    const d = join(root, `data-${randomBytes(4).toString('hex')}`);
-    mkdirSync(d);
-    return d;
-  };
-  const lockFile = (dir: string) => join(dir, 'tessera.lock');
-
-  /** Runs child.mjs; resolves with its first line of output (hold) or its exit code and output (try). */
-  function child(mode: 'hold' | 'try', dir: string) {
-    const c = spawn(process.execPath, [join(root, 'child.mjs'), mode, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(c);
-    let out = '';
-    c.stdout!.on('data', (d) => { out += d; });
-    const exited = new Promise<{ code: number | null; out: string }>((res) => c.on('exit', (code) => res({ code, out })));
-    const locked = new Promise<void>((res, rej) => {
-      c.stdout!.on('data', () => { if (out.includes('locked')) res(); });
-      c.on('exit', () => rej(new Error(`child exited: ${out}`)));
-    });
-    locked.catch(() => {}); // only 'hold' callers await it
-    return { proc: c, exited, locked };
-  }
-
-  const deadPid = async () => {
-    const c = child('try', newDir());
-    await c.exited;
-    return c.proc.pid!;
-  };
-
-  test('a second process gets DataDirLockedError while the first holds the directory', async () => {
-    const dir = newDir();
-    const holder = child('hold', dir);
-    await holder.locked;
-    expect(readFileSync(lockFile(dir), 'utf8')).toBe(String(holder.proc.pid));
-    const err = await openDatabase({ dataDir: dir }).catch((e) => e);
-    expect(err).toBeInstanceOf(DataDirLockedError);
-    expect(err.message).toContain(String(holder.proc.pid));
-    expect(readFileSync(lockFile(dir), 'utf8')).toBe(String(holder.proc.pid)); // the holder's lock is intact
-
-    // kill -9 leaves the lock behind; the next process takes it over.
-    holder.proc.kill('SIGKILL');
-    await holder.exited;
-    expect(existsSync(lockFile(dir))).toBe(true);
-    const db = await openDatabase({ dataDir: dir });
-    try {
-      expect(readFileSync(lockFile(dir), 'utf8')).toBe(String(process.pid));
-      const other = await child('try', dir).exited;
-      expect(other.code).toBe(3);
-      expect(other.out).toContain(`DataDirLockedError: data directory ${dir} is in use by process ${process.pid}`);
-    } finally {
-      await db.close();
-    }
-    expect(existsSync(lockFile(dir))).toBe(false); // released on close
-    expect((await child('try', dir).exited).code).toBe(0);
-  });
-
-  test('a second open in the same process is refused too, and closing the first frees the directory', async () => {
-    const dir = newDir();
-    const first = await openDatabase({ dataDir: dir });
-    await first.query("INSERT INTO merchants (id, name, created_at) VALUES ('mer_1', 'kept', $1)", [new Date()]);
-    await expect(openDatabase({ dataDir: dir })).rejects.toBeInstanceOf(DataDirLockedError);
-    expect(readFileSync(lockFile(dir), 'utf8')).toBe(String(process.pid));
-    await first.close();
-    const again = await openDatabase({ dataDir: dir });
-    try {
-      expect(await again.query('SELECT name FROM merchants')).toEqual([{ name: 'kept' }]);
-      expect(await migrate(again)).toEqual([]);
-    } finally {
-      await again.close();
-    }
-  });
-
-  test.each([
-    ['a dead process', deadPid],
-    ['this process\'s pid, left by an earlier run (containers reuse pid 1)', async () => process.pid],
-  ])('a stale lock file naming %s is taken over', async (_, pid) => {
-    const dir = newDir();
-    writeFileSync(lockFile(dir), String(await pid()));
-    const db = await openDatabase({ dataDir: dir });
-    try {
-      expect(readFileSync(lockFile(dir), 'utf8')).toBe(String(process.pid));
-    } finally {
-      await db.close();
-    }
-    expect(existsSync(lockFile(dir))).toBe(false);
-  });
-
-  test('a failed open releases the lock', async () => {
-    const dir = newDir();
-    writeFileSync(join(dir, 'PG_VERSION'), 'not a database'); // PGlite refuses this directory
-    await expect(openDatabase({ dataDir: dir })).rejects.toThrow();
-    expect(existsSync(lockFile(dir))).toBe(false);
   });
 });

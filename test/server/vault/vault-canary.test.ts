@@ -5,15 +5,16 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
 import { RunningTessera, StartOptions, startTessera } from '../../../server/start.js';
-import { keyId } from '../../../server/vault.js';
-import { DataKeyError } from '../../../server/vault-canary.js';
-import { DB_KIND, basic, visa } from '../../helpers/gateway.js';
+import { Vault, keyId } from '../../../server/vault.js';
+import { DataKeyError, checkDataKey } from '../../../server/vault-canary.js';
+import { DB_KIND, basic, startGateway, testDb, tokenFor, visa } from '../../helpers/gateway.js';
 
 // A node must prove at start that its data key reads what is stored (vault_canary, one row per
 // key id): with a wrong TESSERA_DATA_KEY it refuses to start with one line naming the variables
 // and the key ids, instead of answering VAULT01 on every read of card data. Runs on an embedded
-// data directory, and on a fresh PostgreSQL database in the api:postgres project. Each test starts
-// several real gateways one after another (an embedded start initialises a data directory).
+// data directory, and on a fresh PostgreSQL database in the api:postgres project. The start tests
+// start real gateways one after another (an embedded start boots PGlite on disk, seconds each); the
+// rules of checkDataKey (rotation, databases from before the canary) run on one database each.
 const STARTS = 120_000;
 
 const [K1, K2, K3] = [randomBytes(32), randomBytes(32), randomBytes(32)];
@@ -76,8 +77,6 @@ describe(`data key canary (${DB_KIND})`, () => {
     expect(message).toMatch(/^TESSERA_DATA_KEY .*TESSERA_DATA_KEYS_RETIRED/);
     expect(message).toContain(`encrypted with data key id ${keyId(K1)}`);
     expect(message).toContain(`this node holds key id ${keyId(K2)} (TESSERA_DATA_KEY)`);
-    // Retired keys that are not the right one do not help either.
-    expect(await refusal(start(store, K2, [K3]))).toContain(`${keyId(K3)} (TESSERA_DATA_KEYS_RETIRED)`);
 
     const again = await start(store, K1); // nothing was written by the refused starts
     try {
@@ -87,35 +86,6 @@ describe(`data key canary (${DB_KIND})`, () => {
     } finally {
       await again.close();
     }
-   }, STARTS);
-
-  test('rotation: a new key with the old one retired starts and writes its own canary; then the new key alone starts', async () => {
-    const store = await newStore();
-    await (await start(store, K1)).close();
-    const rotated = await start(store, K2, [K1]);
-    expect(await canaries(rotated)).toEqual([keyId(K1), keyId(K2)].sort());
-    await rotated.close();
-    const alone = await start(store, K2);
-    expect(await canaries(alone)).toEqual([keyId(K1), keyId(K2)].sort());
-    await alone.close();
-    const old = await start(store, K1); // a node not yet rotated still starts: its key still has data
-    await old.close();
-    await refusal(start(store, K3));
-   }, STARTS);
-
-  test('a database from before the canary: the stored blobs decide; a wrong key refuses, the right one writes the canary', async () => {
-    const store = await newStore();
-    const gw = await start(store, K1);
-    expect((await api(gw, '/tokens', visa, gw.publicKey!)).status).toBe(200);
-    await gw.db.query('DELETE FROM vault_canary');
-    await gw.close();
-    expect(await refusal(start(store, K2))).toContain(`encrypted with data key id ${keyId(K1)}`);
-    const right = await start(store, K1);
-    expect(await canaries(right)).toEqual([keyId(K1)]);
-    // An altered canary is refused too, whatever the key.
-    await right.db.query("UPDATE vault_canary SET blob = replace(blob, 'v2.', 'v1.')");
-    await right.close();
-    expect(await refusal(start(store, K1))).toContain('does not decrypt');
    }, STARTS);
 
   test.runIf(DB_KIND === 'pg')('two nodes with different keys starting together on an empty database: exactly one starts', async () => {
@@ -130,4 +100,52 @@ describe(`data key canary (${DB_KIND})`, () => {
     await refusal(start(store, K3));
     await started[0].value.close();
    }, STARTS);
+});
+
+describe(`checkDataKey, the rules (${DB_KIND})`, () => {
+  const check = (db: Parameters<typeof checkDataKey>[0], key: Buffer, retired: Buffer[] = []) =>
+    checkDataKey(db, new Vault(key, retired), new Date());
+  const refused = async (p: Promise<unknown>) => {
+    const err = await p.then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DataKeyError);
+    return (err as Error).message;
+  };
+
+  test('rotation: a new key with the old one retired writes its own canary; then either key alone is verified; a third is refused', async () => {
+    const db = await testDb();
+    try {
+      const canaries = async () => (await db.query('SELECT key_id FROM vault_canary ORDER BY key_id')).map((r) => r.key_id as string);
+      expect(await check(db, K1)).toBe('created');
+      expect(await canaries()).toEqual([keyId(K1)]);
+      // Retired keys that are not the right one do not help.
+      const message = await refused(check(db, K2, [K3]));
+      expect(message).toContain(`this node holds key id ${keyId(K2)} (TESSERA_DATA_KEY) and ${keyId(K3)} (TESSERA_DATA_KEYS_RETIRED)`);
+      expect(await check(db, K2, [K1])).toBe('rotated');
+      expect(await canaries()).toEqual([keyId(K1), keyId(K2)].sort());
+      expect(await check(db, K2)).toBe('verified');
+      expect(await check(db, K1)).toBe('verified'); // a node not yet rotated still starts: its key still has data
+      expect(await canaries()).toEqual([keyId(K1), keyId(K2)].sort());
+      expect(await refused(check(db, K3))).toContain(`encrypted with data key id ${[keyId(K1), keyId(K2)].join(', ')}`);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  test('a database from before the canary: the stored blobs decide; a wrong key refuses, the right one writes the canary; an altered canary is refused', async () => {
+    const gw = await startGateway(); // its vault wrote the token; no canary yet (that is written at start)
+    try {
+      await tokenFor(gw);
+      expect(await gw.db.query('SELECT key_id FROM vault_canary')).toEqual([]);
+      expect(await refused(check(gw.db, K2))).toContain(`encrypted with data key id ${gw.vault.currentKeyId}`);
+      expect(await gw.db.query('SELECT key_id FROM vault_canary')).toEqual([]); // a refusal writes nothing
+      const warnings: string[] = [];
+      expect(await checkDataKey(gw.db, gw.vault, new Date(), (w) => warnings.push(w))).toBe('created');
+      expect(warnings).toEqual([]);
+      expect(await gw.db.query('SELECT key_id FROM vault_canary')).toEqual([{ key_id: gw.vault.currentKeyId }]);
+      await gw.db.query("UPDATE vault_canary SET blob = replace(blob, 'v2.', 'v1.')");
+      expect(await refused(checkDataKey(gw.db, gw.vault, new Date()))).toContain('does not decrypt');
+    } finally {
+      await gw.close();
+    }
+  });
 });
