@@ -49,49 +49,87 @@ export function amountsOf(q: string): number[] {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-// Parameters: $1 merchant, $2 env, $3 `q%` (id prefix), $4 `%q%` (text inside), then what the
-// statement needs of: the last 4 digits (or null), the amounts as a JSON list (maybe empty), the limit.
-const TRANSACTIONS = `
-  SELECT id, status, card_type, card_number, payment_method, created_at,
-         GREATEST(amount_authorized, amount_failed) AS amount,
-         COALESCE(NULLIF(card_owner_name, ''), NULLIF(account_holder_name, ''),
-                  NULLIF(trim(concat_ws(' ', first_name, last_name)), ''), receipt_email, email) AS who
-    FROM transactions
-   WHERE merchant_id = $1 AND env = $2
-     AND (id ILIKE $3 OR email ILIKE $4 OR receipt_email ILIKE $4 OR card_owner_name ILIKE $4
-          OR account_holder_name ILIKE $4 OR concat_ws(' ', first_name, last_name) ILIKE $4
-          OR ($5::text IS NOT NULL AND right(card_number, 4) = $5)
-          OR GREATEST(amount_authorized, amount_failed) IN (SELECT (jsonb_array_elements_text($6::jsonb))::bigint))
-   ORDER BY seq DESC LIMIT $7`;
+/**
+ * What `q` is looked for as. Every q is an id prefix. A q made of digits (and `.`, `,`, `$`) is
+ * also the last 4 digits (when exactly 4) and amounts; any other q is text inside names and
+ * emails. Each statement tests only what applies: every row of the scope may be read (no index
+ * serves "contains"), so less work per row is what keeps a search fast.
+ */
+interface Terms {
+  prefix: string;
+  inside: string | null;
+  last4: string | null;
+  /** JSON list of cents, or null. */
+  amounts: string | null;
+}
 
-const CUSTOMERS = `
-  SELECT c.id, c.first_name, c.last_name, c.company, c.email
-    FROM customers c
-   WHERE c.merchant_id = $1 AND c.env = $2 AND c.deleted_at IS NULL
-     AND (c.id ILIKE $3 OR c.email ILIKE $4 OR concat_ws(' ', c.first_name, c.last_name) ILIKE $4 OR c.company ILIKE $4
-          OR ($5::text IS NOT NULL AND EXISTS (
-                SELECT 1 FROM payment_methods m
-                 WHERE m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
-                   AND m.deleted_at IS NULL AND m.last_4 = $5)))
-   ORDER BY c.seq DESC LIMIT $6`;
+function termsOf(text: string): Terms {
+  const numeric = /^[\d.,$]+$/.test(text);
+  const amounts = numeric ? amountsOf(text) : [];
+  return {
+    prefix: `${escapeLike(text)}%`,
+    inside: numeric ? null : `%${escapeLike(text)}%`,
+    last4: /^\d{4}$/.test(text) ? text : null,
+    amounts: amounts.length ? JSON.stringify(amounts) : null,
+  };
+}
 
-const INVOICES = `
-  SELECT id, status, amount, customer_email, concat_ws(' ', customer_first_name, customer_last_name) AS who
-    FROM invoices
-   WHERE merchant_id = $1 AND env = $2 AND status <> 'deleted'
-     AND (id ILIKE $3 OR customer_email ILIKE $4 OR concat_ws(' ', customer_first_name, customer_last_name) ILIKE $4
-          OR customer_company ILIKE $4 OR amount IN (SELECT (jsonb_array_elements_text($5::jsonb))::bigint))
-   ORDER BY seq DESC LIMIT $6`;
+/** `(a OR b …)` of the fragments whose value is not null; each `?` of a fragment is its value's parameter. */
+function anyOf(params: unknown[], fragments: [unknown, string][]): string {
+  const used = fragments.filter(([v]) => v !== null);
+  return `(${used.map(([v, sql]) => sql.replaceAll('?', `$${params.push(v)}`)).join(' OR ')})`;
+}
 
-const SUBSCRIPTIONS = `
-  SELECT s.id, s.status, s.amount, s.frequency, s.customer_id, c.email,
-         concat_ws(' ', c.first_name, c.last_name) AS who
-    FROM subscriptions s
-    LEFT JOIN customers c ON c.merchant_id = s.merchant_id AND c.env = s.env AND c.id = s.customer_id
-   WHERE s.merchant_id = $1 AND s.env = $2
-     AND (s.id LIKE $3 OR s.customer_id ILIKE $3 OR c.email ILIKE $4 OR concat_ws(' ', c.first_name, c.last_name) ILIKE $4
-          OR s.amount IN (SELECT (jsonb_array_elements_text($5::jsonb))::bigint))
-   ORDER BY s.number DESC NULLS LAST LIMIT $6`;
+const AMOUNT_IN = 'IN (SELECT (jsonb_array_elements_text(?::jsonb))::bigint)';
+
+/** Statement text and parameters per type; $1 merchant, $2 env, the limit last. */
+const STATEMENTS: Record<ResultType, (t: Terms, params: unknown[]) => string> = {
+  // Transaction and invoice ids are lower-case hex.
+  transaction: (t, p) => `
+    SELECT id, status, card_type, card_number, payment_method, created_at,
+           GREATEST(amount_authorized, amount_failed) AS amount,
+           COALESCE(NULLIF(card_owner_name, ''), NULLIF(account_holder_name, ''),
+                    NULLIF(trim(concat_ws(' ', first_name, last_name)), ''), receipt_email, email) AS who
+      FROM transactions
+     WHERE merchant_id = $1 AND env = $2 AND ${anyOf(p, [
+    [t.prefix.toLowerCase(), 'id LIKE ?'],
+    [t.inside, `email ILIKE ? OR receipt_email ILIKE ? OR card_owner_name ILIKE ? OR account_holder_name ILIKE ?
+                OR concat_ws(' ', first_name, last_name) ILIKE ?`],
+    [t.last4, 'right(card_number, 4) = ?'],
+    [t.amounts, `GREATEST(amount_authorized, amount_failed) ${AMOUNT_IN}`],
+  ])}
+     ORDER BY seq DESC LIMIT $${p.length + 1}`,
+  customer: (t, p) => `
+    SELECT c.id, c.first_name, c.last_name, c.company, c.email
+      FROM customers c
+     WHERE c.merchant_id = $1 AND c.env = $2 AND c.deleted_at IS NULL AND ${anyOf(p, [
+    [t.prefix, 'c.id ILIKE ?'],
+    [t.inside, "c.email ILIKE ? OR concat_ws(' ', c.first_name, c.last_name) ILIKE ? OR c.company ILIKE ?"],
+    [t.last4, `EXISTS (SELECT 1 FROM payment_methods m
+                        WHERE m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
+                          AND m.deleted_at IS NULL AND m.last_4 = ?)`],
+  ])}
+     ORDER BY c.seq DESC LIMIT $${p.length + 1}`,
+  invoice: (t, p) => `
+    SELECT id, status, amount, customer_email, concat_ws(' ', customer_first_name, customer_last_name) AS who
+      FROM invoices
+     WHERE merchant_id = $1 AND env = $2 AND status <> 'deleted' AND ${anyOf(p, [
+    [t.prefix.toLowerCase(), 'id LIKE ?'],
+    [t.inside, "customer_email ILIKE ? OR concat_ws(' ', customer_first_name, customer_last_name) ILIKE ? OR customer_company ILIKE ?"],
+    [t.amounts, `amount ${AMOUNT_IN}`],
+  ])}
+     ORDER BY seq DESC LIMIT $${p.length + 1}`,
+  subscription: (t, p) => `
+    SELECT s.id, s.status, s.amount, s.frequency, s.customer_id, c.email, concat_ws(' ', c.first_name, c.last_name) AS who
+      FROM subscriptions s
+      LEFT JOIN customers c ON c.merchant_id = s.merchant_id AND c.env = s.env AND c.id = s.customer_id
+     WHERE s.merchant_id = $1 AND s.env = $2 AND ${anyOf(p, [
+    [t.prefix, 's.id LIKE ? OR s.customer_id ILIKE ?'],
+    [t.inside, "c.email ILIKE ? OR concat_ws(' ', c.first_name, c.last_name) ILIKE ?"],
+    [t.amounts, `s.amount ${AMOUNT_IN}`],
+  ])}
+     ORDER BY s.number DESC NULLS LAST LIMIT $${p.length + 1}`,
+};
 
 const ORDER: ResultType[] = ['transaction', 'customer', 'invoice', 'subscription'];
 const money = (cents: number) => `${Math.trunc(cents / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
@@ -103,15 +141,13 @@ const joined = (...parts: unknown[]) => parts.filter((p) => typeof p === 'string
  * type cannot crowd out the others, and lists them grouped by type in that order.
  */
 export async function search(q: Queryable, scope: Scope, { q: text, limit }: SearchQuery): Promise<SearchResult[]> {
-  const last4 = /^\d{4}$/.test(text) ? text : null;
-  const amounts = JSON.stringify(amountsOf(text));
-  const base = [scope.merchantId, scope.env, `${escapeLike(text)}%`, `%${escapeLike(text)}%`];
-  const [txns, customers, invoices, subs] = await Promise.all([
-    q.query(TRANSACTIONS, [...base, last4, amounts, limit]),
-    q.query(CUSTOMERS, [...base, last4, limit]),
-    q.query(INVOICES, [...base, amounts, limit]),
-    q.query(SUBSCRIPTIONS, [...base, amounts, limit]),
-  ]);
+  const terms = termsOf(text);
+  const run = (type: ResultType) => {
+    const params: unknown[] = [scope.merchantId, scope.env];
+    const sql = STATEMENTS[type](terms, params);
+    return q.query<Record<string, any>>(sql, [...params, limit]);
+  };
+  const [txns, customers, invoices, subs] = await Promise.all(ORDER.map(run));
   const found: Record<ResultType, SearchResult[]> = {
     transaction: txns.map((t) => ({
       type: 'transaction' as const, id: t.id, amount: Number(t.amount),

@@ -77,6 +77,7 @@ describe('GET /dashboard/search', () => {
 
   test('by id prefix', async () => {
     expect(await found(ids.t1250.slice(0, 10))).toEqual([`transaction:${ids.t1250}`]);
+    expect(await found(ids.t1250.slice(0, 10).toUpperCase())).toEqual([`transaction:${ids.t1250}`]);
     expect(await found(ids.invoice.slice(0, 8))).toEqual([`invoice:${ids.invoice}`]);
     expect(await found(ids.ada)).toEqual([`customer:${ids.ada}`]);
   });
