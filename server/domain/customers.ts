@@ -20,7 +20,7 @@ export const MAX_LENGTH = {
 type TextField = keyof typeof MAX_LENGTH;
 const TEXT_FIELDS = Object.keys(MAX_LENGTH) as TextField[];
 const TOO_LONG: Partial<Record<TextField, ErrorCode>> = {
-  fax: '81602', first_name: '81603', last_name: '81604', phone: '81606', website: '81607',
+  fax: E.FAX_TOO_LONG, first_name: E.FIRST_NAME_TOO_LONG, last_name: E.LAST_NAME_TOO_LONG, phone: E.PHONE_TOO_LONG, website: E.WEBSITE_TOO_LONG,
 };
 const CUSTOM_ID = /^[A-Za-z0-9_-]{6,64}$/;
 // POST /customers/search is a route of its own, so a customer called "search" could never be updated.

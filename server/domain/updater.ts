@@ -23,7 +23,7 @@ const KEY = /^(0|[1-9]\d{0,8})$/;
 const ECHO_MAX = 64;
 
 export interface EntryError {
-  code: '122001' | '122002' | '122003' | '122005';
+  code: typeof E.UPDATE_PAYMENT_ID_INVALID | typeof E.UPDATE_EXPIRY_INVALID | typeof E.UPDATE_METHOD_NOT_FOUND | typeof E.UPDATE_METHOD_NOT_UPDATABLE;
   message: string;
 }
 
@@ -108,7 +108,7 @@ function echo(v: unknown): number | string | null {
 function expiryError(month: number | string | null, year: number | string | null, now: Date): EntryError | null {
   if (typeof month !== 'number' || month < 1 || month > 12) return { code: '122002', message: 'card_exp_month must be 1 to 12' };
   if (typeof year !== 'number' || year < 1000 || year > 9999) return { code: '122002', message: 'card_exp_year must be a four-digit year' };
-  if (expired(month, year, now)) return { code: '122002', message: 'the expiry date is in the past' };
+  if (expired(month, year, now)) return { code: E.UPDATE_EXPIRY_INVALID, message: 'the expiry date is in the past' };
   return null;
 }
 
@@ -132,13 +132,13 @@ function checkEntry(idx: number, raw: unknown, now: Date): Checked {
     accepted: false, errors: [], token_id: null, lookup: null,
   };
   if (!e) {
-    row.errors.push({ code: '122001', message: 'each entry must be an object with payment_id, card_exp_month and card_exp_year' });
+    row.errors.push({ code: E.UPDATE_PAYMENT_ID_INVALID, message: 'each entry must be an object with payment_id, card_exp_month and card_exp_year' });
     return row;
   }
   const id = sent?.toLowerCase() ?? null;
-  if (id === null) row.errors.push({ code: '122001', message: 'payment_id required' });
-  else if (TOKEN_ID.test(id)) row.errors.push({ code: '122001', message: 'payment_id must be a payment method id (32 hex characters); a token id cannot be updated' });
-  else if (!METHOD_ID.test(id)) row.errors.push({ code: '122001', message: 'payment_id must be a payment method id (32 hex characters)' });
+  if (id === null) row.errors.push({ code: E.UPDATE_PAYMENT_ID_INVALID, message: 'payment_id required' });
+  else if (TOKEN_ID.test(id)) row.errors.push({ code: E.UPDATE_PAYMENT_ID_INVALID, message: 'payment_id must be a payment method id (32 hex characters); a token id cannot be updated' });
+  else if (!METHOD_ID.test(id)) row.errors.push({ code: E.UPDATE_PAYMENT_ID_INVALID, message: 'payment_id must be a payment method id (32 hex characters)' });
   else row.lookup = id;
   const expiry = expiryError(row.card_exp_month, row.card_exp_year, now);
   if (expiry) row.errors.push(expiry);
@@ -174,13 +174,13 @@ async function checkBatch(q: Queryable, scope: Scope, batch: [number, unknown][]
       const m = found.get(lookup);
       const earlier = firstEntry.get(lookup);
       if (!m) {
-        errors.unshift({ code: '122003', message: 'no payment method with this id in this environment' });
+        errors.unshift({ code: E.UPDATE_METHOD_NOT_FOUND, message: 'no payment method with this id in this environment' });
       } else if (m.method_type !== 'credit_card') {
-        errors.unshift({ code: '122005', message: 'a bank account has no expiry date; only stored credit cards can be updated' });
+        errors.unshift({ code: E.UPDATE_METHOD_NOT_UPDATABLE, message: 'a bank account has no expiry date; only stored credit cards can be updated' });
       } else if (!m.has_details) {
-        errors.unshift({ code: '122005', message: 'this payment method holds no card (a placeholder); only stored credit cards can be updated' });
+        errors.unshift({ code: E.UPDATE_METHOD_NOT_UPDATABLE, message: 'this payment method holds no card (a placeholder); only stored credit cards can be updated' });
       } else if (earlier !== undefined) {
-        errors.unshift({ code: '122005', message: `this payment method is in entry "${earlier}" of this batch already` });
+        errors.unshift({ code: E.UPDATE_METHOD_NOT_UPDATABLE, message: `this payment method is in entry "${earlier}" of this batch already` });
       } else if (errors.length === 0) {
         firstEntry.set(lookup, row.idx); // only an accepted entry holds the method: a rejected one may be corrected later in the batch
         row.token_id = m.token_id;

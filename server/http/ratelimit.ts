@@ -49,7 +49,8 @@ export function clientOf(ip: string): string {
 const hashClient = (ip: string) => createHash('sha256').update(clientOf(ip)).digest('hex').slice(0, 16);
 
 /** Codes that mean "this card or account data was refused": what card testing produces. */
-const REFUSALS = new Set(['11112', '11301', '11302', '11303', '11305', '11306', '234722', '91703', '38501', 'TEST01']);
+const REFUSALS = new Set<string>([E.CARD_NUMBER_INVALID, E.VISA_INVALID, E.MASTERCARD_INVALID, E.AMEX_INVALID, E.DINERS_INVALID,
+  E.DISCOVER_INVALID, E.CSC_INVALID, E.ACCOUNT_UNVERIFIABLE, E.TOKEN_AMOUNT_INVALID, E.REAL_CARD_IN_TEST]);
 
 /** Where the limiter reports what operators should see: warnings, and counters for /metrics. */
 export interface LimiterEvents {

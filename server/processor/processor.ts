@@ -50,7 +50,7 @@ const trace = () => String(randomInt(100000, 999999));
 
 function chargeCard(input: ChargeInput): ChargeOutcome {
   const declined = (errorMessage: string): ChargeOutcome => ({
-    status: 'DECLINED', errorCode: '99820', errorMessage, systemTrace: trace(),
+    status: 'DECLINED', errorCode: E.CARD_DECLINED, errorMessage, systemTrace: trace(),
   });
   if (findTestCard(input.number)?.outcome === 'decline') return declined('Do not honor (simulated decline: test card)');
   if (input.amount >= DECLINE_AMOUNTS.min && input.amount <= DECLINE_AMOUNTS.max) {
