@@ -38,6 +38,17 @@ export type ChargeInput =
 /** A card sent with the charge, checked as a token's card is (never a bank account). */
 export type PreparedCard = Extract<ReturnType<typeof preparePaymentData>, { token_type: 'credit_card' }>;
 
+/**
+ * POST /charge/:id/cancel's amount: cents above zero, or null when absent (refund what remains). A
+ * present but empty value ("", null) is 59112, so "refund everything" never comes from an empty field.
+ */
+export function readRefundAmount(v: unknown): number | null {
+  const a = parseAmount(v);
+  if (a === 'missing') return null;
+  if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
+  return a;
+}
+
 /** One path, three request shapes, chosen by the fields present (spec 4.1). */
 export function chargeShape(body: Body): ChargeShape {
   if (text(body.customer_id, 'customer_id') !== null) return 'customer';

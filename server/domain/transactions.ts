@@ -4,7 +4,6 @@ import { Processor, processorFor } from '../processor/processor.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import { presentTransaction } from '../schemas/transactions.js';
-import { parseAmount } from './validate.js';
 
 export interface TransactionRow {
   id: string;
@@ -117,7 +116,8 @@ export async function refundCharge(
   q: Queryable,
   scope: Scope,
   id: string,
-  rawAmount: unknown,
+  /** Cents, read by readRefundAmount; null refunds what remains. */
+  requested: number | null,
   now: Date,
   live?: Processor,
 ): Promise<Transaction> {
@@ -128,9 +128,7 @@ export async function refundCharge(
   if (!txn) throw new GatewayError(E.CHARGE_NOT_FOUND);
   if (!txn.successful || !txn.settled) throw new GatewayError(E.REFUND_NOT_SETTLED);
   const remaining = txn.amount_settled - txn.amount_refunded;
-  const parsed = parseAmount(rawAmount);
-  const amount = parsed === 'missing' ? remaining : parsed;
-  if (typeof amount !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
+  const amount = requested ?? remaining;
   if (amount > remaining || remaining === 0) {
     throw new GatewayError(E.REFUND_TOO_LARGE, `refund amount ${amount} exceeds the refundable ${remaining} cents`);
   }

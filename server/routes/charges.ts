@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { readChargeInput } from '../domain/charge-input.js';
+import { readChargeInput, readRefundAmount } from '../domain/charge-input.js';
 import { createCharge } from '../domain/charges.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
 import { getSettings } from '../domain/settings.js';
@@ -78,7 +78,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
       schema: { summary: 'Refund a settled charge, whole or in part', body: RefundBody, response: { 200: TransactionSchema } },
     },
     async (req) => {
-      const amount = (req.body as Record<string, unknown> | undefined)?.amount;
+      const amount = readRefundAmount((req.body as Record<string, unknown> | undefined)?.amount);
       const txn = await req.tx((q) => refundCharge(q, req.identity, req.params.id, amount, req.now), { resource: (t) => t.id });
       return presentTransaction(txn);
     },

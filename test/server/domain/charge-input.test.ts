@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../server/errors.js';
-import { chargeShape, readChargeInput } from '../../../server/domain/charge-input.js';
+import { chargeShape, readChargeInput, readRefundAmount } from '../../../server/domain/charge-input.js';
 import type { Scope } from '../../../server/domain/keys.js';
 
 // POST /charge's body read once, at the edge: the typed ChargeInput createCharge works on.
@@ -91,5 +91,23 @@ describe('readChargeInput', () => {
       bank_routing_number: '110000000', bank_account_holder_first_name: 'G', bank_account_holder_last_name: 'H',
       bank_account_type: 'checking', amount: 100,
     })).toEqual({ code: 'REQ01', message: 'direct charges take cards only; tokenize bank accounts' });
+  });
+});
+
+describe('readRefundAmount', () => {
+  it('reads cents, and absent as "what remains" (null)', () => {
+    expect(readRefundAmount(150)).toBe(150);
+    expect(readRefundAmount('150')).toBe(150);
+    expect(readRefundAmount(undefined)).toBeNull();
+  });
+
+  it.each([[''], [null], [0], ['-5'], ['1.50'], [['100']], [{ valueOf: 1 }]])('refuses %j with 59112', (v) => {
+    let code: string | null = null;
+    try {
+      readRefundAmount(v);
+    } catch (err) {
+      code = (err as GatewayError).code;
+    }
+    expect(code).toBe('59112');
   });
 });
