@@ -115,26 +115,3 @@ export async function retryDelivery(q: Queryable, scope: Scope, id: string, now:
   }
   return getDelivery(q, scope, id);
 }
-
-export function presentDelivery(d: DeliveryRow) {
-  const status: DeliveryStatus = d.state === 'sent' ? 'delivered' : d.state;
-  return {
-    class: 'webhook_delivery',
-    id: d.id,
-    event_id: d.event_id,
-    event_type: d.event_type,
-    rule_id: d.rule_id,
-    strategy_id: d.strategy_id,
-    mode: d.mode,
-    target: d.target,
-    status,
-    attempt_count: d.attempt_count,
-    next_attempt_at: status === 'pending' ? d.next_attempt_at : null,
-    last_status_code: d.last_status_code,
-    last_error: d.last_error,
-    delivered_at: d.sent_at,
-    outbox_id: d.outbox_id,
-    created_at: d.created_at,
-    attempts: (d.attempts ?? []).map((a) => ({ ...a, at: new Date(a.at).toISOString() })),
-  };
-}

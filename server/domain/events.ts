@@ -92,12 +92,6 @@ export async function getEvent(q: Queryable, scope: Scope, id: string): Promise<
   return row;
 }
 
-export function presentEvent(e: EventRow) {
-  return {
-    class: 'event', id: e.id, type: e.type, resource: e.resource, created_at: e.created_at, dispatched_at: e.dispatched_at, data: e.data,
-  };
-}
-
 /** The bytes a webhook receives (and the signature covers): `{id, type, created_at, data}`. */
 export function webhookBody(e: Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>): string {
   return JSON.stringify({ id: e.id, type: e.type, created_at: new Date(e.created_at).toISOString(), data: e.data });

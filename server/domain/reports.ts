@@ -5,7 +5,8 @@
 import { Queryable } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
 import type { Scope } from './keys.js';
-import { EventRow, presentEvent } from './events.js';
+import { EventRow } from './events.js';
+import { presentEvent } from '../schemas/webhooks.js';
 
 export const MAX_SUMMARY_DAYS = 90;
 const DAY = 86_400_000;

@@ -140,16 +140,3 @@ export function ruleMatches(rule: Pick<RuleRow, 'event_resource' | 'event_types'
   if (rule.event_types.length > 0 && !rule.event_types.includes(type)) return false;
   return matches(rule.constraints, data);
 }
-
-export function presentRule(r: RuleRow) {
-  return {
-    class: 'webhook_rule',
-    id: r.id,
-    event_resource: r.event_resource,
-    event_types: r.event_types,
-    constraints: r.constraints,
-    strategies: r.strategies,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-  };
-}

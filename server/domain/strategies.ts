@@ -204,21 +204,3 @@ export async function unrelate(q: Queryable, scope: Scope, ruleId: string, strat
     [rule.id, strategy.id, scope.merchantId, scope.env]);
   if (!rows[0]) throw new GatewayError(E.STRATEGY_NOT_FOUND, 'strategy is not related to this rule');
 }
-
-export function presentStrategy(s: StrategyRow) {
-  return {
-    class: 'webhook_strategy',
-    id: s.id,
-    mode: s.mode,
-    url: s.url,
-    email_address: s.email_address,
-    phone_number: s.phone_number,
-    rules: s.rules,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
-  };
-}
-
-export function presentRelation(r: RelationRow) {
-  return { class: 'webhook_relation', rule_id: r.rule_id, strategy_id: r.strategy_id, created_at: r.created_at };
-}

@@ -7,7 +7,7 @@ import { parseSearch, search } from '../domain/search.js';
 import { E } from '../errors.js';
 import { int, nullableInt, string as str, timestamp as time } from '../http/schemas.js';
 import { Int, Str, loose } from '../schemas/common.js';
-import { eventSchema } from './webhooks.js';
+import { EventSchema as eventSchema } from '../schemas/webhooks.js';
 
 // The dashboard's reports (issue 19): the home page's aggregates, the search box and the CSV
 // exports, under /api/v1/dashboard like the rest of the dashboard's own endpoints (private key;
