@@ -76,11 +76,13 @@ describe('dashboard search', () => {
     await page.keyboard.press('ArrowDown');
     expect(await box.getAttribute('aria-activedescendant')).toBe(await options.first().getAttribute('id'));
     expect(await options.first().getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowUp'); // wraps round to the last
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await options.last().getAttribute('id'));
     await page.keyboard.press('Escape');
     await expect(list.isHidden()).resolves.toBe(true);
     expect(await box.getAttribute('aria-expanded')).toBe('false');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown'); // opens the list again
+    await page.keyboard.press('ArrowDown'); // the first result
     await page.keyboard.press('Enter');
     const detail = page.getByTestId('transaction-detail');
     await detail.waitFor();

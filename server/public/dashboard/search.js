@@ -30,6 +30,7 @@ export function startSearch() {
   const input = h('input', {
     type: 'search', id: 'search-input', role: 'combobox', 'aria-expanded': 'false', 'aria-controls': 'search-results',
     'aria-autocomplete': 'list', autocomplete: 'off', spellcheck: 'false', placeholder: 'Search id, email, name, last 4, amount',
+    maxlength: '100', // the API's limit (DASH02 beyond it)
   });
   const list = h('ul', { id: 'search-results', role: 'listbox', 'aria-label': 'Search results', hidden: true });
   const note = h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
