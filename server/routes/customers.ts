@@ -3,18 +3,17 @@ import {
   CustomerInput, createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer,
 } from '../domain/customers.js';
 import { E, invalid, MUST } from '../errors.js';
-import { readPage, text } from '../domain/validate.js';
-import { parseObjectParam } from '../lib/input.js';
+import { readMetadata, readPage, text } from '../domain/validate.js';
 import { CustomerBody, CustomerList, CustomerSchema, CustomerSearchBody, DeleteCustomerQuery } from '../schemas/customers.js';
 import { PageQuery, Success } from '../schemas/common.js';
 
 type IdParams = { Params: { id: string } };
 type Body = Record<string, unknown>;
 
-/** metadata arrives as an object or a JSON-encoded string; absent leaves it alone on update. */
+/** metadata arrives as an object or a JSON-encoded string (readMetadata); absent leaves it alone on update. */
 function input(body: Body | undefined): CustomerInput {
   const b = body ?? {};
-  return { ...b, metadata: b.metadata === undefined ? undefined : parseObjectParam(b.metadata, 'metadata') };
+  return { ...b, metadata: readMetadata(b.metadata) };
 }
 
 /** Spec 4.5. */

@@ -3,11 +3,10 @@ import { InvoiceInput } from '../domain/invoice-input.js';
 import { InvoiceBody, InvoiceSchema, InvoicesQuery, MarkPaidBody } from '../schemas/invoices.js';
 import { List, Success } from '../schemas/common.js';
 import { E } from '../errors.js';
-import { readPage, text } from '../domain/validate.js';
+import { readMetadata, readPage, text } from '../domain/validate.js';
 import {
   createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, presentInvoice, updateInvoice,
 } from '../domain/invoices.js';
-import { parseObjectParam } from '../lib/input.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
 
@@ -16,10 +15,10 @@ import { listEnvelope } from '../http/paging.js';
 type WithId = { Params: { id: string } };
 type Body = Record<string, unknown>;
 
-/** metadata arrives as an object or a JSON-encoded string; absent leaves it alone on update. */
+/** metadata arrives as an object or a JSON-encoded string (readMetadata); absent leaves it alone on update. */
 function input(body: unknown): InvoiceInput {
   const b = (body ?? {}) as Body;
-  return { ...b, metadata: b.metadata === undefined ? undefined : parseObjectParam(b.metadata, 'metadata') };
+  return { ...b, metadata: readMetadata(b.metadata) };
 }
 
 /** Invoices (spec 4.11): create and email, list, read, update while unpaid, resend, mark paid, delete. */
