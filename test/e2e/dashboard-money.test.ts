@@ -39,7 +39,8 @@ describe('dashboard money actions', () => {
     // The partial refund, confirmed.
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await dialog.getByRole('button', { name: 'Refund $12.50' }).click();
-    await refunds.getByText('$12.50').first().waitFor();
+    await refunds.locator('tbody tr').first().waitFor(); // the page drew the refund
+    await expect(refunds.locator('tbody tr').first().textContent()).resolves.toContain('$12.50');
     expect((await api(`/charge/${id}`)).body.amount_refunded).toBe(1250);
 
     // An empty field: the dialog says "full refund" of what remains, and only its button refunds.
@@ -51,7 +52,8 @@ describe('dashboard money actions', () => {
     expect((await api(`/charge/${id}`)).body.amount_refunded).toBe(1250);
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await dialog.getByRole('button', { name: 'Confirm full refund of $37.50' }).click();
-    await refunds.getByText('$37.50').first().waitFor();
+    await refunds.locator('tbody tr').nth(1).waitFor(); // the second refund, drawn
+    await expect(refunds.locator('tbody').textContent()).resolves.toContain('$37.50');
     expect((await api(`/charge/${id}`)).body.amount_refunded).toBe(5000);
     // Nothing left: no refund form.
     await expect(page.getByLabel('Refund amount').count()).resolves.toBe(0);
