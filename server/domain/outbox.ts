@@ -105,25 +105,3 @@ export async function retryOutboxMessage(q: Queryable, scope: Scope, id: string,
   if (!updated) throw new GatewayError(E.OUTBOX_SENT);
   return updated;
 }
-
-/** Wire form; timestamps as ms + Z like every record but receipts. */
-export function presentOutbox(r: OutboxRow) {
-  const p = r.payload as Record<string, unknown>;
-  return {
-    class: 'outbox_message',
-    id: r.id,
-    kind: r.kind,
-    status: r.status,
-    source: r.source,
-    to: p.to,
-    subject: p.subject ?? null,
-    text: p.text,
-    html: p.html ?? null,
-    from_name: p.from_name ?? null,
-    attempts: r.attempts,
-    last_error: r.last_error,
-    next_attempt_at: r.status === 'pending' ? r.next_attempt_at : null,
-    created_at: r.created_at,
-    sent_at: r.sent_at,
-  };
-}

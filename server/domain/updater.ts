@@ -4,6 +4,7 @@ import { E, GatewayError } from '../errors.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import { clip, text } from './validate.js';
+import { presentSummary } from '../schemas/updater.js';
 
 // Account updater (spec 2.9, 4.7; docs/decisions.md (Invoices and the account updater)). POST /tokens/update checks every
 // entry, keeps the batch, and answers at once; the review runs later (REVIEW_DELAY_MS on the
@@ -307,33 +308,3 @@ export async function getUpdate(q: Queryable, scope: Scope, id: string, now: Dat
   return { head, entries };
 }
 
-// --- presenting ------------------------------------------------------------------------------
-
-/** The record without its entries: what the events carry (a batch may hold 10,000 entries). */
-export function presentSummary(h: UpdateRow) {
-  return {
-    class: 'accountupdater',
-    id: h.id,
-    status: h.status,
-    accepted_count: h.accepted_count,
-    rejected_count: h.rejected_count,
-    applied_count: h.applied_count,
-    created_at: h.created_at,
-    review_at: h.review_at,
-    completed_at: h.completed_at,
-  };
-}
-
-/** Spec 2.9: entries split into `accepted` and `rejected`, keyed by the request's key. */
-export function presentUpdate({ head, entries }: Submitted) {
-  const accepted: Record<string, object> = {};
-  const rejected: Record<string, object> = {};
-  const unapplied = new Set(head.unapplied ?? []);
-  for (const e of entries) {
-    const base = { payment_id: e.payment_id, card_exp_month: e.card_exp_month, card_exp_year: e.card_exp_year };
-    const applied = head.status === 'completed' ? !unapplied.has(e.idx) : null;
-    if (e.accepted) accepted[e.idx] = { ...base, result: { status: 'Received' }, applied };
-    else rejected[e.idx] = { ...base, result: { status: 'Fail', errors: e.errors ?? [] } };
-  }
-  return { ...presentSummary(head), payment_methods: { accepted, rejected } };
-}

@@ -1,21 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { invalid } from '../errors.js';
-import { listEnvelope, listSchema } from '../http/paging.js';
+import { E, invalid } from '../errors.js';
+import { listEnvelope } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
-import { OutboxFilter, getOutboxMessage, listOutbox, presentOutbox, retryOutboxMessage } from '../domain/outbox.js';
-import { nullableString, nullableTime } from '../http/schemas.js';
+import { OutboxFilter, getOutboxMessage, listOutbox, retryOutboxMessage } from '../domain/outbox.js';
+import { OutboxQuery, OutboxSchema, presentOutbox } from '../schemas/outbox.js';
+import { List } from '../schemas/common.js';
 
-
-/** A queued email or SMS as the merchant (and QA) may read it: never more than the message itself. */
-export const outboxSchema = {
-  type: 'object',
-  properties: {
-    class: { type: 'string' }, id: { type: 'integer' }, kind: { type: 'string' }, status: { type: 'string' },
-    source: nullableString, to: { type: 'string' }, subject: nullableString, text: { type: 'string' },
-    html: nullableString, from_name: nullableString, attempts: { type: 'integer' }, last_error: nullableString,
-    next_attempt_at: nullableTime, created_at: { type: 'string', format: 'date-time' }, sent_at: nullableTime,
-  },
-};
 
 const FILTERS = { status: ['pending', 'sent', 'failed'], kind: ['email', 'sms'] } as const;
 type WithId = { Params: { id: string } };
@@ -27,7 +17,7 @@ type WithId = { Params: { id: string } };
 export default async function outboxRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
-  app.get('/outbox', { schema: { response: { 200: listSchema(outboxSchema) } } }, async (req) => {
+  app.get('/outbox', { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List queued emails and SMS, newest first', querystring: OutboxQuery, response: { 200: List(OutboxSchema) } } }, async (req) => {
     const page = readPage(req.query);
     const q = (req.query ?? {}) as Record<string, unknown>;
     const filter: OutboxFilter = {};
@@ -41,11 +31,11 @@ export default async function outboxRoutes(app: FastifyInstance) {
     return listEnvelope(list.map(presentOutbox), page, total);
   });
 
-  app.get<WithId>('/outbox/:id', { schema: { response: { 200: outboxSchema } } }, async (req) =>
+  app.get<WithId>('/outbox/:id', { config: { errors: [E.OUTBOX_NOT_FOUND] }, schema: { summary: 'Retrieve a queued email or SMS', response: { 200: OutboxSchema } } }, async (req) =>
     presentOutbox(await getOutboxMessage(db, req.identity, req.params.id)),
   );
 
-  app.post<WithId>('/outbox/:id/retry', { schema: { response: { 200: outboxSchema } } }, async (req) => {
+  app.post<WithId>('/outbox/:id/retry', { config: { errors: [E.OUTBOX_NOT_FOUND, E.OUTBOX_SENT] }, schema: { summary: 'Queue a failed message again', response: { 200: OutboxSchema } } }, async (req) => {
     const row = await retryOutboxMessage(db, req.identity, req.params.id, req.now);
     app.services.notify?.kick();
     return presentOutbox(row);

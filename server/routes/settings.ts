@@ -2,15 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { MerchantSettings, getSettings, updateSettings } from '../domain/settings.js';
 import { getTemplate } from '../domain/templates.js';
 import { readBool, text } from '../domain/validate.js';
-import { GatewayError } from '../errors.js';
-
-const settingsSchema = {
-  type: 'object',
-  properties: {
-    class: { type: 'string' }, env: { type: 'string' }, cvv_check: { type: 'boolean' }, zip_check: { type: 'boolean' },
-    default_receipts: { type: 'boolean' }, default_receipt_template_id: { type: ['string', 'null'] },
-  },
-};
+import { E, GatewayError } from '../errors.js';
+import { SettingsBody, SettingsSchema } from '../schemas/settings.js';
 
 /**
  * The merchant's switches for the key's environment: verification (spec 4.1: cvv / zip required
@@ -20,11 +13,11 @@ export default async function settingsRoutes(app: FastifyInstance) {
   const { db } = app.services;
   const present = (env: string, s: object) => ({ class: 'settings', env, ...s });
 
-  app.get('/settings', { schema: { response: { 200: settingsSchema } } }, async (req) =>
+  app.get('/settings', { schema: { summary: 'Retrieve the settings of the key’s environment', response: { 200: SettingsSchema } } }, async (req) =>
     present(req.identity.env, await getSettings(db, req.identity)),
   );
 
-  app.post('/settings', { schema: { body: { type: 'object' }, response: { 200: settingsSchema } } }, async (req) => {
+  app.post('/settings', { config: { errors: [E.TEMPLATE_NOT_FOUND] }, schema: { summary: 'Change settings: verification and receipt defaults', body: SettingsBody, response: { 200: SettingsSchema } } }, async (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const patch: Partial<Record<keyof MerchantSettings, boolean | string | null | undefined>> = {};
     for (const f of ['cvv_check', 'zip_check', 'default_receipts'] as const) {

@@ -1,0 +1,52 @@
+// The outbox (ours): every email and SMS Tessera has queued, with its delivery state.
+import type { OutboxRow } from '../domain/outbox.js';
+import { Int, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
+
+/** A queued email or SMS as the merchant (and QA) may read it: never more than the message itself. */
+export const OutboxSchema = Type.Object({
+  class: Str({ examples: ['outbox_message'] }),
+  id: Int({ examples: [1] }),
+  kind: Str({ enum: ['email', 'sms'], examples: ['email'] }),
+  status: Str({ enum: ['pending', 'sent', 'failed'], examples: ['pending'] }),
+  source: NStr({ examples: ['receipt:1'] }),
+  to: Str({ examples: ['ada@example.com'] }),
+  subject: NStr({ examples: ['Your receipt'] }),
+  text: Str({ examples: ['Thank you for your payment of $19.99.'] }),
+  html: NStr(),
+  from_name: NStr(),
+  attempts: Int({ examples: [0] }),
+  last_error: NStr(),
+  next_attempt_at: NullableTime(),
+  created_at: Timestamp(),
+  sent_at: NullableTime({ examples: [null] }),
+});
+export type OutboxOut = Static<typeof OutboxSchema>;
+
+/** Wire form; timestamps as ms + Z like every record but receipts. */
+export function presentOutbox(r: OutboxRow): OutboxOut {
+  const p = r.payload as Record<string, string | undefined>;
+  return {
+    class: 'outbox_message',
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    source: r.source,
+    to: p.to as string,
+    subject: p.subject ?? null,
+    text: p.text as string,
+    html: p.html ?? null,
+    from_name: p.from_name ?? null,
+    attempts: r.attempts,
+    last_error: r.last_error,
+    next_attempt_at: r.status === 'pending' ? r.next_attempt_at : null,
+    created_at: r.created_at,
+    sent_at: r.sent_at,
+  };
+}
+
+export const OutboxQuery = loose({
+  ...pageQuery,
+  status: Str({ enum: ['pending', 'sent', 'failed'], description: 'Only messages in this state.' }),
+  kind: Str({ enum: ['email', 'sms'] }),
+  source: Str({ description: 'Only messages about this record, e.g. receipt:1 or invoice:inv_…' }),
+});
