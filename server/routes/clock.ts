@@ -2,25 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { E, GatewayError } from '../errors.js';
 import { readBool } from '../domain/validate.js';
 import { AdvanceDeps, advanceTestClock, clockStatus, stopAdvances } from '../jobs/test-clock.js';
-import { anyBody as advanceBody, bool, int, nullableTime, timestamp } from '../http/schemas.js';
-
-const ran = {
-  type: 'object',
-  properties: { billings: int, failed_billings: int, scheduled_transactions: int, failed_scheduled_transactions: int, errors: int },
-};
-const clockSchema = {
-  type: 'object',
-  properties: {
-    class: { type: 'string' }, now: timestamp, offset_ms: int, real_now: timestamp, advancing: bool,
-    // POST answers: where this advance started, where it goes, what ran (so far, when it is still advancing).
-    previous: timestamp, to: timestamp, ran,
-    // GET: the last advance, under way or finished.
-    advance: {
-      type: ['object', 'null'],
-      properties: { previous: timestamp, to: timestamp, reached: timestamp, ran, started_at: timestamp, finished_at: nullableTime },
-    },
-  },
-};
+import { AdvanceBody, ClockSchema, WaitQuery } from '../schemas/test-helpers.js';
 
 function testOnly(req: FastifyRequest): string {
   if (req.identity.env !== 'test') {
@@ -56,14 +38,24 @@ export default async function clockRoutes(app: FastifyInstance) {
     await stopAdvances(db);
   });
 
-  app.get('/test_helpers/clock', { schema: { response: { 200: clockSchema } } }, async (req) => {
+  app.get('/test_helpers/clock', {
+    config: { errors: [E.TEST_HELPER_NEEDS_TEST_KEY] },
+    schema: { summary: "Read the merchant's test clock", querystring: WaitQuery, response: { 200: ClockSchema } },
+  }, async (req) => {
     const c = await clockStatus(deps(req), testOnly(req), { wait: waitOf(req) });
     return { class: 'test_clock', ...c };
   });
 
   app.post<{ Body: Record<string, unknown> }>(
     '/test_helpers/clock/advance',
-    { schema: { body: advanceBody, response: { 200: clockSchema, 202: clockSchema } } },
+    {
+      config: { errors: [E.TEST_HELPER_NEEDS_TEST_KEY, E.CLOCK_BACKWARDS, E.CLOCK_BUSY] },
+      schema: {
+        summary: 'Move the test clock forward, running what falls due',
+        description: 'A short advance answers 200 when done; a long one 202 with how far it got, and goes on in the background.',
+        querystring: WaitQuery, body: AdvanceBody, response: { 200: ClockSchema, 202: ClockSchema },
+      },
+    },
     async (req, reply) => {
       const merchantId = testOnly(req);
       const out = await advanceTestClock(deps(req), merchantId, req.body ?? {}, { wait: waitOf(req) });

@@ -1,40 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { E, GatewayError, invalid } from '../errors.js';
-import { anyBody, bool, int, nullableTime } from '../http/schemas.js';
+import { ResetSchema, SettleBody, SettleSchema } from '../schemas/test-helpers.js';
 import { SETTLE_DEFAULT_MS, SETTLE_MAX_MS, settle } from '../jobs/settle.js';
 import { wholeNumber } from '../domain/validate.js';
 import { resetPlan, resetTestEnvironment } from '../domain/reset.js';
-
-const resetSchema = {
-  type: 'object',
-  properties: {
-    class: { type: 'string' },
-    env: { type: 'string' },
-    merchant_id: { type: 'string' },
-    deleted: { type: 'object', additionalProperties: { type: 'integer' } },
-    settings: { type: 'string' },
-  },
-};
-
-const counts = { type: 'object', properties: { delivered: int, failed: int, pending_retry: int, pending: int } };
-const messageCounts = { type: 'object', properties: { ...counts.properties, queued: int } };
-const settleSchema = {
-  type: 'object',
-  properties: {
-    class: { type: 'string' },
-    env: { type: 'string' },
-    merchant_id: { type: 'string' },
-    settled: bool,
-    took_ms: int,
-    webhooks: counts,
-    callbacks: counts,
-    emails: messageCounts,
-    sms: messageCounts,
-    scheduled: { type: 'object', properties: { due: int, errors: int, advancing: bool } },
-    events: { type: 'object', properties: { undispatched: int } },
-    next_retry_at: nullableTime,
-  },
-};
 
 /** `timeout_ms` from the body or the query string: 0 to 60000 milliseconds, default 10000. */
 function timeoutOf(req: FastifyRequest): number {
@@ -54,7 +23,7 @@ function timeoutOf(req: FastifyRequest): number {
 export default async function testHelperRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
-  app.post('/test_helpers/reset', { schema: { response: { 200: resetSchema } } }, async (req) => {
+  app.post('/test_helpers/reset', { config: { errors: [E.TEST_HELPER_NEEDS_TEST_KEY] }, schema: { summary: 'Wipe the test environment (keys and signing secret stay)', response: { 200: ResetSchema } } }, async (req) => {
     if (req.identity.env !== 'test') throw new GatewayError(E.TEST_HELPER_NEEDS_TEST_KEY);
     const plan = await resetPlan(db);
     const { deleted } = await req.tx((q) => resetTestEnvironment(q, plan, req.identity.merchantId));
@@ -66,7 +35,7 @@ export default async function testHelperRoutes(app: FastifyInstance) {
   // POST /test_helpers/settle: answers when everything due for the merchant's test environment
   // (webhooks, callbacks, email, SMS, due billings) is delivered or failed, or at timeout_ms with
   // `settled: false`; counts per kind (jobs/settle.ts).
-  app.post('/test_helpers/settle', { schema: { body: anyBody, response: { 200: settleSchema } } }, async (req) => {
+  app.post('/test_helpers/settle', { config: { errors: [E.TEST_HELPER_NEEDS_TEST_KEY] }, schema: { summary: 'Deliver what is due now and say what happened', body: SettleBody, response: { 200: SettleSchema } } }, async (req) => {
     if (req.identity.env !== 'test') throw new GatewayError(E.TEST_HELPER_NEEDS_TEST_KEY, 'settle works only in the test environment; use a test private key');
     const timeoutMs = timeoutOf(req);
     const { vault, clock, settler } = app.services;
