@@ -10,13 +10,8 @@ import {
 } from './methods.js';
 import { carriesPayment } from './payment-fields.js';
 import { presentMethod } from '../schemas/methods.js';
-import type { CustomerOut } from '../schemas/customers.js';
+import { MAX_LENGTH, type CustomerOut } from '../schemas/customers.js';
 
-/** Maximum lengths the spec leaves open (docs/decisions.md); the five with a spec code use it. */
-export const MAX_LENGTH = {
-  first_name: 100, last_name: 100, company: 255, email: 254, phone: 32, fax: 32, website: 255,
-  address_1: 255, address_2: 255, city: 100, state: 2, zip: 16, country: 3,
-} as const;
 type TextField = keyof typeof MAX_LENGTH;
 const TEXT_FIELDS = Object.keys(MAX_LENGTH) as TextField[];
 const TOO_LONG: Partial<Record<TextField, ErrorCode>> = {

@@ -1,21 +1,14 @@
 import { Queryable } from '../db/index.js';
 import { badRequest, E, GatewayError } from '../errors.js';
 import { decodeJsonParam, isEmptyList } from '../lib/input.js';
-import { MAX_LENGTH } from './customers.js';
+import { MAX_LENGTH } from '../schemas/customers.js';
+import { CUSTOMER_FIELDS, ContactField, invoiceField } from '../schemas/invoices.js';
 import { Scope } from './keys.js';
 import { isEmail, MAX_AMOUNT, parseAmount, readMetadata, text } from './validate.js';
 
 // Reading the body of POST /invoices and POST /invoices/:id (spec 4.11): the line items and their
 // total in integer cents, the customer_* fields (filled from a linked customer), due date, memo and
 // metadata. invoices.ts writes what this returns.
-
-/** The customer fields of spec 4.11, each with the maximum length of its customer-record twin. */
-const CUSTOMER_FIELDS = ['first_name', 'last_name', 'email', 'address_1', 'address_2', 'city', 'state', 'zip',
-  'company', 'phone', 'fax'] as const;
-type ContactField = (typeof CUSTOMER_FIELDS)[number];
-const invoiceField = (f: ContactField) => `customer_${f}` as const;
-/** The invoice columns of those fields: customer_first_name, … */
-export const CONTACT_COLUMNS = CUSTOMER_FIELDS.map(invoiceField);
 
 export const MAX_ITEMS = 100;
 export const MAX_QUANTITY = 1_000_000;

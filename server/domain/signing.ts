@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
+import { EXPIRE_OLD, ExpireOld } from '../schemas/webhooks.js';
 import type { Vault } from '../vault.js';
 import { webhookSecretHome } from '../vault-homes.js';
 import type { Scope } from './keys.js';
@@ -80,10 +81,6 @@ const presentSecret = (scope: Scope, s: SigningSecret) => ({
   // When the secret before the last rotation stops signing deliveries; null when it already has.
   previous_secret_expires_at: s.previous?.expires_at ?? null,
 });
-
-/** How long the secret being replaced keeps signing deliveries beside the new one. */
-export const EXPIRE_OLD = { now: 0, '1h': 3600_000, '24h': 86_400_000 } as const;
-export type ExpireOld = keyof typeof EXPIRE_OLD;
 
 /**
  * POST /webhooks/secret/rotate: a new secret signs every later attempt (retries of earlier events

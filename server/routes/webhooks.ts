@@ -6,11 +6,11 @@ import {
 } from '../domain/strategies.js';
 import { DeliveryFilter, getDelivery, listDeliveries, retryDelivery } from '../domain/deliveries.js';
 import {
-  CatalogueSchema, DeliveriesQuery, DeliverySchema, EventSchema, EventsQuery, RelationBody, RelationSchema, RotateBody, RuleBody, RuleSchema,
+  CatalogueSchema, DeliveriesQuery, DeliverySchema, EventSchema, EventsQuery, ExpireOld, RelationBody, RelationSchema, RotateBody, RuleBody, RuleSchema,
   SecretSchema, StrategyBody, StrategySchema, TestEventSchema, presentDelivery, presentEvent, presentRelation, presentRule, presentStrategy,
 } from '../schemas/webhooks.js';
 import { List, PageQuery, Success } from '../schemas/common.js';
-import { ExpireOld, readSecret, rotateSecret } from '../domain/signing.js';
+import { readSecret, rotateSecret } from '../domain/signing.js';
 import { sendTestEvent } from '../domain/webhook-test.js';
 import { E } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';

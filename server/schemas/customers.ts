@@ -1,8 +1,13 @@
 // A customer (spec 2.4, 4.5). The presenter stays in domain/customers.ts: it picks the default card
 // and bank account among the methods, which is the domain's rule; its return type is CustomerOut.
-import { MAX_LENGTH } from '../domain/customers.js';
 import { MethodSchema, paymentFields, scalar } from './methods.js';
 import { Bool, List, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+
+/** Maximum lengths the spec leaves open (docs/decisions.md); the five with a spec code use it. */
+export const MAX_LENGTH = {
+  first_name: 100, last_name: 100, company: 255, email: 254, phone: 32, fax: 32, website: 255,
+  address_1: 255, address_2: 255, city: 100, state: 2, zip: 16, country: 3,
+} as const;
 
 const RECORD_FIELDS = Object.keys(MAX_LENGTH) as (keyof typeof MAX_LENGTH)[];
 const EXAMPLE: Partial<Record<keyof typeof MAX_LENGTH, string>> = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };

@@ -1,7 +1,14 @@
 // An invoice (spec 4.11; its fields: docs/decisions.md (Invoices and the account updater)). The
 // presenter stays in domain/invoices.ts beside the row it derives the balance from; it returns InvoiceOut.
-import { CONTACT_COLUMNS } from '../domain/invoice-input.js';
 import { Int, Metadata, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
+
+/** The customer fields of spec 4.11, each with the maximum length of its customer-record twin. */
+export const CUSTOMER_FIELDS = ['first_name', 'last_name', 'email', 'address_1', 'address_2', 'city', 'state', 'zip',
+  'company', 'phone', 'fax'] as const;
+export type ContactField = (typeof CUSTOMER_FIELDS)[number];
+export const invoiceField = (f: ContactField) => `customer_${f}` as const;
+/** The invoice columns of those fields: customer_first_name, … */
+export const CONTACT_COLUMNS = CUSTOMER_FIELDS.map(invoiceField);
 
 const EXAMPLE: Record<string, string> = { customer_first_name: 'Ada', customer_last_name: 'Lovelace', customer_email: 'ada@example.com' };
 const contact = Object.fromEntries(CONTACT_COLUMNS.map((f) => [f, NStr({ examples: [EXAMPLE[f] ?? null] })])) as

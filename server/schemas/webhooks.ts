@@ -3,8 +3,11 @@ import type { DeliveryRow } from '../domain/deliveries.js';
 import type { EventRow } from '../domain/events.js';
 import type { RuleRow } from '../domain/rules.js';
 import type { RelationRow, StrategyRow } from '../domain/strategies.js';
-import { EXPIRE_OLD } from '../domain/signing.js';
 import { Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
+
+/** How long the secret being replaced keeps signing deliveries beside the new one. */
+export const EXPIRE_OLD = { now: 0, '1h': 3600_000, '24h': 86_400_000 } as const;
+export type ExpireOld = keyof typeof EXPIRE_OLD;
 
 const strings = (example: string[] = []) => Type.Array(Str(), { examples: [example] });
 const scalar = { type: ['string', 'number', 'boolean'] };
