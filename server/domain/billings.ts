@@ -6,7 +6,7 @@ import type { Vault } from '../vault.js';
 import { BillingRow } from './billing-record.js';
 import { presentBilling } from '../schemas/billings.js';
 import { presentSubscription } from '../schemas/subscriptions.js';
-import { readChargeInput } from './charge-input.js';
+import type { ChargeInput } from './charge-input.js';
 import { createCharge } from './charges.js';
 import { emitEvent } from './events.js';
 import type { Scope } from './keys.js';
@@ -37,12 +37,12 @@ export interface ChargeOutcome {
  * so the run can still be recorded as failed. Anything else propagates and rolls everything back.
  */
 export async function chargeInTx(
-  q: Queryable, deps: RecurringDeps, scope: Scope, body: Record<string, unknown>, now: Date,
+  q: Queryable, deps: RecurringDeps, scope: Scope, input: ChargeInput, now: Date,
   source: 'subscription' | 'scheduled',
 ): Promise<ChargeOutcome> {
   await q.query('SAVEPOINT recurring_charge');
   try {
-    const { txn } = await createCharge(q, deps, scope, readChargeInput(scope, body, now), now, { source, recurring: source === 'subscription' });
+    const { txn } = await createCharge(q, deps, scope, input, now, { source, recurring: source === 'subscription' });
     await q.query('RELEASE SAVEPOINT recurring_charge');
     return { txn, error: null };
   } catch (err) {
@@ -112,10 +112,11 @@ async function insertBilling(q: Queryable, b: NewBilling): Promise<BillingRow> {
   return row;
 }
 
-function chargeBody(sub: SubscriptionRow, planName: string, sendReceipt: boolean) {
+/** A billing's charge: the subscription's customer, method, amount and metadata; the plan's name describes it. */
+function chargeInput(sub: SubscriptionRow, planName: string, sendReceipt: boolean): ChargeInput {
   return {
-    customer_id: sub.customer_id, method_id: sub.method_id ?? undefined, amount: sub.amount,
-    description: planName, metadata: sub.metadata ?? {}, send_receipt: sendReceipt,
+    shape: 'customer', customerId: sub.customer_id, methodId: sub.method_id, bankAccount: undefined, amount: sub.amount,
+    description: planName, metadata: sub.metadata ?? {}, receipt: { send: sendReceipt, email: null, templateId: null }, payer: {},
   };
 }
 
@@ -146,7 +147,7 @@ export async function billSubscription(q: Queryable, deps: RecurringDeps, sub: S
   const scope: Scope = { merchantId: sub.merchant_id, env: sub.env };
   const sequence = sub.billed_count + 1;
   const [plan] = await q.query<{ name: string; callback_url: string | null }>('SELECT name, callback_url FROM plans WHERE id = $1', [sub.plan_id]);
-  const outcome = await chargeInTx(q, deps, scope, chargeBody(sub, plan.name, await receiptWanted(q, scope, sub.customer_id)), now, 'subscription');
+  const outcome = await chargeInTx(q, deps, scope, chargeInput(sub, plan.name, await receiptWanted(q, scope, sub.customer_id)), now, 'subscription');
   const billing = await insertBilling(q, {
     sub, sequence, parentId: null, scheduledFor: sub.next_billing ?? now, amount: sub.amount, outcome, now,
   });
@@ -194,8 +195,8 @@ export async function retryBilling(
   if (failed.status !== 'failed') throw new GatewayError(E.BILLING_NOT_FAILED, `billing is ${failed.status}, not failed`);
   const [sub] = await q.query<SubscriptionRow>(`SELECT ${SUB} FROM subscriptions WHERE number = $1 FOR UPDATE`, [failed.subscription_id]);
   const [plan] = await q.query<{ name: string; callback_url: string | null }>('SELECT name, callback_url FROM plans WHERE id = $1', [sub.plan_id]);
-  const body = chargeBody(sub, plan.name, await receiptWanted(q, scope, sub.customer_id));
-  const { txn } = await createCharge(q, deps, scope, readChargeInput(scope, body, now), now,
+  const input = chargeInput(sub, plan.name, await receiptWanted(q, scope, sub.customer_id));
+  const { txn } = await createCharge(q, deps, scope, input, now,
     { source: 'subscription', recurring: true });
   const billing = await insertBilling(q, {
     sub, sequence: failed.sequence, parentId: failed.id, scheduledFor: failed.scheduled_for, amount: sub.amount,

@@ -1,6 +1,6 @@
-// POST /charge's body, read and checked once at the edge (spec 4.1): the route (and the gateway's
-// own charges: billings, scheduled transactions, the demo) turn a body into a ChargeInput here, and
-// createCharge works on that typed input only. Pure: nothing here reads the database; what needs
+// POST /charge's body, read and checked once at the edge (spec 4.1): the charge routes (and the
+// demo) turn a body into a ChargeInput here; the gateway's own charges (billings, scheduled
+// transactions) build one from their stored rows; createCharge works on that typed input only. Pure: nothing here reads the database; what needs
 // it (the token, the stored method, the customer's receipt address) is createCharge's.
 import { badRequest, E, GatewayError, tooLong } from '../errors.js';
 import type { Scope } from './keys.js';

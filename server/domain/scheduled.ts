@@ -2,6 +2,7 @@ import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, tooLong } from '../errors.js';
 import type { Vault } from '../vault.js';
 import { RecurringDeps, chargeInTx, receiptWanted } from './billings.js';
+import type { ChargeInput, PayerField } from './charge-input.js';
 import { isCalendarDate, startOfDay, utcDate } from './calendar.js';
 import { createCustomer, findChargeableMethod } from './customers.js';
 import { emitEvent } from './events.js';
@@ -48,7 +49,7 @@ export interface ScheduledRow {
 export const ST = '*, bill_on::text AS bill_on_text';
 const MAX_DAYS_AHEAD = 366 * 10;
 /** Payer fields of 2.7 and the charge field each one fills. */
-const PAYER: Record<string, { charge: string; aliases: string[]; max: number }> = {
+const PAYER: Record<string, { charge: PayerField; aliases: string[]; max: number }> = {
   company: { charge: 'company', aliases: [], max: 255 },
   website: { charge: 'website', aliases: [], max: 255 },
   address_1: { charge: 'address_1', aliases: [], max: 255 },
@@ -181,14 +182,17 @@ export async function cancelScheduled(q: Queryable, scope: Scope, id: string, no
  */
 export async function billScheduled(q: Queryable, deps: RecurringDeps, row: ScheduledRow, now: Date): Promise<{ row: ScheduledRow; txn: Transaction | null }> {
   const scope: Scope = { merchantId: row.merchant_id, env: row.env };
-  const body: Record<string, unknown> = {
-    customer_id: row.customer_id, method_id: row.method_id ?? undefined, amount: row.amount,
-    description: row.description, metadata: row.metadata ?? {},
-    send_receipt: row.send_receipt ?? (await receiptWanted(q, scope, row.customer_id)),
-    receipt_template_id: row.receipt_template_id, email_address: row.email_address,
+  const payer: ChargeInput['payer'] = {};
+  for (const [field, spec] of Object.entries(PAYER)) payer[spec.charge] = text((row as unknown as Record<string, unknown>)[field]);
+  const input: ChargeInput = {
+    shape: 'customer', customerId: row.customer_id, methodId: row.method_id, bankAccount: undefined, amount: row.amount,
+    description: row.description, metadata: row.metadata ?? {}, payer,
+    receipt: {
+      send: row.send_receipt ?? (await receiptWanted(q, scope, row.customer_id)),
+      email: row.email_address, templateId: row.receipt_template_id,
+    },
   };
-  for (const [field, spec] of Object.entries(PAYER)) body[spec.charge] = (row as unknown as Record<string, unknown>)[field];
-  const { txn, error } = await chargeInTx(q, deps, scope, body, now, 'scheduled');
+  const { txn, error } = await chargeInTx(q, deps, scope, input, now, 'scheduled');
   const ok = !!txn?.successful;
   const [updated] = await q.query<ScheduledRow>(
     `UPDATE scheduled_transactions SET status = $4, transaction_id = $5, error_code = $6, error_message = $7,
