@@ -6,11 +6,15 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The catalogue codes this route can answer besides the ones every route of its kind can (see build). */
     errors?: readonly ErrorCode[];
+    /** false: a POST that refuses an Idempotency-Key (its answer may never be stored). */
+    idempotency?: false;
   }
   interface FastifySchema {
     /** One line in the OpenAPI document and on /docs. */
     summary?: string;
     description?: string;
+    /** A 200 answer that is not JSON serialised by a response schema: its media type, schema and example. */
+    produces?: Record<string, { schema: object; example: unknown }>;
   }
 }
 
@@ -20,6 +24,8 @@ interface Collected {
   schema: Record<string, any>;
   access: string;
   errors: readonly ErrorCode[];
+  /** An authenticated POST that takes an Idempotency-Key. */
+  idempotent: boolean;
 }
 
 /** `/charge/:id` → `/charge/{id}` */
@@ -37,8 +43,12 @@ export function collectRoutes(app: FastifyInstance): () => object {
   app.addHook('onRoute', (r: RouteOptions) => {
     for (const method of [r.method].flat()) {
       if (method === 'HEAD') continue;
-      const config = (r.config ?? {}) as { access?: string; errors?: readonly ErrorCode[] };
-      routes.push({ method: method.toLowerCase(), url: r.url, schema: (r.schema ?? {}) as Record<string, any>, access: config.access ?? 'private', errors: config.errors ?? [] });
+      const config = (r.config ?? {}) as { access?: string; errors?: readonly ErrorCode[]; idempotency?: false };
+      const access = config.access ?? 'private';
+      routes.push({
+        method: method.toLowerCase(), url: r.url, schema: (r.schema ?? {}) as Record<string, any>, access, errors: config.errors ?? [],
+        idempotent: method === 'POST' && access !== 'none' && config.idempotency !== false,
+      });
     }
   });
   let doc: object | null = null;
@@ -81,7 +91,7 @@ function commonErrors(r: Collected): ErrorCode[] {
   if (r.access !== 'none') codes.push(E.KEY_INVALID, E.RATE_LIMITED);
   if (r.access === 'private') codes.push(E.PUBLIC_KEY_REFUSED);
   if (r.schema.body) codes.push(E.BODY_TOO_LARGE, E.UNSUPPORTED_CONTENT);
-  if (r.method === 'post' && r.access !== 'none') codes.push(E.IDEMPOTENCY_KEY_INVALID, E.IDEMPOTENCY_KEY_REUSED, E.IDEMPOTENCY_IN_PROGRESS);
+  if (r.idempotent) codes.push(E.IDEMPOTENCY_KEY_INVALID, E.IDEMPOTENCY_KEY_REUSED, E.IDEMPOTENCY_IN_PROGRESS);
   return codes;
 }
 
@@ -111,7 +121,7 @@ function operation(r: Collected): Record<string, unknown> {
     const { description, ...rest } = schema;
     parameters.push({ name, in: 'query', required: (query.required ?? []).includes(name), schema: rest, ...(description ? { description } : {}) });
   }
-  if (r.method === 'post' && r.access !== 'none') {
+  if (r.idempotent) {
     parameters.push({
       name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 },
       description: 'Sent again with the same body, answers what the first request answered, without doing it twice.',
@@ -121,7 +131,7 @@ function operation(r: Collected): Record<string, unknown> {
   for (const [status, schema] of Object.entries<any>(r.schema.response ?? {})) {
     responses[status] = { description: 'success', content: { 'application/json': { schema, example: exampleOf(schema) } } };
   }
-  if (Object.keys(responses).length === 0) responses['200'] = { description: 'success' };
+  if (Object.keys(responses).length === 0) responses['200'] = { description: 'success', content: r.schema.produces ?? {} };
   Object.assign(responses, errorResponses([...commonErrors(r), ...r.errors]));
   const op: Record<string, unknown> = {
     operationId: `${r.method}_${r.url.replace('/api/v1/', '').replace(/[/:{}]+/g, '_')}`,

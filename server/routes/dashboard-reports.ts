@@ -89,7 +89,9 @@ export default async function dashboardReportRoutes(app: FastifyInstance) {
       return reply.send(Readable.from(exportCsv(db, req.identity, kind, filter)));
     };
   // No response schema: the body is CSV text, not JSON (CSV_NOTE says what it is).
-  const csv = (what: string, querystring: object) => ({ schema: { summary: `Export ${what} as CSV`, description: CSV_NOTE, querystring } });
+  const csv = (what: string, querystring: object) => ({
+    schema: { summary: `Export ${what} as CSV`, description: CSV_NOTE, querystring, produces: { 'text/csv': { schema: { type: 'string' }, example: 'id,amount,created_at\r\n' } } },
+  });
   app.get('/api/v1/dashboard/export/transactions.csv', csv('transactions (the filters of /dashboard/transactions)', TransactionsCsvQuery),
     exporter('transactions', (q) => ({ transactions: parseTransactionFilter(q) })));
   app.get('/api/v1/dashboard/export/customers.csv', csv('customers', CustomersCsvQuery), exporter('customers', (q) => parseExportFilter('customers', q)));

@@ -7,8 +7,9 @@ import {
 } from '../domain/dashboard.js';
 import { listTransactions } from '../domain/transactions.js';
 import { TransactionSchema, presentTransaction } from '../schemas/transactions.js';
-import { badRequest } from '../errors.js';
+import { E, badRequest } from '../errors.js';
 import { listEnvelope, listSchema } from '../http/paging.js';
+import { Int, Str, loose, pageQuery } from '../schemas/common.js';
 import { readPage } from '../domain/validate.js';
 import { PUBLIC_DIR } from '../paths.js';
 import { nullableString as nullableStr, nullableTime, string as str, timestamp as time } from '../http/schemas.js';
@@ -98,12 +99,12 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     });
   }
 
-  app.get('/api/v1/dashboard/overview', { schema: { response: { 200: overviewSchema } } }, async (req) => ({
+  app.get('/api/v1/dashboard/overview', { schema: { summary: 'Dashboard: the merchant, environment, test key and clock', response: { 200: overviewSchema } } }, async (req) => ({
     class: 'dashboard_overview',
     ...(await merchantOverview(db, req.identity, clock.now(), req.now)),
   }));
 
-  app.get('/api/v1/dashboard/keys', { schema: { response: { 200: keysSchema } } }, async (req) => ({
+  app.get('/api/v1/dashboard/keys', { schema: { summary: 'Dashboard: the key sets, redacted', response: { 200: keysSchema } } }, async (req) => ({
     class: 'key_sets',
     ...(await merchantKeys(db, req.identity.merchantId, clock.now())),
   }));
@@ -111,7 +112,8 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   app.post<{ Body: { env?: 'test' | 'live'; expire_old?: 'now' | '1h' } }>(
     '/api/v1/dashboard/keys',
     {
-      schema: { body: newKeySetBody, response: { 200: newKeySetSchema } },
+      config: { errors: [E.TEST_KEY_CANNOT_MAKE_LIVE], idempotency: false },
+      schema: { summary: 'Dashboard: make a new key set (its private key is shown once)', body: newKeySetBody, response: { 200: newKeySetSchema } },
       // Replaying this answer would mean storing the private key: refuse before the idempotency hook claims the key.
       onRequest: async (req) => {
         if (req.headers['idempotency-key'] !== undefined) {
@@ -131,10 +133,21 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/v1/dashboard/test-cards', { schema: { response: { 200: testCardsSchema } } }, async () => testCards());
+  app.get('/api/v1/dashboard/test-cards', { schema: { summary: 'Dashboard: the test cards and their outcomes', response: { 200: testCardsSchema } } }, async () => testCards());
 
   // GET /transactions with filters; the filtering itself is listTransactions' (domain/transactions.ts).
-  app.get('/api/v1/dashboard/transactions', { schema: { response: { 200: listSchema(TransactionSchema) } } }, async (req) => {
+  app.get('/api/v1/dashboard/transactions', {
+    config: { errors: [E.PAGE_INVALID] },
+    schema: {
+      summary: 'Dashboard: transactions with filters',
+      querystring: loose({
+        ...pageQuery, status: Str({ description: 'A transaction status such as SETTLED.' }),
+        amount_min: Int({ description: 'Cents, inclusive.' }), amount_max: Int({ description: 'Cents, inclusive.' }),
+        created_from: Str({ description: 'YYYY-MM-DD or an ISO time, inclusive.' }), created_to: Str({ description: 'YYYY-MM-DD (the whole day) or an ISO time.' }),
+      }),
+      response: { 200: listSchema(TransactionSchema) },
+    },
+  }, async (req) => {
     const page = readPage(req.query);
     const { list, total } = await listTransactions(db, req.identity, page, parseTransactionFilter(req.query));
     return listEnvelope(list.map(presentTransaction), page, total);

@@ -18,6 +18,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
       summary: 'Tokenize from a web page (JSONP)',
       description: "The tokenizer's script load: answers `callback({...})` with status 200, the token or `{ errors }` inside, as POST /tokens would (key, card and rate-limit codes).",
       querystring: JsonpQuery,
+      produces: { 'application/javascript': { schema: { type: 'string' }, example: 'Tessera.callback_1({"class":"token","id":"tok_4f3c2b1a0e9d8c7b"});' } },
     },
   }, async (req, reply) => {
     const query = req.query as Record<string, unknown>;

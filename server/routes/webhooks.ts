@@ -156,7 +156,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
   // Not idempotent on purpose: a stored answer would keep the secret in clear for 24 hours
   // (idempotency_keys); a repeated rotation is harmless, and its answer is the secret in force.
   app.post<{ Body: { expire_old?: ExpireOld } | undefined }>('/webhooks/secret/rotate', {
-    config: { errors: [E.SECRET_ROTATION_PENDING] },
+    config: { errors: [E.SECRET_ROTATION_PENDING], idempotency: false },
     schema: { summary: 'Rotate the signing secret', body: RotateBody, response: { 200: SecretSchema } },
     onRequest: async (req) => {
       delete req.headers['idempotency-key'];
