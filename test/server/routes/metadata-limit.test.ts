@@ -38,6 +38,16 @@ describe('metadata over 8 KiB', () => {
     expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 400, body: REFUSAL });
   });
 
+  test('a scheduled transaction and an invoice get the same answer', async () => {
+    const customer = (await post('/customers', { token: await tokenFor(gw), email: 'ada@example.com' })).json();
+    const tomorrow = new Date(gw.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    const answers = [
+      await post('/scheduled_transactions', { customer_id: customer.id, amount: 100, bill_on: tomorrow, metadata: TOO_BIG }),
+      await post('/invoices', { customer_id: customer.id, items: [{ description: 'x', unit_amount: 5 }], metadata: TOO_BIG }),
+    ];
+    for (const res of answers) expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 400, body: REFUSAL });
+  });
+
   test('metadata of exactly 8192 characters as JSON is charged and kept', async () => {
     const res = await post('/charge', { token: await tokenFor(gw), amount: 1000, metadata: JUST_FITS });
     expect(res.statusCode).toBe(200);
