@@ -77,16 +77,33 @@ function readBillOn(raw: unknown, now: Date): string {
   return s;
 }
 
+/** POST /scheduled_transactions' body, read and checked at the edge (readScheduledInput). */
+export interface ScheduledInput {
+  /** A stored customer's id, or null when a token is billed (then `token` is set). */
+  customerId: string | null;
+  token: string | null;
+  /** The token's security code, as sent: checked with the token when it becomes a customer. */
+  cvv: unknown;
+  csc: unknown;
+  methodId: string | null;
+  chargeBankAccount: boolean | undefined;
+  amount: number;
+  billOn: string;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  sendReceipt: boolean | undefined;
+  email: string | null;
+  receiptTemplateId: string | null;
+  /** The payer fields of spec 2.7, by their scheduled-transaction names. */
+  payer: Record<string, string | null>;
+}
+
 /**
- * POST /scheduled_transactions (our endpoint; spec 2.7 gives the record, not how to make one).
- * Bills a stored customer (`customer_id`, with `method_id` or `charge_bank_account` as in a charge
- * by customer) or a `token`. A token lasts 15 minutes, so it is stored now as a new customer
- * (`new_record: true`) whose method the schedule bills. The method is resolved now and kept, so
- * method deletion refuses it until the schedule has billed (17104).
+ * The whole body once, in the order its faults are answered: customer_id or token with amount
+ * (48291, 69002, 99819, 59112), bill_on, description, metadata, the booleans, email_address
+ * (69006), the payer fields. `now` decides which bill_on dates are still ahead.
  */
-export async function createScheduled(
-  q: Queryable, vault: Vault, scope: Scope, body: Record<string, unknown>, now: Date, ip: string | null,
-): Promise<ScheduledRow> {
+export function readScheduledInput(body: Record<string, unknown>, now: Date): ScheduledInput {
   const customerId = text(body.customer_id, 'customer_id');
   const token = customerId === null ? text(body.token, 'token') : null;
   const a = parseAmount(body.amount);
@@ -100,7 +117,7 @@ export async function createScheduled(
   if (description && description.length > 1000) throw tooLong('description', 1000);
   const metadata = readMetadata(body.metadata) ?? {};
   const sendReceipt = readBool(body.send_receipt, 'send_receipt');
-  const chargeBank = readBool(body.charge_bank_account, 'charge_bank_account');
+  const chargeBankAccount = readBool(body.charge_bank_account, 'charge_bank_account');
   const email = text(body.email_address, 'email_address');
   if (email !== null && !isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);
   const payer: Record<string, string | null> = {};
@@ -109,23 +126,41 @@ export async function createScheduled(
     if (v !== null && v.length > spec.max) throw tooLong(field, spec.max);
     payer[field] = v;
   }
+  return {
+    customerId, token, cvv: body.cvv, csc: body.csc, methodId: text(body.method_id, 'method_id'), chargeBankAccount,
+    amount: a, billOn, description, metadata, sendReceipt, email,
+    receiptTemplateId: text(body.receipt_template_id, 'receipt_template_id'), payer,
+  };
+}
 
+/**
+ * POST /scheduled_transactions (our endpoint; spec 2.7 gives the record, not how to make one).
+ * Bills a stored customer (`customer_id`, with `method_id` or `charge_bank_account` as in a charge
+ * by customer) or a `token`. A token lasts 15 minutes, so it is stored now as a new customer
+ * (`new_record: true`) whose method the schedule bills. The method is resolved now and kept, so
+ * method deletion refuses it until the schedule has billed (17104).
+ */
+export async function createScheduled(
+  q: Queryable, vault: Vault, scope: Scope, input: ScheduledInput, now: Date, ip: string | null,
+): Promise<ScheduledRow> {
+  const { customerId, token, amount, billOn, description, metadata, sendReceipt, email, payer } = input;
+  const chargeBank = input.chargeBankAccount;
   let customer = customerId;
   if (token !== null) {
     const created = await createCustomer(q, vault, scope, {
-      token, cvv: body.cvv, csc: body.csc, email: email ?? undefined, company: payer.company, website: payer.website,
+      token, cvv: input.cvv, csc: input.csc, email: email ?? undefined, company: payer.company, website: payer.website,
       address_1: payer.address_1, address_2: payer.address_2, city: payer.city, state: payer.state, zip: payer.zip,
       phone: payer.phone_number, fax: payer.fax_number,
     }, now);
     customer = created.id;
   }
-  const m = await findChargeableMethod(q, scope, customer!, text(body.method_id, 'method_id'), chargeBank ?? null);
+  const m = await findChargeableMethod(q, scope, customer!, input.methodId, chargeBank ?? null);
   if (sendReceipt === true && email === null && !isEmail(m.customer.email)) throw new GatewayError(E.RECEIPT_EMAIL_MISSING);
   const holder = m.method_type === 'bank_account';
   const row: Record<string, unknown> = {
     merchant_id: scope.merchantId, env: scope.env, id: newId(16), customer_id: customer, method_id: m.method_id,
-    status: 'scheduled', bill_on: billOn, amount: a, token, new_record: token !== null,
-    send_receipt: sendReceipt ?? null, receipt_template_id: text(body.receipt_template_id, 'receipt_template_id'), email_address: email,
+    status: 'scheduled', bill_on: billOn, amount, token, new_record: token !== null,
+    send_receipt: sendReceipt ?? null, receipt_template_id: input.receiptTemplateId, email_address: email,
     charge_bank_account: chargeBank ?? null, description, metadata, ip_address: ip, ...payer,
     card_owner_name: holder ? null : m.card_owner_name,
     bank_account_holder_first_name: holder ? m.bank_account_holder_first_name : null,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  cancelScheduled, createScheduled, getScheduled, listScheduled,
+  cancelScheduled, createScheduled, getScheduled, listScheduled, readScheduledInput,
 } from '../domain/scheduled.js';
 import { SPEC_PAGE_CODES, readPage } from '../domain/validate.js';
 import { IdempotentReplay } from '../http/idempotency.js';
@@ -23,8 +23,10 @@ export default async function scheduledRoutes(app: FastifyInstance) {
       config: { idempotentReplay: replay, errors: [E.AMOUNT_INVALID, E.TOKEN_REQUIRED, E.CUSTOMER_ID_REQUIRED, E.PAYMENT_TOKEN_NOT_FOUND, E.RECEIPT_EMAIL_INVALID, E.RECEIPT_EMAIL_MISSING] },
       schema: { summary: 'Schedule a charge for a day', body: ScheduledBody, response: { 200: ScheduledSchema } },
     },
-    async (req) => presentScheduled(await req.tx((q) => createScheduled(q, vault, req.identity, req.body ?? {}, req.now, req.ip),
-      { resource: (s) => s.id })),
+    async (req) => {
+      const input = readScheduledInput((req.body ?? {}) as Record<string, unknown>, req.now);
+      return presentScheduled(await req.tx((q) => createScheduled(q, vault, req.identity, input, req.now, req.ip), { resource: (s) => s.id }));
+    },
   );
 
   app.get('/scheduled_transactions', {
