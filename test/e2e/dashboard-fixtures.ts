@@ -20,6 +20,8 @@ export let page: Page;
 let inFlight = 0;
 let pageErrors: Error[];
 let failedRequests: string[];
+/** Requests a test makes fail on purpose (expectRequestFailure): they must fail, and only they may. */
+let expectedFailures: RegExp[];
 /** The private key the dashboard should be using: the printed one until the keys test rotates it. */
 let currentKey: string;
 
@@ -47,12 +49,16 @@ export function setupDashboard() {
     page.setDefaultTimeout(15_000);
     pageErrors = [];
     failedRequests = [];
+    expectedFailures = [];
     inFlight = 0;
     page.on('request', () => inFlight++);
     page.on('requestfinished', () => inFlight--);
     page.on('pageerror', (e) => pageErrors.push(e));
     page.on('console', (m) => {
-      if (m.type() === 'error' && !/status of (404|500)/.test(m.text())) pageErrors.push(new Error(m.text()));
+      if (m.type() !== 'error' || /status of (404|500)/.test(m.text())) return;
+      // The browser's own line for a request the test fails on purpose.
+      if (/^Failed to load resource/.test(m.text()) && expectedFailures.some((re) => re.test(m.location().url))) return;
+      pageErrors.push(new Error(m.text()));
     });
     page.on('requestfailed', (r) => {
       inFlight--;
@@ -63,9 +69,16 @@ export function setupDashboard() {
 
   afterEach(async () => {
     await context?.close();
-    expect(pageErrors.map(String)).toEqual([]);
-    expect(failedRequests).toEqual([]);
+    expect(pageErrors.map(String), `page errors:\n${pageErrors.join('\n')}`).toEqual([]);
+    for (const re of expectedFailures) expect(failedRequests.some((url) => re.test(url)), `no failed request matched ${re}`).toBe(true);
+    const unexpected = failedRequests.filter((url) => !expectedFailures.some((re) => re.test(url)));
+    expect(unexpected, `failed requests:\n${unexpected.join('\n')}`).toEqual([]);
   });
+}
+
+/** This test makes requests to `url` fail on purpose: at least one must fail, and those failures are no error. */
+export function expectRequestFailure(url: RegExp) {
+  expectedFailures.push(url);
 }
 
 export async function api(path: string, init: { method?: string; body?: object; key?: string } = {}) {
@@ -75,12 +88,6 @@ export async function api(path: string, init: { method?: string; body?: object; 
     body: init.body ? JSON.stringify(init.body) : undefined,
   });
   return { status: res.status, body: (await res.json()) as any };
-}
-
-/** Does this gateway version have the endpoint? Unknown routes answer 404 NOTFOUND to a valid key. */
-export async function hasEndpoint(method: string, path: string): Promise<boolean> {
-  const { status, body } = await api(path, { method, ...(method === 'POST' ? { body: {} } : {}) });
-  return !(status === 404 && body?.errors?.[0]?.code === 'NOTFOUND');
 }
 
 export async function shot(name: string) {

@@ -17,7 +17,11 @@ function loadUPlot() {
     const script = document.createElement('script');
     script.src = '/dashboard/vendor/uPlot.iife.min.js';
     script.onload = () => resolve(/** @type {any} */ (window).uPlot);
-    script.onerror = () => reject(new Error('the chart library did not load'));
+    script.onerror = () => {
+      loading = null; // the next drawing tries again
+      script.remove();
+      reject(new Error('the chart library did not load'));
+    };
     document.head.append(script);
   });
   return loading;

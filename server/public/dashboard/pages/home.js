@@ -25,7 +25,11 @@ export async function renderHome(view, _segs, params, alive) {
   if (!alive()) return;
   const chosen = PERIODS.find(([id]) => id === params.get('period'))?.[0] ?? 'last_7_days';
   view.append(totalsPanel(summary, chosen), chartPanel(summary.series), eventsPanel(summary.recent_events));
-  void drawChart(/** @type {HTMLElement} */ (view.querySelector('[data-chart]')), summary.series);
+  const box = /** @type {HTMLElement} */ (view.querySelector('[data-chart]'));
+  drawChart(box, summary.series).catch((e) => {
+    // The numbers stay readable in the caption and the table.
+    box.replaceChildren(h('p', { class: 'hint' }, `The chart could not be drawn (${e instanceof Error ? e.message : e}); the table below has its numbers.`));
+  });
 }
 
 /** @param {Summary} summary @param {string} chosen */
