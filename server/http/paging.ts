@@ -4,16 +4,3 @@ import type { OpenPage } from '../domain/validate.js';
 export function listEnvelope<T>(list: T[], page: OpenPage, total: number) {
   return { list, meta: { limit: page.limit ?? list.length, offset: page.offset, total_results: total } };
 }
-
-export function listSchema(item: object) {
-  return {
-    type: 'object',
-    properties: {
-      list: { type: 'array', items: item },
-      meta: {
-        type: 'object',
-        properties: { limit: { type: 'integer' }, offset: { type: 'integer' }, total_results: { type: 'integer' } },
-      },
-    },
-  };
-}

@@ -5,57 +5,15 @@ import { ExportKind, ExportFilter, exportCsv, parseExportFilter } from '../domai
 import { parseDays, summary } from '../domain/reports.js';
 import { parseSearch, search } from '../domain/search.js';
 import { E } from '../errors.js';
-import { int, nullableInt, string as str, timestamp as time } from '../http/schemas.js';
-import { Int, Str, loose } from '../schemas/common.js';
-import { EventSchema as eventSchema } from '../schemas/webhooks.js';
+import {
+  CustomersCsvQuery, InvoicesCsvQuery, SearchQuery, SearchSchema, SummaryQuery, SummarySchema, TransactionsCsvQuery,
+} from '../schemas/dashboard.js';
 
 // The dashboard's reports (issue 19): the home page's aggregates, the search box and the CSV
 // exports, under /api/v1/dashboard like the rest of the dashboard's own endpoints (private key;
 // every answer is the key's merchant and environment only). Contract: docs/decisions.md
 // (Dashboard API (issue 19)).
 
-const figures = {
-  type: 'object',
-  properties: { gross_volume: int, successful: int, declined: int, refunded: int, refunds: int, new_customers: int },
-};
-const summarySchema = {
-  type: 'object',
-  properties: {
-    class: str, days: int, now: time,
-    totals: { type: 'object', properties: { today: figures, last_7_days: figures, last_30_days: figures } },
-    series: { type: 'array', items: { type: 'object', properties: { day: str, ...figures.properties } } },
-    recent_events: { type: 'array', items: eventSchema },
-  },
-};
-const searchSchema = {
-  type: 'object',
-  properties: {
-    class: str, q: str,
-    results: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { type: { type: 'string', enum: ['transaction', 'customer', 'invoice', 'subscription'] }, id: str, title: str, subtitle: str, amount: nullableInt },
-      },
-    },
-  },
-};
-// Query strings as documented; the domain reads them and answers its own codes (DASH01, DASH02, REQ01).
-const SummaryQuery = loose({ days: Int({ minimum: 1, maximum: 90, default: 30, description: 'UTC days in `series`, today the last.' }) });
-const SearchQuery = loose({
-  q: Str({ minLength: 1, maxLength: 100, description: 'An id or its start, an email, a name, the last 4 digits of a card or account, or an amount (12.50 or 1250).' }),
-  limit: Int({ minimum: 1, maximum: 20, default: 10, description: 'Results in all.' }),
-});
-const dateFilter = 'A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp; inclusive.';
-const TransactionsCsvQuery = loose({
-  status: Str({ description: 'SETTLED, DECLINED or RETURNED, any case.' }),
-  amount_min: Int({ minimum: 0, description: 'Cents, inclusive, on the amount asked for.' }),
-  amount_max: Int({ minimum: 0, description: 'Cents, inclusive.' }),
-  created_from: Str({ description: dateFilter }),
-  created_to: Str({ description: dateFilter }),
-});
-const CustomersCsvQuery = loose({ search_term: Str({ maxLength: 100, description: 'Name, company or id contains it.' }) });
-const InvoicesCsvQuery = loose({ status: Str({ description: 'unpaid, partially_paid, paid or deleted; without it, all but deleted.' }) });
 const CSV_NOTE = 'Answers `text/csv; charset=utf-8` as an attachment, streamed: RFC 4180 with CRLF and a header row; text cells '
   + "starting with = + - @ TAB or CR get a leading '; money as decimal units (`amount`) and integer cents (`amount_cents`); "
   + 'card numbers masked.';
@@ -65,7 +23,7 @@ export default async function dashboardReportRoutes(app: FastifyInstance) {
 
   app.get('/api/v1/dashboard/summary', {
     config: { errors: [E.SUMMARY_DAYS_INVALID] },
-    schema: { summary: 'Dashboard home: charges, declines, refunds and new customers per UTC day, totals and recent events', querystring: SummaryQuery, response: { 200: summarySchema } },
+    schema: { summary: 'Dashboard home: charges, declines, refunds and new customers per UTC day, totals and recent events', querystring: SummaryQuery, response: { 200: SummarySchema } },
   }, async (req) => ({
     class: 'summary',
     ...(await summary(db, req.identity, req.now, parseDays(req.query))),
@@ -73,7 +31,7 @@ export default async function dashboardReportRoutes(app: FastifyInstance) {
 
   app.get('/api/v1/dashboard/search', {
     config: { errors: [E.SEARCH_INVALID] },
-    schema: { summary: 'Search transactions, customers, invoices and subscriptions', querystring: SearchQuery, response: { 200: searchSchema } },
+    schema: { summary: 'Search transactions, customers, invoices and subscriptions', querystring: SearchQuery, response: { 200: SearchSchema } },
   }, async (req) => {
     const query = parseSearch(req.query);
     return { class: 'search', q: query.q, results: await search(db, req.identity, query) };

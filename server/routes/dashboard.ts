@@ -8,54 +8,12 @@ import {
 import { listTransactions } from '../domain/transactions.js';
 import { TransactionSchema, presentTransaction } from '../schemas/transactions.js';
 import { E, badRequest } from '../errors.js';
-import { listEnvelope, listSchema } from '../http/paging.js';
-import { Int, Str, loose, pageQuery } from '../schemas/common.js';
+import { listEnvelope } from '../http/paging.js';
+import { List } from '../schemas/common.js';
+import { KeysSchema, NewKeySetBody, NewKeySetSchema, OverviewSchema, TestCardsSchema, TransactionsQuery } from '../schemas/dashboard.js';
 import { readPage } from '../domain/validate.js';
 import { PUBLIC_DIR } from '../paths.js';
-import { nullableString as nullableStr, nullableTime, string as str, timestamp as time } from '../http/schemas.js';
 
-
-/** A listed key set: the two keys redacted to prefix and last four characters. */
-const keySetView = {
-  type: 'object',
-  properties: {
-    key_set_id: str, env: str, public_key: nullableStr, private_key: nullableStr,
-    created_at: time, expires_at: nullableTime, status: { type: 'string', enum: ['active', 'expiring', 'expired'] },
-    private_key_exposed_at: nullableTime,
-  },
-};
-const keysSchema = {
-  type: 'object',
-  properties: { class: str, live_enabled: { type: 'boolean' }, test: { type: 'array', items: keySetView }, live: { type: 'array', items: keySetView } },
-};
-/** The one answer that carries a whole private key: never stored, never cached, never replayed. */
-const newKeySetSchema = {
-  type: 'object',
-  properties: {
-    class: str, key_set_id: str, env: str, public_key: str, private_key: str, created_at: time, old_keys_expire_at: time,
-  },
-};
-const newKeySetBody = {
-  type: 'object',
-  properties: { env: { type: 'string', enum: ['test', 'live'] }, expire_old: { type: 'string', enum: ['now', '1h'] } },
-};
-const overviewSchema = {
-  type: 'object',
-  properties: {
-    class: str, merchant_id: str, name: str, env: str, live_enabled: { type: 'boolean' },
-    test_public_key: nullableStr, now: time, clock_offset_ms: { type: 'integer' },
-  },
-};
-const testCardsSchema = {
-  type: 'object',
-  properties: {
-    list: {
-      type: 'array',
-      items: { type: 'object', properties: { number: str, brand: str, bin_type: str, bin_level: str, outcome: str, note: str } },
-    },
-    bank_account: { type: 'object', properties: { routing_number: str, account_number: str } },
-  },
-};
 
 // The page's modules and styles: the .js and .css files of public/dashboard and public/dashboard/pages,
 // listed once at start (nothing else under public/ is served by accident), and uPlot's browser build
@@ -99,12 +57,12 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     });
   }
 
-  app.get('/api/v1/dashboard/overview', { schema: { summary: 'Dashboard: the merchant, environment, test key and clock', response: { 200: overviewSchema } } }, async (req) => ({
+  app.get('/api/v1/dashboard/overview', { schema: { summary: 'Dashboard: the merchant, environment, test key and clock', response: { 200: OverviewSchema } } }, async (req) => ({
     class: 'dashboard_overview',
     ...(await merchantOverview(db, req.identity, clock.now(), req.now)),
   }));
 
-  app.get('/api/v1/dashboard/keys', { schema: { summary: 'Dashboard: the key sets, redacted', response: { 200: keysSchema } } }, async (req) => ({
+  app.get('/api/v1/dashboard/keys', { schema: { summary: 'Dashboard: the key sets, redacted', response: { 200: KeysSchema } } }, async (req) => ({
     class: 'key_sets',
     ...(await merchantKeys(db, req.identity.merchantId, clock.now())),
   }));
@@ -113,7 +71,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     '/api/v1/dashboard/keys',
     {
       config: { errors: [E.TEST_KEY_CANNOT_MAKE_LIVE], idempotency: false },
-      schema: { summary: 'Dashboard: make a new key set (its private key is shown once)', body: newKeySetBody, response: { 200: newKeySetSchema } },
+      schema: { summary: 'Dashboard: make a new key set (its private key is shown once)', body: NewKeySetBody, response: { 200: NewKeySetSchema } },
       // Replaying this answer would mean storing the private key: refuse before the idempotency hook claims the key.
       onRequest: async (req) => {
         if (req.headers['idempotency-key'] !== undefined) {
@@ -133,19 +91,15 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/v1/dashboard/test-cards', { schema: { summary: 'Dashboard: the test cards and their outcomes', response: { 200: testCardsSchema } } }, async () => testCards());
+  app.get('/api/v1/dashboard/test-cards', { schema: { summary: 'Dashboard: the test cards and their outcomes', response: { 200: TestCardsSchema } } }, async () => testCards());
 
   // GET /transactions with filters; the filtering itself is listTransactions' (domain/transactions.ts).
   app.get('/api/v1/dashboard/transactions', {
     config: { errors: [E.PAGE_INVALID] },
     schema: {
       summary: 'Dashboard: transactions with filters',
-      querystring: loose({
-        ...pageQuery, status: Str({ description: 'A transaction status such as SETTLED.' }),
-        amount_min: Int({ description: 'Cents, inclusive.' }), amount_max: Int({ description: 'Cents, inclusive.' }),
-        created_from: Str({ description: 'YYYY-MM-DD or an ISO time, inclusive.' }), created_to: Str({ description: 'YYYY-MM-DD (the whole day) or an ISO time.' }),
-      }),
-      response: { 200: listSchema(TransactionSchema) },
+      querystring: TransactionsQuery,
+      response: { 200: List(TransactionSchema) },
     },
   }, async (req) => {
     const page = readPage(req.query);

@@ -1,0 +1,69 @@
+// The dashboard's own endpoints (spec 5.5, issue 19): overview, key sets, test cards, the home
+// page's summary, search, and the filters of its transaction list and CSV exports. The answers are
+// built by domain/dashboard.ts, reports.ts and search.ts; no field is required here (as before).
+import { EventSchema } from './webhooks.js';
+import { Bool, Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery } from './common.js';
+
+/** A listed key set: the two keys redacted to prefix and last four characters. */
+const KeySetView = Type.Partial(Type.Object({
+  key_set_id: Str(), env: Str({ examples: ['test'] }), public_key: NStr({ examples: ['test_pk_…1a2b'] }), private_key: NStr({ examples: ['test_sk_…3c4d'] }),
+  created_at: Timestamp(), expires_at: NullableTime({ examples: [null] }), status: Str({ enum: ['active', 'expiring', 'expired'] }),
+  private_key_exposed_at: NullableTime({ examples: [null] }),
+}));
+export const KeysSchema = Type.Partial(Type.Object({
+  class: Str({ examples: ['key_sets'] }), live_enabled: Bool(), test: Type.Array(KeySetView), live: Type.Array(KeySetView),
+}));
+/** The one answer that carries a whole private key: never stored, never cached, never replayed. */
+export const NewKeySetSchema = Type.Partial(Type.Object({
+  class: Str({ examples: ['key_set'] }), key_set_id: Str(), env: Str({ examples: ['test'] }), public_key: Str({ examples: ['test_pk_…'] }),
+  private_key: Str({ examples: ['test_sk_…'] }), created_at: Timestamp(), old_keys_expire_at: Timestamp(),
+}));
+export const NewKeySetBody = Type.Partial(Type.Object({
+  env: Str({ enum: ['test', 'live'], description: "Default: the key's environment." }),
+  expire_old: Str({ enum: ['now', '1h'], description: 'When the set being replaced stops working (default now).' }),
+}), { examples: [{ env: 'test', expire_old: '1h' }] });
+export const OverviewSchema = Type.Partial(Type.Object({
+  class: Str({ examples: ['dashboard_overview'] }), merchant_id: Str(), name: Str({ examples: ['Demo shop'] }), env: Str({ examples: ['test'] }),
+  live_enabled: Bool(), test_public_key: NStr(), now: Timestamp(), clock_offset_ms: Int({ examples: [0] }),
+}));
+export const TestCardsSchema = Type.Partial(Type.Object({
+  list: Type.Array(Type.Partial(Type.Object({
+    number: Str({ examples: ['4111111111111111'] }), brand: Str({ examples: ['Visa'] }), bin_type: Str(), bin_level: Str(),
+    outcome: Str({ examples: ['approved'] }), note: Str(),
+  }))),
+  bank_account: Type.Partial(Type.Object({ routing_number: Str(), account_number: Str() })),
+}));
+
+const figureProps = { gross_volume: Int(), successful: Int(), declined: Int(), refunded: Int(), refunds: Int(), new_customers: Int() };
+const figures = Type.Partial(Type.Object(figureProps));
+export const SummarySchema = Type.Partial(Type.Object({
+  class: Str({ examples: ['dashboard_summary'] }), days: Int({ examples: [30] }), now: Timestamp(),
+  totals: Type.Partial(Type.Object({ today: figures, last_7_days: figures, last_30_days: figures })),
+  series: Type.Array(Type.Partial(Type.Object({ day: Str({ examples: ['2026-01-15'] }), ...figureProps }))),
+  recent_events: Type.Array(EventSchema),
+}));
+export const SearchSchema = Type.Partial(Type.Object({
+  class: Str({ examples: ['dashboard_search'] }), q: Str({ examples: ['Lovelace'] }),
+  results: Type.Array(Type.Partial(Type.Object({
+    type: Str({ enum: ['transaction', 'customer', 'invoice', 'subscription'] }), id: Str(), title: Str(), subtitle: Str(), amount: NullableInt(),
+  }))),
+}));
+
+// Query strings as documented; the domain reads them and answers its own codes (DASH01, DASH02, REQ01).
+export const SummaryQuery = loose({ days: Int({ minimum: 1, maximum: 90, default: 30, description: 'UTC days in `series`, today the last.' }) });
+export const SearchQuery = loose({
+  q: Str({ minLength: 1, maxLength: 100, description: 'An id or its start, an email, a name, the last 4 digits of a card or account, or an amount (12.50 or 1250).' }),
+  limit: Int({ minimum: 1, maximum: 20, default: 10, description: 'Results in all.' }),
+});
+const dateFilter = 'A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp; inclusive.';
+const transactionFilter = {
+  status: Str({ description: 'SETTLED, DECLINED or RETURNED, any case.' }),
+  amount_min: Int({ minimum: 0, description: 'Cents, inclusive, on the amount asked for.' }),
+  amount_max: Int({ minimum: 0, description: 'Cents, inclusive.' }),
+  created_from: Str({ description: dateFilter }),
+  created_to: Str({ description: dateFilter }),
+};
+export const TransactionsQuery = loose({ ...pageQuery, ...transactionFilter });
+export const TransactionsCsvQuery = loose(transactionFilter);
+export const CustomersCsvQuery = loose({ search_term: Str({ maxLength: 100, description: 'Name, company or id contains it.' }) });
+export const InvoicesCsvQuery = loose({ status: Str({ description: 'unpaid, partially_paid, paid or deleted; without it, all but deleted.' }) });
