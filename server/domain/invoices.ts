@@ -3,11 +3,10 @@ import { badRequest, E, GatewayError } from '../errors.js';
 import { enqueue } from './outbox.js';
 import { EventType, emitEvent } from './events.js';
 import { InvoiceInput, Item, applyCustomer, readFields } from './invoice-input.js';
-import { CONTACT_COLUMNS } from '../schemas/invoices.js';
 import { Scope, newId } from './keys.js';
 import { dollars, escapeHtml } from './render.js';
 import { parseAmount } from './validate.js';
-import type { InvoiceOut } from '../schemas/invoices.js';
+import { CONTACT_COLUMNS, presentInvoice } from '../schemas/invoices.js';
 
 // Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)). The body is
 // read, and its total computed in integer cents, by invoice-input.ts; the email goes through the durable outbox in
@@ -236,35 +235,4 @@ export async function deleteInvoice(q: Queryable, scope: Scope, id: string, now:
     [scope.merchantId, scope.env, id, now],
   );
   await emit(q, scope, 'invoice.deleted', id, now);
-}
-
-/** The invoice as the API shows it (docs/decisions.md (Invoices and the account updater)): amounts in cents, balance derived. */
-export function presentInvoice(r: InvoiceRow): InvoiceOut {
-  return {
-    class: 'invoice',
-    id: r.id,
-    status: r.status,
-    customer_id: r.customer_id,
-    ...(Object.fromEntries(CONTACT_COLUMNS.map((c) => [c, r[c]])) as Record<(typeof CONTACT_COLUMNS)[number], string | null>),
-    items: r.items,
-    amount: r.amount,
-    amount_paid: r.amount_paid,
-    balance: r.amount - r.amount_paid,
-    payments: r.payments,
-    due_date: r.due_date,
-    memo: r.memo,
-    metadata: r.metadata ?? {},
-    delivery: r.outbox_id === null ? null : {
-      email_address: r.delivery_to,
-      status: r.delivery_status ?? 'pending',
-      attempts: r.delivery_attempts ?? 0,
-      queued_at: r.delivered_at,
-      sent_at: r.delivery_sent_at,
-      last_error: r.delivery_last_error,
-    },
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    paid_at: r.paid_at,
-    deleted_at: r.deleted_at,
-  };
 }

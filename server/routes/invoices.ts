@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { InvoiceInput } from '../domain/invoice-input.js';
-import { InvoiceBody, InvoiceSchema, InvoicesQuery, MarkPaidBody } from '../schemas/invoices.js';
+import { InvoiceBody, InvoiceSchema, InvoicesQuery, MarkPaidBody, presentInvoice } from '../schemas/invoices.js';
 import { List, Success } from '../schemas/common.js';
 import { E } from '../errors.js';
 import { readMetadata, readPage, text } from '../domain/validate.js';
 import {
-  createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, presentInvoice, updateInvoice,
+  createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, updateInvoice,
 } from '../domain/invoices.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';

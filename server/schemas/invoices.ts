@@ -1,5 +1,5 @@
-// An invoice (spec 4.11; its fields: docs/decisions.md (Invoices and the account updater)). The
-// presenter stays in domain/invoices.ts beside the row it derives the balance from; it returns InvoiceOut.
+// An invoice (spec 4.11; its fields: docs/decisions.md (Invoices and the account updater)).
+import type { InvoiceRow } from '../domain/invoices.js';
 import { Int, Metadata, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
 
 /** The customer fields of spec 4.11, each with the maximum length of its customer-record twin. */
@@ -46,6 +46,38 @@ export const InvoiceSchema = Type.Object({
   deleted_at: NullableTime({ examples: [null] }),
 });
 export type InvoiceOut = Static<typeof InvoiceSchema>;
+
+/** The invoice as the API shows it (docs/decisions.md (Invoices and the account updater)): amounts in cents, balance derived. */
+export function presentInvoice(r: InvoiceRow): InvoiceOut {
+  return {
+    class: 'invoice',
+    id: r.id,
+    status: r.status,
+    customer_id: r.customer_id,
+    ...(Object.fromEntries(CONTACT_COLUMNS.map((c) => [c, r[c]])) as Record<(typeof CONTACT_COLUMNS)[number], string | null>),
+    items: r.items,
+    amount: r.amount,
+    amount_paid: r.amount_paid,
+    balance: r.amount - r.amount_paid,
+    payments: r.payments,
+    due_date: r.due_date,
+    memo: r.memo,
+    metadata: r.metadata ?? {},
+    delivery: r.outbox_id === null ? null : {
+      email_address: r.delivery_to,
+      status: r.delivery_status ?? 'pending',
+      attempts: r.delivery_attempts ?? 0,
+      queued_at: r.delivered_at,
+      sent_at: r.delivery_sent_at,
+      last_error: r.delivery_last_error,
+    },
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    paid_at: r.paid_at,
+    deleted_at: r.deleted_at,
+  };
+}
+
 
 const item = Type.Object({
   description: Str(), quantity: Type.Union([Int(), Str()]), unit_amount: Type.Union([Int(), Str()], { description: 'Cents.' }),
