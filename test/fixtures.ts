@@ -21,15 +21,20 @@ export { bank, basic, tokenFor, visa } from './helpers/gateway.js';
 export type { Merchant, TestGateway } from './helpers/gateway.js';
 
 /** Either answer shape: Fastify's inject (statusCode, json()) or the client's (status, body). */
-export type AnyResponse = { statusCode: number; json(): any; body?: string } | ApiResponse<any>;
+export type AnyResponse = { statusCode: number; json(): any; body?: string; headers?: Record<string, unknown> } | ApiResponse<any>;
 
 /**
  * The error answer of the API (spec 3): `status` and exactly one `{code, message}` whose code is
  * `code` and whose message is a non-empty string (matching `message` when given). Returns the item.
  */
-export function expectError(res: AnyResponse, status: number, code: string, message?: RegExp): { code: string; message: string; [k: string]: unknown } {
+export function expectError(res: AnyResponse, status: number, code: string, message?: RegExp): { code: string; message: string; [k: string]: any } {
   const got = 'statusCode' in res ? { status: res.statusCode, body: res.json() } : { status: res.status, body: res.body };
   expect(got).toEqual({ status, body: { errors: [expect.objectContaining({ code, message: expect.stringMatching(message ?? /\S/) })] } });
+  if ('headers' in res && res.headers) {
+    // An inject answer: JSON, and nothing of the server's insides (stack frames, Fastify's own error fields).
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).not.toMatch(/\bat .*\.(ts|js):\d+|"stack"|"statusCode"|FST_/);
+  }
   return got.body.errors[0];
 }
 
@@ -48,7 +53,7 @@ export function injectFetch(app: FastifyInstance): typeof fetch {
       for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) headers.append(name, String(v));
     }
     const empty = res.statusCode === 204 || res.statusCode === 304 || res.rawPayload.length === 0;
-    return new Response(empty ? null : res.rawPayload, { status: res.statusCode, headers });
+    return new Response(empty ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers });
   }) as typeof fetch;
 }
 

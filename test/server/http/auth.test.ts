@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ExpireOld, KEY_LENGTH, createKeySet } from '../../../server/domain/keys.js';
 import { validatePublicKey } from '../../../src/checks.js';
 import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { expectError } from '../../fixtures.js';
 
 let gw: TestGateway;
 beforeAll(async () => { gw = await startGateway(); });
@@ -14,11 +15,6 @@ const getToken = (id: string, headers: Record<string, string>) =>
   gw.app.inject({ url: `/api/v1/tokens/${id}`, headers });
 const postToken = (headers: Record<string, string>) =>
   gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers, payload: visa });
-
-function expectError(res: { statusCode: number; json(): any }, status: number, code: string) {
-  expect(res.statusCode).toBe(status);
-  expect(res.json()).toEqual({ errors: [{ code, message: expect.any(String) }] });
-}
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 

@@ -1,6 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { expectError } from '../../fixtures.js';
 
 // What existing clients send, against real routes: content types, encodings, `[]`, `//`, and the
 // limits and text checks of the body parser (server/http/body.ts, form.ts, multipart.ts).
@@ -16,11 +17,6 @@ const post = (url: string, payload: Payload | undefined, headers: Record<string,
 const createCustomer = (payload: Payload | undefined, headers: Record<string, string> = {}) => post('/api/v1/customers', payload, headers);
 const customers = async () =>
   (await gw.db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers WHERE merchant_id = $1', [gw.merchant.id]))[0].n;
-
-function expectError(res: { statusCode: number; json(): any }, status: number, code: string, message?: RegExp) {
-  expect({ status: res.statusCode, body: res.json() }).toEqual({ status, body: { errors: [{ code, message: expect.any(String) }] } });
-  if (message) expect(res.json().errors[0].message).toMatch(message);
-}
 
 /** What a created customer is made of, without what differs between two creations. */
 const fields = (body: any) => ({ first_name: body.first_name, city: body.city, metadata: body.metadata, default_receipts: body.default_receipts });

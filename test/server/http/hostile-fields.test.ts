@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clip, isEmail, parseAmount, text } from '../../../server/domain/validate.js';
 import { GatewayError } from '../../../server/errors.js';
 import { TestGateway, bank, basic, startGateway, tokenFor } from '../../helpers/gateway.js';
-import { Res, calls, expectError } from '../routes/receipts-fixtures.js';
+import { Res, calls } from '../routes/receipts-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // Field readers (issue 15 item 1, issue 14 item 11): a value of a type the field does not take
 // (an object with an own toString or valueOf, a list) is 400 REQ01 naming the field, never a 500;

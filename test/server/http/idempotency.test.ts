@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { expectError } from '../../fixtures.js';
 
 // Idempotency-Key on POST (issue 3): scoped to merchant, environment and endpoint, kept 24 hours.
 
@@ -22,13 +23,6 @@ const rowsOf = async (m: Merchant = gw.merchant) =>
 const sortedJson = (o: Record<string, unknown>) => JSON.stringify(Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1))));
 /** A direct card charge: no token, so the very same body can be sent any number of times. */
 const direct = (amount = 1500) => ({ ...visa, amount });
-
-function expectError(res: { statusCode: number; json(): any }, status: number, code: string) {
-  expect({ status: res.statusCode, body: res.json() }).toEqual({
-    status,
-    body: { errors: [expect.objectContaining({ code, message: expect.any(String) })] },
-  });
-}
 
 describe('replay', () => {
   test('same key and body: the same transaction, replayed, one row', async () => {

@@ -3,7 +3,8 @@ import { Scheduler } from '../../../server/jobs/scheduler.js';
 import { SYNC_RUNS, stopAdvances } from '../../../server/jobs/test-clock.js';
 import { tesseraClient } from '../../../server/testing/client.js';
 import { Merchant, TestGateway, basic, startGateway } from '../../helpers/gateway.js';
-import { DAY, api, expectError, isolated, jobDeps } from '../routes/billings-fixtures.js';
+import { DAY, api, isolated, jobDeps } from '../routes/billings-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // Issue 14: one merchant's long test-clock advance must not hold the gateway. It runs at most
 // SYNC_RUNS runs inside its request, then answers 202 and goes on in the background, a run at a

@@ -194,7 +194,9 @@ describe('Scheduler (the per-process loop)', () => {
       for (let i = 0; i < 100 && (await billingRows(m)) === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect((await a.billings(s.id)).length).toBe(1);
       gw.clock.advance(DAY);
-      expect((await scheduler.tick()).ran.billings).toBeGreaterThanOrEqual(0);
+      // tick() runs a round now (the loop may have billed this run first; the count below decides);
+      // it bills every merchant's due runs, so only its errors are this test's business.
+      expect((await scheduler.tick()).ran.errors).toBe(0);
       expect((await a.billings(s.id)).length).toBe(2);
     } finally {
       await scheduler.stop();

@@ -29,13 +29,6 @@ export type Api = ReturnType<typeof api>;
 
 export const testApi = (gw: TestGateway, m: Merchant) => api(gw, m.test.private_key);
 
-export async function expectError(res: { statusCode: number; json(): any; body: string }, status: number, code: string, message?: RegExp) {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json();
-  expect(body.errors[0].code).toBe(code);
-  if (message) expect(body.errors[0].message).toMatch(message);
-}
-
 /**
  * What a merchant's server does with a delivery: recompute the HMAC over "t.body" with its secret
  * and accept the request when any `v1=` matches (two are sent while a rotated secret overlaps).

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { verifyCallback } from '../../../server/domain/signing.js';
-import { deliveryHarness, expectError, verifySignature } from './webhooks-fixtures.js';
+import { deliveryHarness, verifySignature } from './webhooks-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // The signing secret across rotations: deliveries signed with the new secret, and with the old one
 // beside it while a rotation overlaps (expire_old 1h / 24h).

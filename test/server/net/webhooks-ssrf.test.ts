@@ -4,7 +4,8 @@ import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { OutboundError, OutboundPolicy, configureOutbound, restoreOutbound } from '../../../server/net/outbound.js';
 import { Merchant } from '../../helpers/gateway.js';
 import { ScriptedServer, fakeDns, startScripted } from './outbound-fixtures.js';
-import { api, deliveryHarness, expectError } from '../jobs/webhooks-fixtures.js';
+import { api, deliveryHarness } from '../jobs/webhooks-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // SSRF through the URLs a merchant gives (webhook strategies, plan callback_url): refused at
 // creation (URL01) when the host is or resolves to a non-public address, and again when connecting.

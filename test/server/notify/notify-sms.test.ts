@@ -5,7 +5,8 @@ import { signBody, webhookSmsTransport } from '../../../server/notify/sms.js';
 import { TestGateway, startGateway } from '../../helpers/gateway.js';
 import { HttpSink, freePort, startHttpSink } from './notify-fixtures.js';
 import { endless, startScripted } from '../net/outbound-fixtures.js';
-import { RECEIPT_TIME, calls, expectError } from '../routes/receipts-fixtures.js';
+import { RECEIPT_TIME, calls } from '../routes/receipts-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // SMS receipts through the HTTP webhook transport, received by a node:http server.
 

@@ -54,10 +54,6 @@ export async function isolated(gw: TestGateway) {
 
 export const code = (res: Res) => res.json().errors?.[0]?.code;
 
-export function expectError(res: Res, status: number, errorCode: string) {
-  expect({ status: res.statusCode, code: code(res) }, res.body).toEqual({ status, code: errorCode });
-}
-
 export const jobDeps = (gw: TestGateway): JobDeps => ({ db: gw.db, vault: gw.vault, clock: gw.clock });
 
 export const DAY = 86_400_000;

@@ -5,7 +5,8 @@ import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { verifyCallback, webhookSecret } from '../../../server/domain/signing.js';
 import { LEASE_MS } from '../../../server/http/idempotency.js';
 import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { BILLING_TIME, DECLINING_CARD, api, expectError, isolated, jobDeps } from './billings-fixtures.js';
+import { BILLING_TIME, DECLINING_CARD, api, isolated, jobDeps } from './billings-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // The gateway clock starts at 2026-01-15T12:00:00Z (a Thursday). Every test uses a merchant of its
 // own, so advancing its test clock moves no other test's time.

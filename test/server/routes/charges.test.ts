@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Merchant, TestGateway, bank, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { expectError } from '../../fixtures.js';
 
 // POST /charge by token (spec 4.1 a), the test-mode simulator (5.7), merchant CVV/ZIP checks and live mode.
 
@@ -16,14 +17,6 @@ const getCharge = (id: string, key = gw.merchant.test.private_key) =>
 const listAll = async (key: string) =>
   (await gw.app.inject({ url: '/api/v1/transactions?limit=100', headers: basic(key) })).json();
 const rowCount = async () => (await gw.db.query('SELECT count(*)::int AS n FROM transactions'))[0].n as number;
-
-function expectError(res: { statusCode: number; json(): any }, status: number, code: string) {
-  expect({ status: res.statusCode, body: res.json() }).toEqual({
-    status,
-    body: { errors: [expect.objectContaining({ code, message: expect.any(String) })] },
-  });
-  return res.json().errors[0];
-}
 
 /** Asserts spec 2.2 field by field: every field present, with the spec's type. */
 function expectTransactionShape(t: any) {

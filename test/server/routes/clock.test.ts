@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestGateway, basic, startGateway, tokenFor } from '../../helpers/gateway.js';
-import { DAY, api, expectError, isolated } from './billings-fixtures.js';
+import { DAY, api, isolated } from './billings-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // The gateway clock (real time, for these tests) is a ManualClock at 2026-01-15T12:00:00Z.
 let gw: TestGateway;

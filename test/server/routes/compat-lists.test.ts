@@ -2,7 +2,8 @@
 // plan-and-customer subscription is one object, as clients of this API family read them.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestGateway, startGateway } from '../../helpers/gateway.js';
-import { api, expectError, isolated } from './billings-fixtures.js';
+import { api, isolated } from './billings-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 let gw: TestGateway;
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hashKey } from '../../../server/domain/keys.js';
 import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { expectError } from '../../fixtures.js';
 
 // The dashboard's own endpoints (/api/v1/dashboard/…) and its page: auth, redaction, key sets of
 // both environments, test/live isolation, transaction filters (domain/transactions.ts).
@@ -11,10 +12,6 @@ let m: Merchant;
 const get = (url: string, key: string) => gw.app.inject({ url, headers: basic(key) });
 const post = (url: string, key: string, payload?: object, headers: Record<string, string> = {}) =>
   gw.app.inject({ method: 'POST', url, headers: { ...basic(key), ...headers }, ...(payload ? { payload } : {}) });
-
-function expectError(res: { statusCode: number; json(): any }, status: number, code: string) {
-  expect({ status: res.statusCode, code: res.json().errors?.[0]?.code }).toEqual({ status, code });
-}
 
 /** No whole key of either kind anywhere in a body: 63-character keys, or their hex tails. */
 function expectNoWholeKeys(body: string, ...keys: string[]) {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ID, invoiceSuite } from './invoices-fixtures.js';
-import { Res, expectError } from './receipts-fixtures.js';
+import { Res } from './receipts-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // The invoice state machine (state table of spec 3; docs/decisions.md (Invoices and the account
 // updater)): deliver, mark_as_paid (partial and full), and every (state, action) pair.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { basic } from '../../helpers/gateway.js';
 import { ID, TIME, body, invoiceSuite } from './invoices-fixtures.js';
-import { expectError } from './receipts-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)):
 // create, read, list, update and delete, and their validation. The state machine (deliver,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestGateway, basic, startGateway } from '../../helpers/gateway.js';
-import { ISO, api, code, expectError } from './billings-fixtures.js';
+import { ISO, api, code } from './billings-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 let gw: TestGateway;
 let a: ReturnType<typeof api>;

@@ -25,12 +25,5 @@ export function calls(gw: TestGateway) {
   };
 }
 
-export function expectError(res: Res, status: number, code: string) {
-  expect({ status: res.statusCode, body: res.json() }).toEqual({
-    status,
-    body: { errors: [expect.objectContaining({ code, message: expect.any(String) })] },
-  });
-}
-
 /** Receipt timestamps (spec 2.1): `+00:00`, not `Z`. */
 export const RECEIPT_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { RECEIPT_TIME, calls, expectError } from './receipts-fixtures.js';
+import { RECEIPT_TIME, calls } from './receipts-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // POST /charge/:id/receipt (spec 4.4), GET /receipts/:id, and GET /outbox where the messages wait
 // when no transport is configured (this gateway has none).

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runDue } from '../../../server/jobs/scheduler.js';
 import { TestGateway, bank, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { DAY, ISO, api, expectError, isolated, jobDeps } from './billings-fixtures.js';
+import { DAY, ISO, api, isolated, jobDeps } from './billings-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // The gateway clock starts at 2026-01-15T12:00:00Z; tests that move time use a merchant of their own.
 let gw: TestGateway;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestGateway, bank, startGateway, tokenFor } from '../../helpers/gateway.js';
-import { BILLING_TIME, ISO, api, expectError } from './billings-fixtures.js';
+import { BILLING_TIME, ISO, api } from './billings-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // The test clock starts at 2026-01-15T12:00:00Z (a Thursday); nothing here moves it.
 let gw: TestGateway;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestGateway, startGateway } from '../../helpers/gateway.js';
-import { RECEIPT_TIME, calls, expectError } from './receipts-fixtures.js';
+import { RECEIPT_TIME, calls } from './receipts-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // Receipt templates (spec 2.6, 4.4): CRUD, list envelope, 10302, 10300, scoping; merchant defaults.
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Merchant, TestGateway, bank, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { expectError } from '../../fixtures.js';
 
 // GET /charge/:id and GET /transactions (spec 4.1): lookup, list envelope, paging, isolation.
 // Then the other two request shapes of POST /charge: by customer (4.1 b) and direct card (4.1 c).
@@ -15,14 +16,6 @@ const tokenCharge = async (amount: number, merchant: Merchant, key = merchant.te
 };
 const getCharge = (id: string, key = m.test.private_key) => gw.app.inject({ url: `/api/v1/charge/${id}`, headers: basic(key) });
 const list = (query = '', key = m.test.private_key) => gw.app.inject({ url: `/api/v1/transactions${query}`, headers: basic(key) });
-
-function expectError(res: { statusCode: number; json(): any }, status: number, code: string) {
-  expect({ status: res.statusCode, body: res.json() }).toEqual({
-    status,
-    body: { errors: [expect.objectContaining({ code, message: expect.any(String) })] },
-  });
-  return res.json().errors[0];
-}
 
 beforeAll(async () => {
   gw = await startGateway();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EVENT_TYPES } from '../../../server/domain/events.js';
 import { Merchant, TestGateway, basic, startGateway } from '../../helpers/gateway.js';
-import { Api, api, expectError, testApi } from '../jobs/webhooks-fixtures.js';
+import { Api, api, testApi } from '../jobs/webhooks-fixtures.js';
+import { expectError } from '../../fixtures.js';
 
 // Rules, strategies and their relations (spec 4.10): shapes, every error code, isolation.
 
