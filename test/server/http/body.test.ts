@@ -6,14 +6,9 @@ import { parseForm } from '../../../server/http/form.js';
 import { assertNoNul, parseObjectParam } from '../../../server/lib/input.js';
 import { registerErrorHandler } from '../../../server/http/errors.js';
 import { TestGateway, basic, startGateway, visa } from '../../helpers/gateway.js';
+import { expectError } from '../../fixtures.js';
 
 /** Exactly the error envelope: one {code, message}, nothing Fastify-shaped, no stack. */
-function expectError(res: { statusCode: number; body: string; headers: Record<string, unknown>; json(): any }, status: number, code: string) {
-  expect(res.statusCode).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.json()).toEqual({ errors: [{ code, message: expect.any(String) }] });
-  expect(res.body).not.toMatch(/\bat .*\.(ts|js):\d+|"stack"|"statusCode"|FST_/);
-}
 
 describe('parseForm', () => {
   test.each<[string, string, unknown]>([
