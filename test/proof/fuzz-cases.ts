@@ -316,6 +316,11 @@ export async function verdict(
     parsed = JSON.parse(m[2]);
     if (parsed.errors) errorBody = parsed;
     if (res.headers['content-type'] !== 'application/javascript; charset=utf-8') return `JSONP content type ${res.headers['content-type']}`;
+  } else if (route.path.endsWith('.csv') && status === 200) {
+    // The dashboard's exports answer CSV (an error is JSON like everywhere): a header row first.
+    if (res.headers['content-type'] !== 'text/csv; charset=utf-8') return `CSV content type ${res.headers['content-type']}`;
+    if (!/^id,created_at,/.test(res.body)) return `CSV without its header row: ${res.body.slice(0, 200)}`;
+    parsed = {};
   } else {
     if (!/^application\/json/.test(String(res.headers['content-type']))) return `content type ${res.headers['content-type']} (status ${status})`;
     try {
