@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { amountsOf } from '../../../server/domain/search.js';
-import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { Merchant, TestGateway, bank, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
 import { expectError } from '../../fixtures.js';
 import { api } from './billings-fixtures.js';
 
@@ -57,6 +57,14 @@ describe('GET /dashboard/search', () => {
   test('by the last 4 digits: charges on the card and customers holding it', async () => {
     expect(await found('4444')).toEqual([`transaction:${ids.t999}`, `customer:${ids.grace}`]);
     expect(await found('1111')).toEqual([`transaction:${ids.t1250}`, `customer:${ids.ada}`]);
+  });
+
+  test('by the last 4 digits of a bank account, from the masked number of the charge', async () => {
+    const n = await gw.newMerchant();
+    const res = await api(gw, n).ok('POST', '/charge', { token: await tokenFor(gw, bank, n.test.public_key), amount: 3100 });
+    const body = (await search('?q=6789', n.test.private_key)).json();
+    expect(body.results).toEqual([expect.objectContaining({ type: 'transaction', id: res.id, amount: 3100, subtitle: expect.stringContaining('•••• 6789') })]);
+    expect(JSON.stringify(body)).not.toContain(bank.bank_account_number);
   });
 
   test('by amount: 12.50, 1250 (cents) and $12.50 are the same; a whole number is also dollars', async () => {
