@@ -38,6 +38,8 @@ export interface Config {
   outboundAllow: string[];
   /** TESSERA_DEMO: the demo checkout at / and /demo/*; undefined follows the mode (on with `serve --dev` only). */
   demo?: boolean;
+  /** SCHEDULER_INTERVAL_MS: how often the recurring-billing loop looks for due runs (default 5000; tests use less). */
+  schedulerIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -62,7 +64,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllow: outboundAllowFrom(env),
     testLoopback: testLoopbackFrom(env),
     demo: env.TESSERA_DEMO ? onOff(env, 'TESSERA_DEMO') : undefined,
+    schedulerIntervalMs: intervalOf(env, 'SCHEDULER_INTERVAL_MS', 5000),
   };
+}
+
+function intervalOf(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
+  const n = Number(env[name] ?? dflt);
+  if (!Number.isInteger(n) || n < 100) throw new ConfigError(`${name} must be an integer of at least 100`);
+  return n;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -37,6 +37,7 @@ async function serve(config: Config, dev: boolean): Promise<void> {
     testLoopback: config.testLoopback,
     outboundAllow: config.outboundAllow,
     notify: config.notify,
+    schedulerIntervalMs: config.schedulerIntervalMs,
     warn: (msg) => console.warn(`warning: ${msg}`),
   });
   if (gw.merchantId && gw.publicKey && gw.privateKey) {

@@ -26,8 +26,9 @@ beforeAll(async () => {
   if (SKIP) return;
   db = await freshPgDatabase('proof_scale');
   // The first node migrates the empty database and creates the demo merchant; the second joins it.
-  nodes.push(await spawnServer({ databaseUrl: db.url, dataKey }));
-  nodes.push(await spawnServer({ databaseUrl: db.url, dataKey }));
+  // Scheduler loops every 250 ms (SCHEDULER_INTERVAL_MS) instead of 5 s: the scheduler test waits for a round of each.
+  nodes.push(await spawnServer({ databaseUrl: db.url, dataKey, env: { SCHEDULER_INTERVAL_MS: '250' } }));
+  nodes.push(await spawnServer({ databaseUrl: db.url, dataKey, env: { SCHEDULER_INTERVAL_MS: '250' } }));
   keys = { pk: nodes[0].publicKey!, sk: nodes[0].privateKey! };
   expect(nodes[1].publicKey, 'the second node found the merchant the first one created').toBeNull();
   clients = nodes.map((n) => new Client(n.url, PER_NODE));
@@ -224,8 +225,8 @@ describe.skipIf(!!SKIP)(`two nodes on one PostgreSQL${SKIP ? ` (skipped: ${SKIP}
     const inline = ran.reduce((s, r) => s + r.billings + r.failed_billings, 0);
     const byNode = [0, 1].map((n) => ran.filter((_, i) => i % 2 === n).reduce((s, r) => s + r.billings + r.failed_billings, 0));
     expect(ran.reduce((s, r) => s + r.errors, 0)).toBe(0);
-    // Let both scheduler loops take a round at the final time (they run every 5 s).
-    await sleep(6000);
+    // Let both scheduler loops take a few rounds at the final time (they run every 250 ms here).
+    await sleep(1000);
     const q = pgQueryable(db.url);
     try {
       const subs = await q.query('SELECT number, billed_count FROM subscriptions WHERE plan_id = $1', [planId]);
