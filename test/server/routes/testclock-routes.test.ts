@@ -1,41 +1,25 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { apiFor, expect, test, visa } from '../../fixtures.js';
 
 // The test clock moves "now" for every test-mode route, not only billing: a token made before an
 // advance of 15 minutes is expired for charges, customers and methods alike; live mode is untouched.
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
+test('advancing the test clock 15 minutes expires tokens on every route that consumes them', async ({ gateway, api, expectError }) => {
+  const forCharge = await api.tokenize(visa);
+  const forCustomer = await api.tokenize(visa);
+  const created = await api.request('POST', '/customers', { first_name: 'Ada' });
+  expect(created.status).toBe(200);
+  const forMethod = await api.tokenize(visa);
 
-test('advancing the test clock 15 minutes expires tokens on every route that consumes them', async () => {
-  const sk = basic(gw.merchant.test.private_key);
-  const forCharge = await tokenFor(gw, visa);
-  const forCustomer = await tokenFor(gw, visa);
-  const created = await gw.app.inject({ method: 'POST', url: '/api/v1/customers', headers: sk, payload: { first_name: 'Ada' } });
-  const forMethod = await tokenFor(gw, visa);
+  expect((await api.request('POST', '/test_helpers/clock/advance', { minutes: 15 })).status).toBe(200);
 
-  const moved = await gw.app.inject({ method: 'POST', url: '/api/v1/test_helpers/clock/advance', headers: sk, payload: { minutes: 15 } });
-  expect(moved.statusCode).toBe(200);
-
-  const charge = await gw.app.inject({ method: 'POST', url: '/api/v1/charge', headers: sk, payload: { token: forCharge, amount: 500 } });
-  expect(charge.json().errors[0].code).toBe('69201');
-  const customer = await gw.app.inject({ method: 'POST', url: '/api/v1/customers', headers: sk, payload: { token: forCustomer } });
-  expect(customer.json().errors[0].code).toBe('23489');
-  const method = await gw.app.inject({
-    method: 'POST', url: `/api/v1/customers/${created.json().id}/methods`, headers: sk,
-    payload: { token: forMethod, method_type: 'credit_card' },
-  });
-  expect(method.json().errors[0].code).toBe('23489');
+  expectError(await api.request('POST', '/charge', { token: forCharge, amount: 500 }), 400, '69201');
+  expectError(await api.request('POST', '/customers', { token: forCustomer }), 400, '23489');
+  expectError(await api.request('POST', `/customers/${created.body.id}/methods`, { token: forMethod, method_type: 'credit_card' }), 400, '23489');
 
   // A token made after the move lives on the moved clock: it is usable for its 15 minutes.
-  const fresh = await tokenFor(gw, visa);
-  const ok = await gw.app.inject({ method: 'POST', url: '/api/v1/charge', headers: sk, payload: { token: fresh, amount: 500 } });
-  expect(ok.statusCode).toBe(200);
-  expect(new Date(ok.json().created_at).getTime()).toBe(gw.clock.now().getTime() + 15 * 60_000);
+  const ok = await api.charge(await api.tokenize(visa), 500);
+  expect(ok.status).toBe(200);
+  expect(new Date(ok.transaction!.created_at as string).getTime()).toBe(gateway.clock.now().getTime() + 15 * 60_000);
 
   // Live mode has no test clock.
-  const live = await gw.app.inject({ url: '/api/v1/transactions', headers: basic(gw.merchant.live.private_key) });
-  expect(live.statusCode).toBe(200);
+  expect((await apiFor(gateway, gateway.merchant.live).request('GET', '/transactions')).status).toBe(200);
 });
