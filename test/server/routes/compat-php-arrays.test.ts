@@ -1,27 +1,24 @@
 // PHP's json_encode writes an empty array, its empty map too, as []: the PHP library sends
 // `"metadata":[]` and `"items":[]` for "nothing". Read as an empty object / no items, never a 400.
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { TestGateway, basic, expect, test, visa } from '../../fixtures.js';
 
-let gw: TestGateway;
-beforeAll(async () => { gw = await startGateway(); });
-afterAll(() => gw.close());
-
-const post = (url: string, payload: object | string, type = 'application/json') => gw.app.inject({
+/** A POST as the PHP library sends it: JSON, or a form body. */
+const poster = (gw: TestGateway) => (url: string, payload: object | string, type = 'application/json') => gw.app.inject({
   method: 'POST', url: `/api/v1${url}`, payload, headers: { ...basic(gw.merchant.test.private_key), 'content-type': type },
 });
 
-test('"metadata":[] on a charge, a customer (create and update) and a customer charge is empty metadata', async () => {
-  const token = await tokenFor(gw, visa);
+test('"metadata":[] on a charge, a customer (create and update) and a customer charge is empty metadata', async ({ gateway, api }) => {
+  const post = poster(gateway);
+  const token = await api.tokenize(visa);
   const charge = await post('/charge', { token, amount: 150, metadata: [] });
   expect(charge.statusCode, charge.body).toBe(200);
   expect(charge.json().metadata).toEqual({});
 
-  const customer = await post('/customers', { first_name: 'Ada', token: await tokenFor(gw, visa), metadata: [] });
+  const customer = await post('/customers', { first_name: 'Ada', token: await api.tokenize(visa), metadata: [] });
   expect(customer.statusCode, customer.body).toBe(200);
   expect(customer.json().metadata).toEqual({});
   const id = customer.json().id;
-  await post(`/customers/${id}`, { metadata: { tier: 'gold' } });
+  expect((await post(`/customers/${id}`, { metadata: { tier: 'gold' } })).json().metadata).toEqual({ tier: 'gold' });
   const cleared = await post(`/customers/${id}`, { metadata: [] });
   expect(cleared.statusCode, cleared.body).toBe(200);
   expect(cleared.json().metadata).toEqual({});
@@ -34,7 +31,8 @@ test('"metadata":[] on a charge, a customer (create and update) and a customer c
   expect(form.json().metadata).toEqual({});
 });
 
-test('"items":[] with an amount is an invoice of that amount; a non-empty list where an object belongs is still refused', async () => {
+test('"items":[] with an amount is an invoice of that amount; a non-empty list where an object belongs is still refused', async ({ gateway, api, expectError }) => {
+  const post = poster(gateway);
   const inv = await post('/invoices', { customer_email: 'ada@example.com', customer_first_name: 'Ada', amount: 100, items: [] });
   expect(inv.statusCode, inv.body).toBe(200);
   expect(inv.json()).toMatchObject({ amount: 100 });
@@ -42,6 +40,5 @@ test('"items":[] with an amount is an invoice of that amount; a non-empty list w
   const form = await post('/invoices', 'customer_email=ada%40example.com&customer_first_name=Ada&amount=100&items=%5B%5D', 'application/x-www-form-urlencoded');
   expect(form.statusCode, form.body).toBe(200);
   expect(form.json()).toMatchObject({ amount: 100 });
-  const bad = await post('/charge', { token: await tokenFor(gw, visa), amount: 150, metadata: ['a'] });
-  expect({ status: bad.statusCode, code: bad.json().errors?.[0]?.code }).toEqual({ status: 400, code: 'REQ01' });
+  expectError(await post('/charge', { token: await api.tokenize(visa), amount: 150, metadata: ['a'] }), 400, 'REQ01');
 });
