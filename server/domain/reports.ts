@@ -68,8 +68,11 @@ export async function summary(q: Queryable, scope: Scope, now: Date, days: numbe
   const today = Math.floor(now.getTime() / DAY) * DAY;
   const span = Math.max(days, 30);
   const from = new Date(today - (span - 1) * DAY);
-  const rows = await q.query<Record<string, unknown> & { day: string }>(
-    BY_DAY, [scope.merchantId, scope.env, from, new Date(today + DAY)]);
+  // Not listEvents for the events: its count of every event of the scope is not needed here.
+  const [rows, events] = await Promise.all([
+    q.query<Record<string, unknown> & { day: string }>(BY_DAY, [scope.merchantId, scope.env, from, new Date(today + DAY)]),
+    q.query<EventRow>('SELECT * FROM events WHERE merchant_id = $1 AND env = $2 ORDER BY seq DESC LIMIT 10', [scope.merchantId, scope.env]),
+  ]);
   const byDay = new Map<string, DayFigures>();
   for (const r of rows) {
     byDay.set(r.day, Object.fromEntries(FIGURES.map((f) => [f, Number(r[f] ?? 0)])) as unknown as DayFigures);
@@ -83,9 +86,6 @@ export async function summary(q: Queryable, scope: Scope, now: Date, days: numbe
     for (const f of FIGURES) t[f] += d[f];
     return t;
   }, zero());
-  // Not listEvents: its count of every event of the scope is not needed here.
-  const events = await q.query<EventRow>(
-    'SELECT * FROM events WHERE merchant_id = $1 AND env = $2 ORDER BY seq DESC LIMIT 10', [scope.merchantId, scope.env]);
   return {
     days,
     now,
