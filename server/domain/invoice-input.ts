@@ -1,5 +1,5 @@
 import { Queryable } from '../db/index.js';
-import { badRequest, E, GatewayError } from '../errors.js';
+import { badRequest, E, GatewayError, invalid, MUST, tooLong } from '../errors.js';
 import { decodeJsonParam, isEmptyList } from '../lib/input.js';
 import { MAX_LENGTH } from '../schemas/customers.js';
 import { CUSTOMER_FIELDS, ContactField, invoiceField } from '../schemas/invoices.js';
@@ -28,7 +28,6 @@ export interface InvoiceInput {
   metadata?: Record<string, unknown> | null;
 }
 
-const bad = (message: string) => badRequest(message);
 
 /** A non-negative integer given as a number or a string of digits (no sign, spaces, point or exponent); NaN otherwise. */
 function wholeNumber(v: unknown): number {
@@ -43,38 +42,38 @@ function wholeNumber(v: unknown): number {
  */
 export function readItems(raw: unknown): Item[] {
   let v = raw;
-  if (typeof v === 'string') v = decodeJsonParam(v, 'items', () => bad('items must be a list of line items (or a JSON-encoded list)'));
+  if (typeof v === 'string') v = decodeJsonParam(v, 'items', () => invalid('items', 'must be a list of line items (or a JSON-encoded list)'));
   let list: unknown[];
   if (Array.isArray(v)) {
     list = v;
   } else if (v && typeof v === 'object') {
     const keys = Object.keys(v);
-    if (!keys.every((k) => /^(0|[1-9]\d{0,5})$/.test(k))) throw bad('items must be a list, or an object keyed "0", "1", …');
+    if (!keys.every((k) => /^(0|[1-9]\d{0,5})$/.test(k))) throw invalid('items', 'must be a list, or an object keyed "0", "1", …');
     list = keys.sort((a, b) => Number(a) - Number(b)).map((k) => (v as Record<string, unknown>)[k]);
   } else {
-    throw bad('items must be a list of line items with description, quantity and unit_amount');
+    throw invalid('items', 'must be a list of line items with description, quantity and unit_amount');
   }
-  if (list.length < 1 || list.length > MAX_ITEMS) throw bad(`items must hold 1 to ${MAX_ITEMS} line items`);
+  if (list.length < 1 || list.length > MAX_ITEMS) throw invalid('items', `must hold 1 to ${MAX_ITEMS} line items`);
   let total = 0n;
   const items = list.map((entry, i): Item => {
     const at = `items[${i}]`;
-    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw bad(`${at} must be an object with description, quantity and unit_amount`);
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw invalid(at, 'must be an object with description, quantity and unit_amount');
     const e = entry as Record<string, unknown>;
     const description = text(e.description, `${at}.description`);
-    if (description === null) throw bad(`${at}.description required`);
-    if (description.length > MAX_DESCRIPTION) throw bad(`${at}.description must be at most ${MAX_DESCRIPTION} characters`);
+    if (description === null) throw invalid(`${at}.description`, MUST.REQUIRED);
+    if (description.length > MAX_DESCRIPTION) throw tooLong(`${at}.description`, MAX_DESCRIPTION);
     const quantity = e.quantity === undefined || e.quantity === null || e.quantity === '' ? 1 : wholeNumber(e.quantity);
-    if (!(quantity >= 1 && quantity <= MAX_QUANTITY)) throw bad(`${at}.quantity must be an integer from 1 to ${MAX_QUANTITY}`);
+    if (!(quantity >= 1 && quantity <= MAX_QUANTITY)) throw invalid(`${at}.quantity`, `must be an integer from 1 to ${MAX_QUANTITY}`);
     const unit = wholeNumber(e.unit_amount);
-    if (e.unit_amount === undefined || e.unit_amount === null || e.unit_amount === '') throw bad(`${at}.unit_amount required (cents)`);
-    if (!(unit >= 0 && unit <= MAX_AMOUNT)) throw bad(`${at}.unit_amount must be an integer number of cents from 0 to ${MAX_AMOUNT}`);
+    if (e.unit_amount === undefined || e.unit_amount === null || e.unit_amount === '') throw invalid(`${at}.unit_amount`, 'is required (cents)');
+    if (!(unit >= 0 && unit <= MAX_AMOUNT)) throw invalid(`${at}.unit_amount`, `must be an integer number of cents from 0 to ${MAX_AMOUNT}`);
     // BigInt: quantity × unit_amount can pass 2^53 before the cap below refuses it.
     const line = BigInt(quantity) * BigInt(unit);
     total += line;
-    if (line > BigInt(MAX_AMOUNT) || total > BigInt(MAX_AMOUNT)) throw bad(`the invoice total must be at most ${MAX_AMOUNT} cents`);
+    if (line > BigInt(MAX_AMOUNT) || total > BigInt(MAX_AMOUNT)) throw badRequest(`the invoice total must be at most ${MAX_AMOUNT} cents`);
     return { description, quantity, unit_amount: unit, amount: Number(line) };
   });
-  if (total === 0n) throw bad('the invoice total must be above zero');
+  if (total === 0n) throw badRequest('the invoice total must be above zero');
   return items;
 }
 
@@ -95,19 +94,19 @@ function readLines(input: InvoiceInput): Item[] {
   let amount: number | null = null;
   if (input.amount !== undefined) {
     const a = parseAmount(input.amount);
-    if (typeof a !== 'number') throw bad(`amount must be a positive integer number of cents, at most ${MAX_AMOUNT}`);
+    if (typeof a !== 'number') throw invalid('amount', `must be a positive integer number of cents, at most ${MAX_AMOUNT}`);
     amount = a;
   }
   if (hasItems) {
     const items = readItems(input.items);
     if (amount !== null && amount !== itemsTotal(items)) {
-      throw bad(`amount ${amount} is not the items' total (${itemsTotal(items)}): send items, or amount alone`);
+      throw badRequest(`amount ${amount} is not the items' total (${itemsTotal(items)}): send items, or amount alone`);
     }
     return items;
   }
-  if (amount === null) throw bad('items (at least one line item) or amount required');
+  if (amount === null) throw badRequest('items (at least one line item) or amount required');
   const description = text(input.description, 'description') ?? AMOUNT_LINE;
-  if (description.length > MAX_DESCRIPTION) throw bad(`description must be at most ${MAX_DESCRIPTION} characters`);
+  if (description.length > MAX_DESCRIPTION) throw tooLong('description', MAX_DESCRIPTION);
   return [{ description, quantity: 1, unit_amount: amount, amount }];
 }
 
@@ -117,7 +116,7 @@ function readDueDate(v: unknown): string | null {
   if (s === null) return null;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   const d = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : null;
-  if (!d || d.toISOString().slice(0, 10) !== s) throw bad('due_date must be a date as YYYY-MM-DD');
+  if (!d || d.toISOString().slice(0, 10) !== s) throw invalid('due_date', 'must be a date as YYYY-MM-DD');
   return s;
 }
 
@@ -126,11 +125,11 @@ function readContact(f: ContactField, v: unknown): string | null {
   let s = text(v, name);
   if (s === null) return null;
   if (f === 'state') {
-    if (!/^[A-Za-z]{2}$/.test(s)) throw bad(`${name} must be the two-character state abbreviation`);
+    if (!/^[A-Za-z]{2}$/.test(s)) throw invalid(name, 'must be the two-character state abbreviation');
     s = s.toUpperCase();
   }
-  if (f === 'email' && !isEmail(s)) throw bad(`${name} must be an email address`);
-  if (s.length > MAX_LENGTH[f]) throw bad(`${name} must be at most ${MAX_LENGTH[f]} characters`);
+  if (f === 'email' && !isEmail(s)) throw invalid(name, 'must be an email address');
+  if (s.length > MAX_LENGTH[f]) throw tooLong(name, MAX_LENGTH[f]);
   return s;
 }
 
@@ -153,7 +152,7 @@ export function readFields(input: InvoiceInput, update: boolean): Record<string,
   if (given('due_date')) out.due_date = readDueDate(input.due_date);
   if (given('memo')) {
     const memo = text(input.memo, 'memo');
-    if (memo !== null && memo.length > MAX_MEMO) throw bad(`memo must be at most ${MAX_MEMO} characters`);
+    if (memo !== null && memo.length > MAX_MEMO) throw tooLong('memo', MAX_MEMO);
     out.memo = memo;
   }
   if (given('metadata')) out.metadata = readMetadata(input.metadata) ?? {};

@@ -1,5 +1,5 @@
 import { pagedQuery, Queryable } from '../db/index.js';
-import { badRequest, E, GatewayError } from '../errors.js';
+import { E, GatewayError, invalid } from '../errors.js';
 import { enqueue } from './outbox.js';
 import { EventType, emitEvent } from './events.js';
 import { InvoiceInput, Item, applyCustomer, readFields } from './invoice-input.js';
@@ -58,7 +58,6 @@ const SELECT = `SELECT i.id, i.status, i.customer_id, ${CONTACT_COLUMNS.map((c) 
   FROM invoices i
   LEFT JOIN outbox o ON o.id = i.outbox_id AND o.merchant_id = i.merchant_id AND o.env = i.env`;
 
-const bad = (message: string) => badRequest(message);
 
 // --- the email ------------------------------------------------------------------------------
 
@@ -169,7 +168,7 @@ export async function listInvoices(q: Queryable, scope: Scope, page: { limit: nu
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'i.merchant_id = $1 AND i.env = $2';
   if (status !== undefined) {
-    if (!INVOICE_STATUSES.includes(status as InvoiceStatus)) throw bad(`status must be one of ${INVOICE_STATUSES.join(', ')}`);
+    if (!INVOICE_STATUSES.includes(status as InvoiceStatus)) throw invalid('status', `must be one of ${INVOICE_STATUSES.join(', ')}`);
     params.push(status);
     where += ' AND i.status = $3';
   } else {
@@ -211,7 +210,7 @@ export async function markInvoicePaid(q: Queryable, scope: Scope, id: string, ra
   const balance = inv.amount - inv.amount_paid;
   const parsed = parseAmount(rawAmount);
   const amount = parsed === 'missing' ? balance : parsed;
-  if (typeof amount !== 'number') throw bad('amount must be a positive integer number of cents');
+  if (typeof amount !== 'number') throw invalid('amount', 'must be a positive integer number of cents');
   if (amount > balance) throw new GatewayError(E.INVOICE_OVERPAID, `amount ${amount} exceeds the balance of the invoice (${balance})`);
   const paid = amount === balance;
   const payment: Payment = { id: newId(8), amount, created_at: now.toISOString() };
