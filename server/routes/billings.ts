@@ -22,7 +22,7 @@ export default async function billingRoutes(app: FastifyInstance) {
   });
 
   app.get<{ Params: { id: string } }>('/billings/:id', {
-    config: { errors: [E.BILLING_TXN_NOT_FOUND] }, schema: { summary: 'Retrieve a billing by its transaction id', response: { 200: BillingSchema } },
+    config: { errors: [E.BILLING_NOT_FOUND] }, schema: { summary: 'Retrieve a billing by its transaction id', response: { 200: BillingSchema } },
   }, async (req) =>
     presentBilling(await getBillingByTransaction(db, req.identity, req.params.id)),
   );

@@ -6,7 +6,7 @@ import {
 import { listEnvelope } from '../http/paging.js';
 import { SubscribeBody } from '../schemas/plans.js';
 import { AllQuery, SubscriptionList, SubscriptionPair, SubscriptionSchema, presentSubscription } from '../schemas/subscriptions.js';
-import { E } from '../errors.js';
+import { E, type ErrorCode } from '../errors.js';
 import { readPageOrAll } from '../domain/validate.js';
 
 
@@ -21,14 +21,16 @@ export default async function subscriptionRoutes(app: FastifyInstance) {
       return listEnvelope(rows.map(presentSubscription), page, total);
     };
 
-  const list = (summary: string) => ({ config: { errors: [E.PAGE_INVALID] }, schema: { summary, querystring: AllQuery, response: { 200: SubscriptionList } } });
+  const list = (summary: string, errors: ErrorCode[] = []) => ({
+    config: { errors: [E.PAGE_INVALID, ...errors] }, schema: { summary, querystring: AllQuery, response: { 200: SubscriptionList } },
+  });
   app.get('/subscriptions', list('List subscriptions (all of them without a limit)'), lister(() => ({})));
-  app.get('/subscriptions/customer/:customer_id', list("List a customer's subscriptions"), lister((p) => ({ customerId: p.customer_id })));
-  app.get('/subscriptions/plan/:plan_id', list("List a plan's subscriptions"), lister((p) => ({ planId: p.plan_id })));
+  app.get('/subscriptions/customer/:customer_id', list("List a customer's subscriptions", [E.CUSTOMER_NOT_FOUND]), lister((p) => ({ customerId: p.customer_id })));
+  app.get('/subscriptions/plan/:plan_id', list("List a plan's subscriptions", [E.PLAN_NOT_FOUND]), lister((p) => ({ planId: p.plan_id })));
   // One object, as clients of the live service read it (the active one, else the newest); the
   // pair's whole history is its `subscriptions` list.
   app.get<{ Params: { plan_id: string; customer_id: string } }>('/subscriptions/plan/:plan_id/customer/:customer_id',
-    { config: { errors: [E.SUBSCRIPTION_NOT_FOUND] }, schema: { summary: 'Retrieve the subscription of a customer on a plan, with their history', response: { 200: SubscriptionPair } } }, async (req) => {
+    { config: { errors: [E.PLAN_NOT_FOUND, E.CUSTOMER_NOT_FOUND, E.SUBSCRIPTION_NOT_FOUND] }, schema: { summary: 'Retrieve the subscription of a customer on a plan, with their history', response: { 200: SubscriptionPair } } }, async (req) => {
       const { subscription, all } = await subscriptionOfCustomerOnPlan(db, req.identity, req.params.plan_id, req.params.customer_id);
       return { ...presentSubscription(subscription), subscriptions: all.map(presentSubscription) };
     });

@@ -18,6 +18,8 @@ let A: Merchant;
 let B: Merchant;
 let expired: KeySet;
 let routes: Route[];
+/** /api/v1/openapi.json: each not-found answer must be one it documents. */
+let doc: any;
 let tables: string[];
 /** Strings that belong to merchant A and must never reach anyone else. */
 let secretsOfA: string[];
@@ -42,7 +44,8 @@ beforeAll(async () => {
   await postOk(inject, '/customers', A.live.private_key, { first_name: 'Zanzibar', last_name: 'Live', token: await liveToken() });
   await postOk(inject, '/receipts/templates', A.live.private_key, { name: 'Zanzibar live', receipt_text: 'Live [Amount]' });
   await liveToken();
-  routes = routesOf((await inject({ url: '/api/v1/openapi.json' })).json());
+  doc = (await inject({ url: '/api/v1/openapi.json' })).json();
+  routes = routesOf(doc);
   tables = await tableNames(gw.db);
   secretsOfA = [A.id, A.test.private_key, A.test.public_key, A.live.private_key, A.live.public_key, 'Zanzibar', 'zanzibar@example.com'];
 });
@@ -167,6 +170,8 @@ describe('ids never cross merchants or environments', () => {
       expect(CATALOGUE[code as keyof typeof CATALOGUE], code).toBeDefined();
       expect(code, `${route.method} ${route.path}: the router must not answer for it`).not.toBe('NOTFOUND');
       table[`${route.method} ${route.path}`] = `${notFound.statusCode} ${code}`;
+      expect(doc.paths[route.path][route.method.toLowerCase()].responses[notFound.statusCode]?.description ?? '', `${route.method} ${route.path}: ${code} documented`)
+        .toContain(`\`${code}\``);
       // Merchant B, and A's own live key, on A's test records.
       await expectRefused({ route, path: real, headers: basic(B.test.private_key) }, notFound.statusCode, code, 'other merchant');
       await expectRefused({ route, path: real, headers: basic(B.live.private_key) }, notFound.statusCode, code, 'other merchant live');
