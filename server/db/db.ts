@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 export type Row = Record<string, any>;
 
 /** Anything that runs SQL: the database itself or an open transaction. */
@@ -58,4 +60,39 @@ export async function pagedQuery<T extends Row>(
   const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${countFrom}`, params);
   const list = await q.query<T>(`${rows} ${pageSql(params)}`, [...params, page.limit, page.offset]);
   return { list, total };
+}
+
+/**
+ * Statements are prepared once per connection under a name derived from their text, so the
+ * database parses and plans them once instead of on every call (both adapters). Which ones:
+ *  - not a text with `*` in it (`SELECT *`, `RETURNING t.*`): a migration that adds a column while
+ *    this node runs would change its result and PostgreSQL would refuse the cached plan (0A000)
+ *    on every later call; texts that name their columns are re-planned silently instead;
+ *  - only the first MAX_PREPARED texts: a prepared statement lives as long as its connection and
+ *    some texts depend on the request (an update names the fields it was given);
+ *  - never again, a text PostgreSQL refused the cached plan of (a column type changed under it).
+ */
+export const MAX_PREPARED = 200;
+export const CACHED_PLAN_CHANGED = '0A000';
+/** `SELECT *`, `t.*`, `RETURNING *`: a result whose columns a migration can change (count(*) cannot). */
+const selectsStar = (sql: string) => sql.replace(/count\(\*\)/gi, '').includes('*');
+
+export class StatementNames {
+  private names = new Map<string, string | null>();
+  private named = 0;
+  /** The name to prepare `sql` under, or undefined: send it unnamed. */
+  nameOf(sql: string): string | undefined {
+    if (selectsStar(sql)) return undefined;
+    let name = this.names.get(sql);
+    if (name === undefined && this.named < MAX_PREPARED) {
+      name = 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
+      this.names.set(sql, name);
+      this.named++;
+    }
+    return name ?? undefined;
+  }
+  /** After an error of a named statement: a refused cached plan means never naming it again. */
+  failed(sql: string, err: unknown): void {
+    if ((err as { code?: string }).code === CACHED_PLAN_CHANGED) this.names.set(sql, null);
+  }
 }

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { Db, INT8_OID, Queryable, Row, normaliseParams } from './db.js';
+import { Db, INT8_OID, Queryable, Row, StatementNames, normaliseParams } from './db.js';
 
 const types = {
   getTypeParser(oid: number, format?: any) {
@@ -9,44 +8,19 @@ const types = {
   },
 };
 
-/**
- * Statements are prepared once per connection under a name derived from their text, so PostgreSQL
- * parses and plans them once instead of on every call. Which ones:
- *  - not a text with `*` in it (`SELECT *`, `RETURNING t.*`): a migration that adds a column while
- *    this node runs would change its result and PostgreSQL would refuse the cached plan (0A000)
- *    on every later call; texts that name their columns are re-planned silently instead;
- *  - only the first MAX_PREPARED texts of the process: a prepared statement lives as long as its
- *    connection and some texts depend on the request (an update names the fields it was given);
- *  - never again, a text PostgreSQL refused the cached plan of (a column type changed under it).
- * `prepare: false` (DATABASE_PREPARED_STATEMENTS=off) sends everything unnamed, e.g. behind a
- * connection pooler in transaction mode that does not track prepared statements.
- */
-export const MAX_PREPARED = 200;
-const names = new Map<string, string | null>();
-let named = 0;
-/** `SELECT *`, `t.*`, `RETURNING *`: a result whose columns a migration can change (count(*) cannot). */
-const selectsStar = (sql: string) => sql.replace(/count\(\*\)/gi, '').includes('*');
-function nameOf(sql: string): string | undefined {
-  if (selectsStar(sql)) return undefined;
-  let name = names.get(sql);
-  if (name === undefined && named < MAX_PREPARED) {
-    name = 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
-    names.set(sql, name);
-    named++;
-  }
-  return name ?? undefined;
-}
-const CACHED_PLAN_CHANGED = '0A000';
+/** Names of prepared statements, for every connection of the process (db.ts says which texts get one). */
+const names = new StatementNames();
+export { MAX_PREPARED } from './db.js';
 
 function wrap(c: pg.Pool | pg.PoolClient, prepare: boolean): Queryable {
   return {
     async query<T extends Row>(sql: string, params?: unknown[]) {
-      const name = prepare ? nameOf(sql) : undefined;
+      const name = prepare ? names.nameOf(sql) : undefined;
       try {
         const res = await c.query({ name, text: sql, values: normaliseParams(params) as any[] });
         return res.rows as T[];
       } catch (err) {
-        if (name && (err as { code?: string }).code === CACHED_PLAN_CHANGED) names.set(sql, null);
+        if (name) names.failed(sql, err);
         throw err;
       }
     },
@@ -60,7 +34,11 @@ export interface PgOptions {
   /** Sets search_path on every connection: tests isolate themselves in a schema. */
   schema?: string;
   max?: number;
-  /** Named prepared statements (default true); see nameOf. */
+  /**
+   * Named prepared statements (default true; StatementNames in db.ts). false
+   * (DATABASE_PREPARED_STATEMENTS=off) sends everything unnamed, e.g. behind a connection pooler in
+   * transaction mode that does not track prepared statements.
+   */
   prepare?: boolean;
 }
 

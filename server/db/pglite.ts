@@ -1,24 +1,71 @@
-import { PGlite, PGliteOptions } from '@electric-sql/pglite';
-import { Db, INT8_OID, Queryable, Row, normaliseParams } from './db.js';
-
-type Runner = {
-  query: (sql: string, params?: unknown[], opts?: any) => Promise<{ rows: any[] }>;
-  exec: (sql: string) => Promise<unknown>;
-};
+import { PGlite, PGliteOptions, parse, protocol } from '@electric-sql/pglite';
+import { Db, INT8_OID, Queryable, Row, StatementNames, normaliseParams } from './db.js';
 
 // Set once at creation: passing parsers per query makes PGlite copy its parser table every time
 // (measured: 100-170 µs a query).
 const parsers = { [INT8_OID]: (v: string) => Number(v) };
 
-function wrap(r: Runner): Queryable {
-  return {
-    async query<T extends Row>(sql: string, params?: unknown[]) {
-      const res = await r.query(sql, normaliseParams(params));
-      return res.rows as T[];
-    },
-    async exec(sql: string) {
-      await r.exec(sql);
-    },
+const { serialize } = protocol;
+
+/** A parameter as PostgreSQL's text input reads it (what `pg` sends): bytes as hex, the rest as text. */
+const asText = (v: unknown): string | null =>
+  v == null ? null : v instanceof Uint8Array ? `\\x${Buffer.from(v).toString('hex')}` : String(v);
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * A statement with parameters as ONE protocol message (Parse, Bind, Describe, Execute, Sync), where
+ * PGlite's own query() makes six passes through the backend (it describes the statement first to
+ * pick a serializer for each parameter; here PostgreSQL infers the types from the text, as it does
+ * for `pg`), and as a named prepared statement where db.ts allows: parsed and planned once.
+ * Measured on one in-memory INSERT + SELECT pair: ~280 µs CPU a statement through query(), ~230 one
+ * message unnamed, ~135 one message named. `inTx`: the caller holds PGlite's transaction lock (the
+ * statement runs inside pg.transaction()); otherwise it is taken, so a statement never lands inside
+ * another caller's open transaction, and the data directory is synced after it as query() does.
+ */
+function runner(pg: PGlite, names: StatementNames, prepared: Set<string>) {
+  const internal = pg as unknown as {
+    _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
+    _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+  };
+  return async (sql: string, params: unknown[], inTx: boolean): Promise<Row[]> => {
+    const name = names.nameOf(sql);
+    const values = params.map(asText);
+    // Built under the lock: whether the name is prepared may change while a caller waits for it.
+    const run = () => internal._runExclusiveQuery(async () => {
+      const parts: Uint8Array[] = [];
+      if (!name || !prepared.has(name)) {
+        // Close first: a Parse that went through in a message that then failed left the name taken.
+        if (name) parts.push(serialize.close({ type: 'S', name }));
+        parts.push(serialize.parse({ name, text: sql, types: [] }));
+      }
+      parts.push(serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync());
+      let messages;
+      try {
+        messages = await pg.execProtocolStream(concat(parts), { syncToFs: false });
+      } catch (err) {
+        if (name) prepared.delete(name);
+        throw err;
+      }
+      if (name) prepared.add(name);
+      if (!inTx) await pg.syncToFs();
+      return messages;
+    });
+    try {
+      const messages = await (inTx ? run() : internal._runExclusiveTransaction(run));
+      return parse.parseResults(messages, pg.parsers)[0]?.rows ?? [];
+    } catch (err) {
+      if (name) names.failed(sql, err);
+      throw err;
+    }
   };
 }
 
@@ -28,12 +75,19 @@ function wrap(r: Runner): Queryable {
  */
 export async function openPglite(dataDir?: string, extra: PGliteOptions = {}): Promise<Db> {
   const pg = await PGlite.create(dataDir ? { ...extra, parsers, dataDir } : { ...extra, parsers });
-  const q = wrap(pg);
+  const run = runner(pg, new StatementNames(), new Set());
+  const wrap = (inTx: boolean, exec: (sql: string) => Promise<unknown>): Queryable => ({
+    query: async <T extends Row>(sql: string, params?: unknown[]) => (await run(sql, normaliseParams(params), inTx)) as T[],
+    exec: async (sql: string) => {
+      await exec(sql);
+    },
+  });
+  const q = wrap(false, (sql) => pg.exec(sql));
   return {
     kind: 'pglite',
     query: q.query,
     exec: q.exec,
-    tx: (fn) => pg.transaction((t) => fn(wrap(t))),
+    tx: (fn) => pg.transaction((t) => fn(wrap(true, (sql) => t.exec(sql)))),
     close: () => pg.close(),
   };
 }
