@@ -6,7 +6,7 @@ import { ensurePrivateDir } from './private-dir.js';
 import { migratedSnapshot, pgliteAssets } from './snapshot.js';
 
 export type { Db, Queryable, Row } from './db.js';
-export { pageSql, pagedQuery } from './db.js';
+export { pagedQuery } from './db.js';
 
 export interface OpenOptions {
   databaseUrl?: string;

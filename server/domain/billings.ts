@@ -15,7 +15,7 @@ import { readIntId } from './plans.js';
 import { getSettings } from './settings.js';
 import { SUB, SubscriptionRow, dueAtRun } from './subscriptions.js';
 import type { Transaction } from './transactions.js';
-import { isEmail, text } from './validate.js';
+import { isEmail, type Page, text } from './validate.js';
 
 /** What a run of recurring work needs inside its transaction: the vault for stored numbers, the clock, the live processor. */
 export interface RecurringDeps {
@@ -227,7 +227,7 @@ export interface BillingFilter {
 }
 
 /** GET /billings (our addition): newest first, optionally by subscription, plan, customer or status. */
-export async function listBillings(q: Queryable, scope: Scope, filter: BillingFilter, page: { limit: number; offset: number }) {
+export async function listBillings(q: Queryable, scope: Scope, filter: BillingFilter, page: Page) {
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'merchant_id = $1 AND env = $2';
   const add = (col: string, v: unknown) => {

@@ -3,7 +3,7 @@ import { E, ErrorCode, GatewayError, invalid, MUST } from '../errors.js';
 import { Vault } from '../vault.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
-import { isEmail, readBool, readMetadata, text } from './validate.js';
+import { isEmail, type Page, readBool, readMetadata, text } from './validate.js';
 import {
   CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer,
   methodsOf, placeholder, retireCustomerMethods, setDefaultMethod, typeDefault, type TokenInput,
@@ -185,11 +185,6 @@ export async function loadCustomer(q: Queryable, scope: Scope, id: string) {
   );
   if (!row) throw new GatewayError(E.CUSTOMER_NOT_FOUND);
   return presentCustomer(row, await methodsOf(q, scope, [id]));
-}
-
-export interface Page {
-  limit: number;
-  offset: number;
 }
 
 /** GET /customers and POST /customers/search: newest first, list envelope. */

@@ -1,4 +1,5 @@
 import { pagedQuery, Queryable } from '../db/index.js';
+import type { Page } from './validate.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Scope } from './keys.js';
 import { retryOutboxMessage } from './outbox.js';
@@ -65,7 +66,7 @@ const DELIVERY = `SELECT d.*, e.type AS event_type,
 const STATES: Record<string, string> = { pending: 'pending', delivered: 'sent', failed: 'failed' };
 
 /** GET /webhooks/deliveries: newest first; filters event_id, rule_id, strategy_id, mode, status. */
-export async function listDeliveries(q: Queryable, scope: Scope, page: { limit: number; offset: number }, filter: DeliveryFilter = {}) {
+export async function listDeliveries(q: Queryable, scope: Scope, page: Page, filter: DeliveryFilter = {}) {
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'd.merchant_id = $1 AND d.env = $2';
   const add = (sql: string, v: unknown) => {

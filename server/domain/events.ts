@@ -1,4 +1,5 @@
 import { pagedQuery, Queryable } from '../db/index.js';
+import type { Page } from './validate.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Scope, newId } from './keys.js';
 
@@ -70,7 +71,7 @@ export interface EventFilter {
 const EVENT_ID = /^evt_[0-9a-f]{24}$/;
 
 /** GET /events: the scope's events, newest first; `type` and `resource` filter. */
-export async function listEvents(q: Queryable, scope: Scope, page: { limit: number; offset: number }, filter: EventFilter = {}) {
+export async function listEvents(q: Queryable, scope: Scope, page: Page, filter: EventFilter = {}) {
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'merchant_id = $1 AND env = $2';
   for (const f of ['type', 'resource'] as const) {

@@ -5,7 +5,7 @@ import { EventType, emitEvent } from './events.js';
 import { InvoiceInput, Item, applyCustomer, readFields } from './invoice-input.js';
 import { Scope, newId } from './keys.js';
 import { dollars, escapeHtml } from './render.js';
-import { parseAmount } from './validate.js';
+import { type Page, parseAmount } from './validate.js';
 import { CONTACT_COLUMNS, presentInvoice } from '../schemas/invoices.js';
 
 // Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)). The body is
@@ -164,7 +164,7 @@ export async function getInvoice(q: Queryable, scope: Scope, id: string) {
 }
 
 /** GET /invoices: newest first; deleted invoices only when `status=deleted` asks for them. */
-export async function listInvoices(q: Queryable, scope: Scope, page: { limit: number; offset: number }, status?: string) {
+export async function listInvoices(q: Queryable, scope: Scope, page: Page, status?: string) {
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'i.merchant_id = $1 AND i.env = $2';
   if (status !== undefined) {

@@ -1,4 +1,5 @@
-import { Queryable, pageSql } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
+import type { Page } from './validate.js';
 import { E, GatewayError } from '../errors.js';
 import type { Scope } from './keys.js';
 
@@ -75,14 +76,9 @@ function where(scope: Scope, filter: OutboxFilter) {
   return { sql, params };
 }
 
-export async function listOutbox(q: Queryable, scope: Scope, page: { limit: number; offset: number }, filter: OutboxFilter = {}) {
+export async function listOutbox(q: Queryable, scope: Scope, page: Page, filter: OutboxFilter = {}) {
   const w = where(scope, filter);
-  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM outbox WHERE ${w.sql}`, w.params);
-  const rows = await q.query<OutboxRow>(
-    `SELECT * FROM outbox WHERE ${w.sql} ORDER BY id DESC ${pageSql(w.params)}`,
-    [...w.params, page.limit, page.offset],
-  );
-  return { list: rows, total };
+  return pagedQuery<OutboxRow>(q, page, `SELECT * FROM outbox WHERE ${w.sql} ORDER BY id DESC`, `outbox WHERE ${w.sql}`, w.params);
 }
 
 export async function getOutboxMessage(q: Queryable, scope: Scope, id: string): Promise<OutboxRow> {

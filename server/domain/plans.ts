@@ -4,7 +4,7 @@ import { Frequency, FREQUENCIES, isFrequency, readDay } from './calendar.js';
 import type { OutboundPolicy } from '../net/outbound.js';
 import type { Scope } from './keys.js';
 import { vetTargetUrl } from './target-url.js';
-import { isScalar, parseAmount, text } from './validate.js';
+import { isScalar, type OpenPage, parseAmount, text } from './validate.js';
 
 export interface PlanRow {
   id: number;
@@ -96,7 +96,7 @@ export async function getPlan(q: Queryable, scope: Scope, rawId: unknown, opts: 
 }
 
 /** A null limit lists every row from the offset on (LIMIT NULL). */
-export async function listPlans(q: Queryable, scope: Scope, page: { limit: number | null; offset: number }) {
+export async function listPlans(q: Queryable, scope: Scope, page: OpenPage) {
   return pagedQuery<PlanRow>(q, page, `${SELECT_PLAN} WHERE p.merchant_id = $1 AND p.env = $2 AND p.deleted_at IS NULL ORDER BY p.id DESC`,
     'plans WHERE merchant_id = $1 AND env = $2 AND deleted_at IS NULL', [scope.merchantId, scope.env]);
 }

@@ -1,4 +1,5 @@
 import { pagedQuery, Queryable } from '../db/index.js';
+import type { Page } from './validate.js';
 import { E, GatewayError, invalid } from '../errors.js';
 import { Constraint, matches, parseConstraints } from './constraints.js';
 import { EVENT_TYPES, EventResource } from './events.js';
@@ -88,7 +89,7 @@ export async function getRule(q: Queryable, scope: Scope, id: unknown, lock = fa
   return row;
 }
 
-export async function listRules(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
+export async function listRules(q: Queryable, scope: Scope, page: Page) {
   return pagedQuery<RuleRow>(q, page, `${SELECT} WHERE r.merchant_id = $1 AND r.env = $2 ORDER BY r.seq DESC`,
     'webhook_rules WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }

@@ -8,7 +8,7 @@ import { createCustomer, findChargeableMethod } from './customers.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import type { Transaction } from './transactions.js';
-import { isEmail, isScalar, parseAmount, readBool, readMetadata, text } from './validate.js';
+import { isEmail, isScalar, type Page, parseAmount, readBool, readMetadata, text } from './validate.js';
 import { presentScheduled } from '../schemas/scheduled.js';
 
 export type ScheduledStatus = 'scheduled' | 'billed' | 'failed' | 'cancelled';
@@ -186,7 +186,7 @@ export async function getScheduled(q: Queryable, scope: Scope, id: string, opts:
 }
 
 /** GET /scheduled_transactions: most recently created first. */
-export async function listScheduled(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
+export async function listScheduled(q: Queryable, scope: Scope, page: Page) {
   const where = 'merchant_id = $1 AND env = $2 AND amount IS NOT NULL';
   return pagedQuery<ScheduledRow>(q, page, `SELECT ${ST} FROM scheduled_transactions WHERE ${where} ORDER BY seq DESC`,
     `scheduled_transactions WHERE ${where}`, [scope.merchantId, scope.env]);

@@ -5,7 +5,7 @@ import { Scope, newId } from './keys.js';
 import { normalisePhone } from './receipts.js';
 import { getRule } from './rules.js';
 import { vetTargetUrl } from './target-url.js';
-import { isEmail, text } from './validate.js';
+import { isEmail, type Page, text } from './validate.js';
 
 // Webhook strategies (spec 4.10): how a merchant hears about an event. `webhook` POSTs the signed
 // event to a URL; `email` and `sms` queue a message in the notify outbox (the receipts transports).
@@ -106,7 +106,7 @@ export async function getStrategy(q: Queryable, scope: Scope, id: unknown, lock 
   return row;
 }
 
-export async function listStrategies(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
+export async function listStrategies(q: Queryable, scope: Scope, page: Page) {
   return pagedQuery<StrategyRow>(q, page, `${SELECT} WHERE s.merchant_id = $1 AND s.env = $2 ORDER BY s.seq DESC`,
     'webhook_strategies WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }

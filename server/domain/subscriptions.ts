@@ -5,7 +5,7 @@ import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js
 import { findChargeableMethod } from './customers.js';
 import type { Scope } from './keys.js';
 import { getPlan, readIntId } from './plans.js';
-import { isScalar, parseAmount, readBool, readMetadata, text } from './validate.js';
+import { isScalar, type OpenPage, parseAmount, readBool, readMetadata, text } from './validate.js';
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'ended';
 
@@ -202,7 +202,7 @@ export interface SubscriptionFilter {
 }
 
 /** GET /subscriptions[/customer/:id][/plan/:id]: newest first; a null limit lists every row from the offset on. */
-export async function listSubscriptions(q: Queryable, scope: Scope, filter: SubscriptionFilter, page: { limit: number | null; offset: number }) {
+export async function listSubscriptions(q: Queryable, scope: Scope, filter: SubscriptionFilter, page: OpenPage) {
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'merchant_id = $1 AND env = $2 AND plan_id IS NOT NULL';
   if (filter.planId !== undefined) {

@@ -2,7 +2,7 @@ import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST, tooLong } from '../errors.js';
 import type { Scope } from './keys.js';
 import { receiptTime } from './render.js';
-import { isScalar, text } from './validate.js';
+import { isScalar, type Page, text } from './validate.js';
 import type { TemplateOut } from '../schemas/receipts.js';
 
 // Receipt templates (spec 2.6, 4.4): integer ids, scoped to merchant and environment.
@@ -112,7 +112,7 @@ export async function deleteTemplate(q: Queryable, scope: Scope, rawId: string):
   );
 }
 
-export async function listTemplates(q: Queryable, scope: Scope, page: { limit: number; offset: number }) {
+export async function listTemplates(q: Queryable, scope: Scope, page: Page) {
   return pagedQuery<TemplateRow>(q, page, `${SELECT} WHERE t.merchant_id = $1 AND t.env = $2 ORDER BY t.id DESC`,
     'receipt_templates WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }

@@ -1,4 +1,5 @@
 import { pagedQuery, Queryable } from '../db/index.js';
+import type { Page } from './validate.js';
 import { E, GatewayError } from '../errors.js';
 import { Processor, processorFor } from '../processor/processor.js';
 import { emitEvent } from './events.js';
@@ -91,7 +92,7 @@ export interface TransactionFilter {
 export async function listTransactions(
   q: Queryable,
   scope: Scope,
-  page: { limit: number; offset: number },
+  page: Page,
   filter: TransactionFilter = {},
 ) {
   const params: unknown[] = [scope.merchantId, scope.env];
