@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { readChargeInput, readRefundAmount } from '../domain/charge-input.js';
-import { createCharge } from '../domain/charges.js';
+import { chargeTokenAtOnce, chargesAtOnce, createCharge } from '../domain/charges.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
 import { getSettings } from '../domain/settings.js';
 import type { Scope } from '../domain/keys.js';
@@ -49,7 +49,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
       idempotentReplay: replayCharge,
       errors: [E.TOKEN_CHARGE_PARAMS_MISSING, E.CUSTOMER_CHARGE_PARAMS_MISSING, E.AMOUNT_INVALID, E.CUSTOMER_AMOUNT_INVALID,
         E.TOKEN_REQUIRED, E.CARD_NUMBER_INVALID, E.CSC_INVALID, E.ZIP_REQUIRED, E.REAL_CARD_IN_TEST, E.CUSTOMER_NOT_FOUND,
-        E.METHOD_NOT_FOUND, E.CUSTOMER_ID_REQUIRED, E.PAYMENT_TOKEN_NOT_FOUND, E.RECEIPT_EMAIL_MISSING, E.RECEIPT_EMAIL_INVALID, E.CARD_DECLINED, E.CVV_UNSUPPORTED, E.CVV_WRONG,
+        E.METHOD_NOT_FOUND, E.CUSTOMER_ID_REQUIRED, E.PAYMENT_TOKEN_NOT_FOUND, E.RECEIPT_EMAIL_MISSING, E.RECEIPT_EMAIL_INVALID, E.TEMPLATE_NOT_FOUND, E.CARD_DECLINED, E.CVV_UNSUPPORTED, E.CVV_WRONG,
         E.DATA_KEY_MISMATCH, E.DATA_INTEGRITY_FAILED, E.NO_LIVE_PROCESSOR],
     },
     schema: { summary: 'Charge a token, a stored method or a card', body: ChargeBody, response: { 200: TransactionSchema } },
@@ -57,9 +57,12 @@ export default async function chargeRoutes(app: FastifyInstance) {
     const settings = await getSettings(db, req.identity);
     const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>, settings);
     const input = readChargeInput(req.identity, body, req.now);
-    // A decline is recorded (committed) before its 402 is answered.
-    const { txn, failure } = await req.tx((q) => createCharge(q, { vault }, req.identity, input, req.now, { settings }),
-      { resource: (r) => r.txn.id });
+    // A decline is recorded (committed) before its 402 is answered. Without an Idempotency-Key to
+    // remember in the same transaction, a test-mode token charge is one statement (chargesAtOnce).
+    const deps = { vault };
+    const { txn, failure } = !req.idempotency && chargesAtOnce(req.identity, deps, input)
+      ? await chargeTokenAtOnce(db, deps, req.identity, input, req.now, { settings })
+      : await req.tx((q) => createCharge(q, deps, req.identity, input, req.now, { settings }), { resource: (r) => r.txn.id });
     app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
     if (failure) throw failure;
     return presentTransaction(await afterCharge(req.identity, txn, req.now));

@@ -3,6 +3,7 @@ import {
   CustomerInput, createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer,
 } from '../domain/customers.js';
 import { E, invalid, MUST } from '../errors.js';
+import { BRAND_ERRORS } from './methods.js';
 import { readMetadata, readPage, text } from '../domain/validate.js';
 import { CustomerBody, CustomerList, CustomerSchema, CustomerSearchBody, DeleteCustomerQuery } from '../schemas/customers.js';
 import { PageQuery, Success } from '../schemas/common.js';
@@ -21,7 +22,7 @@ export default async function customerRoutes(app: FastifyInstance) {
   const { db, vault } = app.services;
   const reply200 = { response: { 200: CustomerSchema } };
   const fieldErrors = [E.FAX_TOO_LONG, E.FIRST_NAME_TOO_LONG, E.LAST_NAME_TOO_LONG, E.PHONE_TOO_LONG, E.WEBSITE_TOO_LONG,
-    E.CUSTOMER_EMAIL_OR_STATE_INVALID, E.TOKEN_REQUIRED, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED,
+    E.CUSTOMER_EMAIL_OR_STATE_INVALID, E.TOKEN_REQUIRED, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, ...BRAND_ERRORS, E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED,
     E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST, E.TEMPLATE_NOT_FOUND] as const;
 
   app.post<{ Body: Body }>('/customers', {

@@ -5,6 +5,9 @@ import { Success } from '../schemas/common.js';
 import { E, GatewayError } from '../errors.js';
 
 
+/** What card and bank data sent for a method can be refused with, besides 11112 (as when tokenizing). */
+export const BRAND_ERRORS = [E.VISA_INVALID, E.MASTERCARD_INVALID, E.AMEX_INVALID, E.DINERS_INVALID, E.DISCOVER_INVALID] as const;
+
 type CustomerParams = { Params: { customer_id: string } };
 type MethodParams = { Params: { customer_id: string; method_id: string } };
 type TokenBody = Record<string, string | number | null | undefined>;
@@ -19,8 +22,8 @@ export default async function methodRoutes(app: FastifyInstance) {
   app.post<CustomerParams & { Body: TokenBody }>(
     '/customers/:customer_id/methods',
     {
-      config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_TYPE_UNKNOWN, E.TOKEN_REQUIRED, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID,
-        E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST] },
+      config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_TYPE_UNKNOWN, E.TOKEN_REQUIRED, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, ...BRAND_ERRORS,
+        E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST] },
       schema: { summary: "Add a payment method to a customer", body: MethodBody, response: { 200: OneMethod } },
     },
     async (req) => {
@@ -48,8 +51,8 @@ export default async function methodRoutes(app: FastifyInstance) {
   app.post<MethodParams & { Body: TokenBody }>(
     '/customers/:customer_id/methods/:method_id',
     {
-      config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND, E.METHOD_TYPE_UNKNOWN, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID,
-        E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST] },
+      config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND, E.METHOD_TYPE_UNKNOWN, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, ...BRAND_ERRORS,
+        E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST] },
       schema: { summary: 'Replace the card or account of a payment method', body: MethodBody, response: { 200: OneMethod } },
     },
     async (req) => {

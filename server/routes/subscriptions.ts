@@ -44,7 +44,7 @@ export default async function subscriptionRoutes(app: FastifyInstance) {
   app.post<{ Params: { id: string }; Body: Record<string, unknown> }>(
     '/subscriptions/:id',
     {
-      config: { errors: [E.SUBSCRIPTION_NOT_FOUND, E.SUBSCRIPTION_NOT_ACTIVE, E.METHOD_NOT_FOUND, E.AMOUNT_INVALID] },
+      config: { errors: [E.SUBSCRIPTION_NOT_FOUND, E.SUBSCRIPTION_NOT_ACTIVE, E.METHOD_NOT_FOUND, E.PAYMENT_TOKEN_NOT_FOUND, E.AMOUNT_INVALID] },
       schema: { summary: 'Change an active subscription (amount, method, ends_after, metadata)', body: SubscribeBody, response: { 200: SubscriptionSchema } },
     },
     async (req) => {

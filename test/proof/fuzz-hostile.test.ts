@@ -5,7 +5,7 @@
 // Every answer must be below 500 in the catalogue's shape, and a refusal must write nothing.
 // Requests and 5xx are counted and reported (figure lines); the 5xx count must be 0.
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { CATALOGUE } from '../../server/errors.js';
 import { Merchant, TestGateway, basic, startGateway } from '../helpers/gateway.js';
 import { fieldNames } from './fuzz-cases.js';
@@ -21,13 +21,16 @@ let reads: Route[];
 let fields: string[];
 const stats = { requests: 0, fiveXX: 0, refused: 0, accepted: 0, byStatus: {} as Record<string, number> };
 const failures: string[] = [];
+/** Refusals whose code openapi.json does not list under that status for the operation. */
+const undocumented = new Set<string>();
+let doc: any;
 /** Naughty strings per field an operation reads (the corpus cycles across fields and operations). */
 const NAUGHTY_PER_FIELD = 6;
 
 beforeAll(async () => {
   gw = await startGateway();
   A = gw.merchant;
-  const doc = (await gw.app.inject({ url: '/api/v1/openapi.json' })).json();
+  doc = (await gw.app.inject({ url: '/api/v1/openapi.json' })).json();
   // Deletes of a record named in the path read no body (and would remove the records the rest use).
   routes = routesOf(doc).filter((r) => r.method !== 'GET' && !(r.method === 'DELETE' && r.params.length));
   // Reads with a JSON answer (the JSONP route answers script; fuzz.test.ts covers it).
@@ -38,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw?.close();
 });
+beforeEach(() => undocumented.clear());
 
 const inject = (opts: InjectOptions) => gw.app.inject(opts);
 
@@ -108,6 +112,8 @@ async function send(t: Target, what: string, payload: string | undefined, conten
   Object.assign(answer, { code: body.errors[0].code, message: body.errors[0].message });
   const entry = (CATALOGUE as Record<string, readonly [number, string]>)[body.errors[0].code];
   if (!entry || entry[0] !== res.statusCode) failures.push(`${label}: code ${body.errors[0].code} with ${res.statusCode}`);
+  const documented = doc.paths[t.route.path][t.route.method.toLowerCase()].responses[res.statusCode]?.description ?? '';
+  if (!documented.includes(`\`${answer.code}\``)) undocumented.add(`${t.route.method} ${t.route.path}: ${res.statusCode} ${answer.code}`);
   if (body.errors.some((e: any) => e.transaction_id)) return answer; // a decline is recorded on purpose
   const changed = await writtenSince(gw.db, tables, before);
   if (changed.length) failures.push(`${label}: refused (${res.statusCode} ${body.errors[0].code}) but wrote to ${changed.join(', ')}`);
@@ -214,6 +220,7 @@ describe('hostile values on every body field of every write operation', () => {
     figure('hostile statuses', stats.byStatus);
     expect(failures.slice(0, 60)).toEqual([]);
     expect(stats.fiveXX).toBe(0);
+    expect([...undocumented], 'every refusal is one openapi.json lists for the operation').toEqual([]);
     // Every string of the corpus was sent at least once.
     expect(naughtyAt).toBeGreaterThanOrEqual(NAUGHTY.length);
   }, 600_000);
@@ -252,5 +259,6 @@ describe('prototype names and repeated parameters in the query of every read', (
     figure('hostile query requests', { requests: stats.requests - before, operations: all.length, names_read: readNames, five_xx_total: stats.fiveXX });
     expect(failures.slice(0, 60)).toEqual([]);
     expect(stats.fiveXX).toBe(0);
+    expect([...undocumented], 'every refusal is one openapi.json lists for the operation').toEqual([]);
   }, 300_000);
 });
