@@ -1,15 +1,15 @@
 import { randomInt } from 'node:crypto';
 import { Queryable } from '../db/index.js';
 import { E, ErrorCode, GatewayError } from '../errors.js';
-import { Processor, processorFor } from '../processor/processor.js';
+import { Processor, processorFor, simulator } from '../processor/processor.js';
 import { findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
 import { methodHome } from '../vault-homes.js';
 import { findChargeableMethod } from './customers.js';
 import { Scope, newId } from './keys.js';
 import type { ChargeInput } from './charge-input.js';
-import { consumeToken } from './tokens.js';
-import { withEvent } from './events.js';
+import { ConsumedToken, consumeToken, consumeTokenCte, peekToken } from './tokens.js';
+import { EventType, withEvent } from './events.js';
 import { PAYER_FIELDS, Transaction, TransactionRow } from './transactions.js';
 import { presentTransaction } from '../schemas/transactions.js';
 import { text } from './validate.js';
@@ -92,6 +92,11 @@ async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, inpu
   }
   const token = await consumeToken(q, deps.vault, scope, input.token, now);
   if (!token) throw new GatewayError(E.TOKEN_REQUIRED);
+  return tokenInstrument(token, input);
+}
+
+function tokenInstrument(token: ConsumedToken, input: Extract<ChargeInput, { shape: 'token' }>): Instrument {
+  const base = { customerMetadata: {}, customerEmail: null, customerReceipts: false };
   const number = token.number;
   const holder = [token.bank_account_holder_first_name, token.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
   return {
@@ -114,6 +119,11 @@ function receiptOf(input: ChargeInput, inst: Pick<Instrument, 'customerEmail' | 
   return { receipt_due: due, receipt_email: address, receipt_template_id: input.receipt.templateId };
 }
 
+type ChargeOpts = {
+  /** Charges made by the gateway itself: a subscription's billing (recurring) or a scheduled transaction. */
+  source?: 'subscription' | 'scheduled'; recurring?: boolean; settings?: MerchantSettings;
+};
+
 /**
  * Runs one charge, its body read by readChargeInput, inside the caller's transaction: consume the
  * token (or load the stored method, or take the card), verify, call the processor, record it. A request error throws,
@@ -121,20 +131,58 @@ function receiptOf(input: ChargeInput, inst: Pick<Instrument, 'customerEmail' | 
  * `failure`, for the caller to answer once the record has committed.
  */
 export async function createCharge(
-  q: Queryable,
-  deps: ChargeDeps,
-  scope: Scope,
-  input: ChargeInput,
-  now: Date,
-  /** Charges made by the gateway itself: a subscription's billing (recurring) or a scheduled transaction. */
-  opts: { source?: 'subscription' | 'scheduled'; recurring?: boolean; settings?: MerchantSettings } = {},
+  q: Queryable, deps: ChargeDeps, scope: Scope, input: ChargeInput, now: Date, opts: ChargeOpts = {},
 ): Promise<ChargeResult> {
-  const { shape, amount, description, metadata } = input;
   // Without a customer the receipt rules need nothing from the database: check them before touching the token.
-  const knownReceipt = shape === 'customer' ? null : receiptOf(input, { customerEmail: null, customerReceipts: false });
-
+  const knownReceipt = input.shape === 'customer' ? null : receiptOf(input, { customerEmail: null, customerReceipts: false });
   const inst = await loadInstrument(q, deps, scope, input, now);
-  const receipt = knownReceipt ?? receiptOf(input, inst);
+  const c = await decide(q, deps, scope, input, inst, knownReceipt ?? receiptOf(input, inst), now, opts);
+  // The row and its event in one statement.
+  await withEvent(q, `INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params, scope, c.event, presentTransaction(c.txn), now);
+  return result(c.txn);
+}
+
+/**
+ * Whether a charge can be made by chargeTokenAtOnce: a token charge whose processor is the
+ * test-mode simulator, which moves no money and answers the same whenever it is asked, so it can
+ * be asked before the token is consumed. A live processor is only ever called with the token
+ * already consumed in the open transaction (createCharge).
+ */
+export const chargesAtOnce = (scope: Scope, deps: ChargeDeps, input: ChargeInput): input is Extract<ChargeInput, { shape: 'token' }> =>
+  input.shape === 'token' && processorFor(scope.env, deps.live) === simulator;
+
+/**
+ * A charge by token in one statement and no transaction (see chargesAtOnce): read the token
+ * without consuming it, verify and decide, then consume it, record the charge and its event in
+ * one statement. The statement consumes the token only if it is still unused, and records nothing
+ * otherwise: a concurrent charge of the same token gets TOKEN_REQUIRED, as with createCharge.
+ */
+export async function chargeTokenAtOnce(
+  q: Queryable, deps: ChargeDeps, scope: Scope, input: Extract<ChargeInput, { shape: 'token' }>, now: Date, opts: ChargeOpts = {},
+): Promise<ChargeResult> {
+  const receipt = receiptOf(input, { customerEmail: null, customerReceipts: false });
+  const token = await peekToken(q, deps.vault, scope, input.token, now);
+  if (!token) throw new GatewayError(E.TOKEN_REQUIRED);
+  const c = await decide(q, deps, scope, input, tokenInstrument(token, input), receipt, now, opts);
+  const n = c.params.length;
+  const event = [n + 5, n + 6, n + 7, n + 8, n + 9, n + 10, n + 11].map((i) => `$${i}`).join(', ');
+  const [done] = await q.query(
+    `WITH ${consumeTokenCte(n + 1)},
+       change AS (INSERT INTO transactions ${c.columns} SELECT ${c.values} FROM tok RETURNING id)
+     INSERT INTO events (id, merchant_id, env, resource, type, data, created_at) SELECT ${event} FROM change RETURNING id`,
+    [...c.params, input.token, scope.merchantId, scope.env, now,
+      `evt_${newId(12)}`, scope.merchantId, scope.env, 'transaction', c.event, presentTransaction(c.txn), now],
+  );
+  if (!done) throw new GatewayError(E.TOKEN_REQUIRED);
+  return result(c.txn);
+}
+
+/** Verify the card, call the processor, and build the row to record. */
+async function decide(
+  q: Queryable, deps: ChargeDeps, scope: Scope, input: ChargeInput, inst: Instrument,
+  receipt: ReturnType<typeof receiptOf>, now: Date, opts: ChargeOpts,
+): Promise<{ txn: Transaction; columns: string; values: string; params: unknown[]; event: EventType }> {
+  const { shape, amount, description, metadata } = input;
   let check: { csc_check: string | null; avs_zip_check: string | null } = { csc_check: null, avs_zip_check: null };
   if (inst.verify) {
     const settings = opts.settings ?? (await getSettings(q, scope));
@@ -163,12 +211,19 @@ export async function createCharge(
   };
   const cols = Object.keys(row);
   // The row as stored, without reading it back (a wide SELECT costs more than the insert).
-  const saved = { ...STORED_DEFAULTS, ...row, refunds: [] } as unknown as Transaction;
-  // The row and its event in one statement.
-  await withEvent(q, `INSERT INTO transactions (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
-    Object.values(row), scope, saved.successful ? 'transaction.created' : 'transaction.failed', presentTransaction(saved), now);
-  const failure = saved.error_code
-    ? new GatewayError(saved.error_code as ErrorCode, saved.error_message ?? undefined, { transaction_id: saved.id })
+  const txn = { ...STORED_DEFAULTS, ...row, refunds: [] } as unknown as Transaction;
+  return {
+    txn,
+    columns: `(${cols.join(', ')})`,
+    values: cols.map((_, i) => `$${i + 1}`).join(', '),
+    params: Object.values(row),
+    event: ok ? 'transaction.created' : 'transaction.failed',
+  };
+}
+
+function result(txn: Transaction): ChargeResult {
+  const failure = txn.error_code
+    ? new GatewayError(txn.error_code as ErrorCode, txn.error_message ?? undefined, { transaction_id: txn.id })
     : null;
-  return { txn: saved, failure };
+  return { txn, failure };
 }

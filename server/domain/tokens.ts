@@ -213,6 +213,30 @@ export async function consumeToken(
 }
 
 /**
+ * The token as consumeToken would return it, without consuming it: for a charge that consumes it
+ * in the statement that records the charge (charges.ts, chargeTokenAtOnce). Null when it is used,
+ * expired or unknown. A concurrent caller may consume it after this read: the recording statement
+ * re-checks `used_at IS NULL`, so only one of them records anything.
+ */
+export async function peekToken(q: Queryable, vault: Vault, scope: Scope, id: string, now: Date): Promise<ConsumedToken | null> {
+  const [row] = await q.query<TokenRow>(`${SELECT_TOKEN} AND used_at IS NULL AND expires_at > $4`, [id, scope.merchantId, scope.env, now]);
+  if (!row) return null;
+  return {
+    ...row,
+    number: vault.decrypt(row.secret_enc, tokenHome(row, 'secret_enc')),
+    csc: row.csc_enc ? vault.decrypt(row.csc_enc, tokenHome(row, 'csc_enc')) : null,
+  };
+}
+
+/**
+ * consumeToken's wipe as a CTE (`WITH tok AS (...)`) for a statement that records what the token
+ * paid for: the parameters are the token id, merchant, env and now at $n..$n+3; it yields the row
+ * id only when this statement consumed it.
+ */
+export const consumeTokenCte = (n: number) => `tok AS (UPDATE tokens SET used_at = $${n + 3}, secret_enc = '', csc_enc = NULL
+   WHERE id = $${n} AND merchant_id = $${n + 1} AND env = $${n + 2} AND used_at IS NULL AND expires_at > $${n + 3} RETURNING id)`;
+
+/**
  * A token's card data lives only while the token can be used: consuming wipes it, and this sweep
  * (hourly, start.ts) wipes what tokens that expired unused still hold. The rows stay, so
  * GET /tokens/:id keeps answering (it never shows the number). Returns how many were wiped.
