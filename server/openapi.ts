@@ -83,14 +83,16 @@ export function exampleOf(s: any): unknown {
 
 /**
  * The codes a route can answer whatever it does: REQ01 for ill-formed input anywhere; a key's
- * codes unless the route is open; the body's codes where it takes one; every authenticated POST
- * takes an Idempotency-Key.
+ * codes unless the route is open; a body's codes on every method that may carry one (Fastify reads
+ * a body whether or not the route declares one); NOTFOUND for an empty path parameter (`/charge/`
+ * is no route); the Idempotency-Key's codes on authenticated POSTs.
  */
 function commonErrors(r: Collected): ErrorCode[] {
   const codes: ErrorCode[] = [E.INVALID_REQUEST];
   if (r.access !== 'none') codes.push(E.KEY_INVALID, E.RATE_LIMITED);
   if (r.access === 'private') codes.push(E.PUBLIC_KEY_REFUSED);
-  if (r.schema.body) codes.push(E.BODY_TOO_LARGE, E.UNSUPPORTED_CONTENT);
+  if (r.method !== 'get') codes.push(E.BODY_TOO_LARGE, E.UNSUPPORTED_CONTENT);
+  if (r.url.includes('/:')) codes.push(E.NO_ENDPOINT);
   if (r.idempotent) codes.push(E.IDEMPOTENCY_KEY_INVALID, E.IDEMPOTENCY_KEY_REUSED, E.IDEMPOTENCY_IN_PROGRESS);
   return codes;
 }
