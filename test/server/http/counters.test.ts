@@ -43,6 +43,24 @@ test('hits: several buckets counted and read in one statement; an unseen bucket 
   expect(sent.filter((s) => !s.startsWith('DELETE'))).toHaveLength(4);
 });
 
+test('requests that arrive together share one statement, each with its own count in arrival order', async () => {
+  const { store, sent } = await dbCounters();
+  const ip = (n: number) => ({ bucket: `ip:${n}`, windowMs: 60_000, add: 1 });
+  const key = { bucket: 'key:m', windowMs: 60_000, add: 1 };
+  const refused = { bucket: 'fail-ip:1', windowMs: 600_000, add: 0 };
+  const answers = await Promise.all([1, 2, 1, 3].map((n) => store.hits([ip(n), key, refused], now)));
+  expect(answers).toEqual([[1, 1, 0], [1, 2, 0], [2, 3, 0], [1, 4, 0]]);
+  expect(sent.filter((s) => !s.startsWith('DELETE'))).toHaveLength(1);
+  // A read and an add of one counter in one batch: the read sees the adds that arrived before it.
+  const mixed = await Promise.all([
+    store.hits([{ bucket: 'fail-ip:1', windowMs: 600_000, add: 1 }], now),
+    store.hits([refused], now),
+    store.hits([{ bucket: 'fail-ip:1', windowMs: 600_000, add: 1 }], now),
+  ]);
+  expect(mixed).toEqual([[1], [1], [2]]);
+  expect(await store.hit('key:m', 60_000, now, 0)).toBe(4);
+});
+
 test('a clean token request is one statement on the database counters, every rule on', async () => {
   const { store, sent } = await dbCounters();
   const limiter = new TokenLimiter(store); // the default limits: every rule on
