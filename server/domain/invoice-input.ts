@@ -5,6 +5,8 @@ import { MAX_LENGTH } from '../schemas/customers.js';
 import { CUSTOMER_FIELDS, ContactField, invoiceField } from '../schemas/invoices.js';
 import { Scope } from './keys.js';
 import { isEmail, MAX_AMOUNT, parseAmount, readMetadata, text } from './validate.js';
+import type { Item } from '../schemas/invoices.js';
+export type { Item } from '../schemas/invoices.js';
 
 // Reading the body of POST /invoices and POST /invoices/:id (spec 4.11): the line items and their
 // total in integer cents, the customer_* fields (filled from a linked customer), due date, memo and
@@ -14,13 +16,6 @@ export const MAX_ITEMS = 100;
 export const MAX_QUANTITY = 1_000_000;
 export const MAX_DESCRIPTION = 500;
 export const MAX_MEMO = 2000;
-
-export interface Item {
-  description: string;
-  quantity: number;
-  unit_amount: number;
-  amount: number;
-}
 
 export interface InvoiceInput {
   [field: string]: unknown;

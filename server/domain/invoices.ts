@@ -7,48 +7,14 @@ import { Scope, newId } from './keys.js';
 import { dollars, escapeHtml } from './render.js';
 import { type Page, parseAmount } from './validate.js';
 import { CONTACT_COLUMNS, presentInvoice } from '../schemas/invoices.js';
+import type { InvoiceStatus, Payment, InvoiceRow } from '../schemas/invoices.js';
+export type { InvoiceStatus, Payment, InvoiceRow } from '../schemas/invoices.js';
 
 // Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)). The body is
 // read, and its total computed in integer cents, by invoice-input.ts; the email goes through the durable outbox in
 // the transaction that creates or delivers the invoice, and every change emits its event in the same transaction.
 
-export type InvoiceStatus = 'unpaid' | 'partially_paid' | 'paid' | 'deleted';
 export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['unpaid', 'partially_paid', 'paid', 'deleted'];
-
-export interface Payment {
-  id: string;
-  amount: number;
-  created_at: string;
-}
-
-export interface InvoiceRow {
-  id: string;
-  status: InvoiceStatus;
-  customer_id: string | null;
-  customer_first_name: string | null; customer_last_name: string | null; customer_email: string | null;
-  customer_address_1: string | null; customer_address_2: string | null; customer_city: string | null;
-  customer_state: string | null; customer_zip: string | null; customer_company: string | null;
-  customer_phone: string | null; customer_fax: string | null;
-  items: Item[];
-  amount: number;
-  amount_paid: number;
-  payments: Payment[];
-  due_date: string | null;
-  memo: string | null;
-  metadata: Record<string, unknown>;
-  delivered_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  paid_at: Date | null;
-  deleted_at: Date | null;
-  // the latest email, from the outbox
-  outbox_id: number | null;
-  delivery_to: string | null;
-  delivery_status: string | null;
-  delivery_attempts: number | null;
-  delivery_sent_at: Date | null;
-  delivery_last_error: string | null;
-}
 
 const SELECT = `SELECT i.id, i.status, i.customer_id, ${CONTACT_COLUMNS.map((c) => `i.${c}`).join(', ')},
     i.items, i.amount, i.amount_paid, i.payments, i.due_date::text AS due_date, i.memo, i.metadata,

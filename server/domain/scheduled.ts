@@ -10,41 +10,8 @@ import { Scope, newId } from './keys.js';
 import type { Transaction } from './transactions.js';
 import { isEmail, isScalar, type Page, parseAmount, readBool, readMetadata, text } from './validate.js';
 import { presentScheduled } from '../schemas/scheduled.js';
-
-export type ScheduledStatus = 'scheduled' | 'billed' | 'failed' | 'cancelled';
-
-export interface ScheduledRow {
-  id: string;
-  seq: number;
-  merchant_id: string;
-  env: 'test' | 'live';
-  customer_id: string;
-  method_id: string | null;
-  status: ScheduledStatus;
-  /** bill_on as 'YYYY-MM-DD' (selected as text: pg and PGlite parse `date` into different Dates). */
-  bill_on_text: string;
-  amount: number;
-  transaction_id: string | null;
-  token: string | null;
-  new_record: boolean;
-  send_receipt: boolean | null;
-  receipt_template_id: string | null;
-  email_address: string | null;
-  charge_bank_account: boolean | null;
-  description: string | null;
-  metadata: Record<string, unknown>;
-  ip_address: string | null;
-  company: string | null; website: string | null; address_1: string | null; address_2: string | null;
-  city: string | null; state: string | null; zip: string | null; phone_number: string | null; fax_number: string | null;
-  card_owner_name: string | null;
-  bank_account_holder_first_name: string | null;
-  bank_account_holder_last_name: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: Date;
-  updated_at: Date | null;
-  billed_at: Date | null;
-}
+import type { ScheduledStatus, ScheduledRow } from '../schemas/scheduled.js';
+export type { ScheduledStatus, ScheduledRow } from '../schemas/scheduled.js';
 
 export const ST = '*, bill_on::text AS bill_on_text';
 const MAX_DAYS_AHEAD = 366 * 10;

@@ -5,6 +5,8 @@ import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import { clip, text } from './validate.js';
 import { presentSummary } from '../schemas/updater.js';
+import type { EntryError, EntryRow, UpdateRow, Submitted } from '../schemas/updater.js';
+export type { EntryError, EntryRow, UpdateRow, Submitted } from '../schemas/updater.js';
 
 // Account updater (spec 2.9, 4.7; docs/decisions.md (Invoices and the account updater)). POST /tokens/update checks every
 // entry, keeps the batch, and answers at once; the review runs later (REVIEW_DELAY_MS on the
@@ -22,35 +24,6 @@ const METHOD_ID = /^[0-9a-f]{32}$/;
 const TOKEN_ID = /^[0-9a-f]{10}$/;
 const KEY = /^(0|[1-9]\d{0,8})$/;
 const ECHO_MAX = 64;
-
-export interface EntryError {
-  code: typeof E.UPDATE_PAYMENT_ID_INVALID | typeof E.UPDATE_EXPIRY_INVALID | typeof E.UPDATE_METHOD_NOT_FOUND | typeof E.UPDATE_METHOD_NOT_UPDATABLE;
-  message: string;
-}
-
-/** One entry as it is stored and shown. */
-export interface EntryRow {
-  idx: number;
-  payment_id: string | null;
-  card_exp_month: number | string | null;
-  card_exp_year: number | string | null;
-  accepted: boolean;
-  errors: EntryError[] | null;
-  token_id: string | null;
-}
-
-export interface UpdateRow {
-  id: string;
-  status: 'received' | 'completed';
-  accepted_count: number;
-  rejected_count: number;
-  applied_count: number | null;
-  /** Keys of accepted entries the review could not write (method deleted, or holding another card since). */
-  unapplied: number[] | null;
-  created_at: Date;
-  review_at: Date;
-  completed_at: Date | null;
-}
 
 /**
  * Batches join up to 10,000 ids against payment_methods. PGlite never gathers statistics, so the
@@ -193,11 +166,6 @@ async function checkBatch(q: Queryable, scope: Scope, batch: [number, unknown][]
 }
 
 // --- submitting ------------------------------------------------------------------------------
-
-export interface Submitted {
-  head: UpdateRow;
-  entries: EntryRow[];
-}
 
 /**
  * POST /tokens/update, with the batch readBatch read from the body before the transaction

@@ -1,6 +1,53 @@
 // An invoice (spec 4.11; its fields: docs/decisions.md (Invoices and the account updater)).
-import type { InvoiceRow } from '../domain/invoices.js';
 import { Int, Metadata, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
+
+// The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
+export type InvoiceStatus = 'unpaid' | 'partially_paid' | 'paid' | 'deleted';
+
+export interface Payment {
+  id: string;
+  amount: number;
+  created_at: string;
+}
+
+export interface InvoiceRow {
+  id: string;
+  status: InvoiceStatus;
+  customer_id: string | null;
+  customer_first_name: string | null; customer_last_name: string | null; customer_email: string | null;
+  customer_address_1: string | null; customer_address_2: string | null; customer_city: string | null;
+  customer_state: string | null; customer_zip: string | null; customer_company: string | null;
+  customer_phone: string | null; customer_fax: string | null;
+  items: Item[];
+  amount: number;
+  amount_paid: number;
+  payments: Payment[];
+  due_date: string | null;
+  memo: string | null;
+  metadata: Record<string, unknown>;
+  delivered_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  paid_at: Date | null;
+  deleted_at: Date | null;
+  // the latest email, from the outbox
+  outbox_id: number | null;
+  delivery_to: string | null;
+  delivery_status: string | null;
+  delivery_attempts: number | null;
+  delivery_sent_at: Date | null;
+  delivery_last_error: string | null;
+}
+
+
+// The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
+export interface Item {
+  description: string;
+  quantity: number;
+  unit_amount: number;
+  amount: number;
+}
+
 
 /** The customer fields of spec 4.11, each with the maximum length of its customer-record twin. */
 export const CUSTOMER_FIELDS = ['first_name', 'last_name', 'email', 'address_1', 'address_2', 'city', 'state', 'zip',

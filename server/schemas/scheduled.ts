@@ -1,6 +1,42 @@
 // A scheduled transaction (spec 2.7, 4.3): a charge billed on a given day.
-import type { ScheduledRow } from '../domain/scheduled.js';
 import { Bool, NullableStr as NStr, Str, Timestamp, Type, loose, type Static } from './common.js';
+
+// The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
+export type ScheduledStatus = 'scheduled' | 'billed' | 'failed' | 'cancelled';
+
+export interface ScheduledRow {
+  id: string;
+  seq: number;
+  merchant_id: string;
+  env: 'test' | 'live';
+  customer_id: string;
+  method_id: string | null;
+  status: ScheduledStatus;
+  /** bill_on as 'YYYY-MM-DD' (selected as text: pg and PGlite parse `date` into different Dates). */
+  bill_on_text: string;
+  amount: number;
+  transaction_id: string | null;
+  token: string | null;
+  new_record: boolean;
+  send_receipt: boolean | null;
+  receipt_template_id: string | null;
+  email_address: string | null;
+  charge_bank_account: boolean | null;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  ip_address: string | null;
+  company: string | null; website: string | null; address_1: string | null; address_2: string | null;
+  city: string | null; state: string | null; zip: string | null; phone_number: string | null; fax_number: string | null;
+  card_owner_name: string | null;
+  bank_account_holder_first_name: string | null;
+  bank_account_holder_last_name: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  updated_at: Date | null;
+  billed_at: Date | null;
+}
+
 
 const NULLABLE = ['zip', 'city', 'state', 'company', 'website', 'address_1', 'address_2', 'fax_number', 'description',
   'phone_number', 'email_address', 'card_owner_name', 'receipt_template_id', 'bank_account_holder_first_name',

@@ -1,8 +1,60 @@
 // A transaction (spec 2.2): a charge, its refunds, and what a charge request may carry.
-import type { Transaction } from '../domain/transactions.js';
 import {
   Bool, Int, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, NullableTime, Type, loose, pageQuery, type Static,
 } from './common.js';
+
+// The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
+export interface TransactionRow {
+  id: string;
+  merchant_id: string;
+  env: string;
+  source: string;
+  payment_method: 'credit_card' | 'bank_account';
+  transaction_type: string;
+  status: string;
+  successful: boolean;
+  reference_number: string;
+  system_trace: string | null;
+  amount_authorized: number;
+  amount_settled: number;
+  amount_failed: number;
+  amount_refunded: number;
+  authorized: boolean;
+  settled: boolean;
+  refunded: boolean;
+  voided: boolean;
+  error_code: string | null;
+  error_message: string | null;
+  customer_id: string | null;
+  card_type: string | null;
+  card_number: string | null;
+  card_exp_month: string | null;
+  card_exp_year: string | null;
+  card_owner_name: string | null;
+  account_holder_name: string | null;
+  csc_check: string;
+  avs_address_check: string | null;
+  metadata: Record<string, unknown>;
+  recurring: boolean;
+  receipt_due: boolean;
+  receipt_email: string | null;
+  receipt_template_id: string | null;
+  /** The receipt made for this charge (receipts.ts), once it exists. */
+  receipt_id?: number | null;
+  created_at: Date;
+  processed_at: Date | null;
+  [payer: string]: unknown;
+}
+
+export interface RefundRow {
+  id: string;
+  transaction_id: string;
+  amount: number;
+  created_at: Date;
+}
+
+export type Transaction = TransactionRow & { refunds: RefundRow[] };
+
 
 /** The payer's own fields, echoed as sent (null when not sent). */
 const payer = {

@@ -1,6 +1,42 @@
 // The account updater (spec 2.9, 4.7): a batch of stored cards with new expiry dates, and its review.
-import type { Submitted, UpdateRow } from '../domain/updater.js';
 import { Int, NullableTime, Str, Timestamp, Type, loose, type Static } from './common.js';
+import type { E } from '../errors.js';
+
+// The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
+export interface EntryError {
+  code: typeof E.UPDATE_PAYMENT_ID_INVALID | typeof E.UPDATE_EXPIRY_INVALID | typeof E.UPDATE_METHOD_NOT_FOUND | typeof E.UPDATE_METHOD_NOT_UPDATABLE;
+  message: string;
+}
+
+/** One entry as it is stored and shown. */
+export interface EntryRow {
+  idx: number;
+  payment_id: string | null;
+  card_exp_month: number | string | null;
+  card_exp_year: number | string | null;
+  accepted: boolean;
+  errors: EntryError[] | null;
+  token_id: string | null;
+}
+
+export interface UpdateRow {
+  id: string;
+  status: 'received' | 'completed';
+  accepted_count: number;
+  rejected_count: number;
+  applied_count: number | null;
+  /** Keys of accepted entries the review could not write (method deleted, or holding another card since). */
+  unapplied: number[] | null;
+  created_at: Date;
+  review_at: Date;
+  completed_at: Date | null;
+}
+
+export interface Submitted {
+  head: UpdateRow;
+  entries: EntryRow[];
+}
+
 
 const echoed = Type.Unsafe<number | string | null>({ type: ['integer', 'string', 'null'], examples: [12] });
 /** One entry as sent back; a rejected one has no `applied`. */
