@@ -148,9 +148,8 @@ export async function createCharge(
  * be asked before the token is consumed. A live processor is only ever called with the token
  * already consumed in the open transaction (createCharge).
  */
-export const simulated = (scope: Scope, deps: ChargeDeps) => processorFor(scope.env, deps.live) === simulator;
 export const chargesAtOnce = (scope: Scope, deps: ChargeDeps, input: ChargeInput): input is Extract<ChargeInput, { shape: 'token' }> =>
-  input.shape === 'token' && simulated(scope, deps);
+  input.shape === 'token' && processorFor(scope.env, deps.live) === simulator;
 
 /**
  * A charge by token in one statement and no transaction (see chargesAtOnce): read the token
@@ -159,12 +158,10 @@ export const chargesAtOnce = (scope: Scope, deps: ChargeDeps, input: ChargeInput
  * otherwise: a concurrent charge of the same token gets TOKEN_REQUIRED, as with createCharge.
  */
 export async function chargeTokenAtOnce(
-  q: Queryable, deps: ChargeDeps, scope: Scope, input: Extract<ChargeInput, { shape: 'token' }>, now: Date,
-  /** `peeked`: the token as peekToken read it already (with the settings, the route's first read), for the token `id`. */
-  opts: ChargeOpts & { peeked?: { id: string; token: ConsumedToken | null } } = {},
+  q: Queryable, deps: ChargeDeps, scope: Scope, input: Extract<ChargeInput, { shape: 'token' }>, now: Date, opts: ChargeOpts = {},
 ): Promise<ChargeResult> {
   const receipt = receiptOf(input, { customerEmail: null, customerReceipts: false });
-  const token = opts.peeked?.id === input.token ? opts.peeked.token : (await peekToken(q, deps.vault, scope, input.token, now)).token;
+  const token = await peekToken(q, deps.vault, scope, input.token, now);
   if (!token) throw new GatewayError(E.TOKEN_REQUIRED);
   const c = await decide(q, deps, scope, input, tokenInstrument(token, input), receipt, now, opts);
   const n = c.params.length;

@@ -11,22 +11,13 @@ export interface MerchantSettings {
 
 const DEFAULTS: MerchantSettings = { cvv_check: false, zip_check: false, default_receipts: false, default_receipt_template_id: null };
 
-/** The settings' columns: a statement that reads them with something else (tokens.ts, peekToken) names these. */
-export const SETTINGS_COLUMNS = ['cvv_check', 'zip_check', 'default_receipts', 'default_receipt_template_id'] as const;
-
-/** A merchant_settings row's columns, or the defaults when the row is absent (its columns null). */
-export const settingsOf = (row: Partial<Record<(typeof SETTINGS_COLUMNS)[number], unknown>> | undefined): MerchantSettings =>
-  row && row.cvv_check !== null && row.cvv_check !== undefined
-    ? { cvv_check: row.cvv_check as boolean, zip_check: row.zip_check as boolean, default_receipts: row.default_receipts as boolean,
-      default_receipt_template_id: (row.default_receipt_template_id ?? null) as string | null }
-    : { ...DEFAULTS };
-
 export async function getSettings(q: Queryable, scope: Scope): Promise<MerchantSettings> {
   const [row] = await q.query<MerchantSettings & Record<string, any>>(
-    `SELECT ${SETTINGS_COLUMNS.join(', ')} FROM merchant_settings WHERE merchant_id = $1 AND env = $2`,
+    `SELECT cvv_check, zip_check, default_receipts, default_receipt_template_id
+       FROM merchant_settings WHERE merchant_id = $1 AND env = $2`,
     [scope.merchantId, scope.env],
   );
-  return settingsOf(row);
+  return row ?? { ...DEFAULTS };
 }
 
 export async function updateSettings(q: Queryable, scope: Scope, patch: Partial<MerchantSettings>): Promise<MerchantSettings> {

@@ -5,7 +5,6 @@ import { TEST_BANK, findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
 import { tokenHome } from '../vault-homes.js';
 import { Scope, newId } from './keys.js';
-import { MerchantSettings, SETTINGS_COLUMNS, settingsOf } from './settings.js';
 import { isScalar, wrongType } from './validate.js';
 
 export const TOKEN_TTL_MS = 15 * 60 * 1000;
@@ -214,32 +213,18 @@ export async function consumeToken(
 }
 
 /**
- * The token as consumeToken would return it, without consuming it, and the merchant's settings,
- * in one statement: for a charge that consumes the token in the statement that records the
- * charge (charges.ts, chargeTokenAtOnce). The token is null when it is used, expired or unknown.
- * A concurrent caller may consume it after this read: the recording statement re-checks
- * `used_at IS NULL`, so only one of them records anything.
+ * The token as consumeToken would return it, without consuming it: for a charge that consumes it
+ * in the statement that records the charge (charges.ts, chargeTokenAtOnce). Null when it is used,
+ * expired or unknown. A concurrent caller may consume it after this read: the recording statement
+ * re-checks `used_at IS NULL`, so only one of them records anything.
  */
-export async function peekToken(
-  q: Queryable, vault: Vault, scope: Scope, id: string, now: Date,
-): Promise<{ token: ConsumedToken | null; settings: MerchantSettings }> {
-  const [row] = await q.query<Record<string, unknown>>(
-    `SELECT ${SETTINGS_COLUMNS.map((c) => `s.${c}`).join(', ')}, ${TOKEN_COLUMNS.map((c) => `t.${c}`).join(', ')}
-       FROM (VALUES (1)) one
-       LEFT JOIN merchant_settings s ON s.merchant_id = $2 AND s.env = $3
-       LEFT JOIN tokens t ON t.id = $1 AND t.merchant_id = $2 AND t.env = $3 AND t.used_at IS NULL AND t.expires_at > $4`,
-    [id, scope.merchantId, scope.env, now],
-  );
-  const settings = settingsOf(row);
-  if (!row?.id) return { token: null, settings };
-  const token = Object.fromEntries(TOKEN_COLUMNS.map((c) => [c, row[c]])) as unknown as TokenRow;
+export async function peekToken(q: Queryable, vault: Vault, scope: Scope, id: string, now: Date): Promise<ConsumedToken | null> {
+  const [row] = await q.query<TokenRow>(`${SELECT_TOKEN} AND used_at IS NULL AND expires_at > $4`, [id, scope.merchantId, scope.env, now]);
+  if (!row) return null;
   return {
-    settings,
-    token: {
-      ...token,
-      number: vault.decrypt(token.secret_enc, tokenHome(token, 'secret_enc')),
-      csc: token.csc_enc ? vault.decrypt(token.csc_enc, tokenHome(token, 'csc_enc')) : null,
-    },
+    ...row,
+    number: vault.decrypt(row.secret_enc, tokenHome(row, 'secret_enc')),
+    csc: row.csc_enc ? vault.decrypt(row.csc_enc, tokenHome(row, 'csc_enc')) : null,
   };
 }
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { readChargeInput, readRefundAmount } from '../domain/charge-input.js';
-import { chargeTokenAtOnce, chargesAtOnce, createCharge, simulated } from '../domain/charges.js';
-import { peekToken } from '../domain/tokens.js';
+import { chargeTokenAtOnce, chargesAtOnce, createCharge } from '../domain/charges.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
 import { getSettings } from '../domain/settings.js';
 import type { Scope } from '../domain/keys.js';
@@ -55,18 +54,14 @@ export default async function chargeRoutes(app: FastifyInstance) {
     },
     schema: { summary: 'Charge a token, a stored method or a card', body: ChargeBody, response: { 200: TransactionSchema } },
   }, async (req) => {
-    const deps = { vault };
-    const raw = (req.body ?? {}) as Record<string, unknown>;
-    // Without an Idempotency-Key to remember in a transaction, a test-mode charge by token is two
-    // statements: the token with the settings, then the charge recorded (chargeTokenAtOnce).
-    const atOnce = !req.idempotency && simulated(req.identity, deps) && typeof raw.token === 'string' ? raw.token.trim() : null;
-    const peeked = atOnce ? { id: atOnce, ...(await peekToken(db, vault, req.identity, atOnce, req.now)) } : null;
-    const settings = peeked?.settings ?? (await getSettings(db, req.identity));
-    const body = await applyReceiptDefaults(db, req.identity, raw, settings);
+    const settings = await getSettings(db, req.identity);
+    const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>, settings);
     const input = readChargeInput(req.identity, body, req.now);
-    // A decline is recorded (committed) before its 402 is answered.
-    const { txn, failure } = peeked && chargesAtOnce(req.identity, deps, input)
-      ? await chargeTokenAtOnce(db, deps, req.identity, input, req.now, { settings, peeked })
+    // A decline is recorded (committed) before its 402 is answered. Without an Idempotency-Key to
+    // remember in the same transaction, a test-mode token charge is one statement (chargesAtOnce).
+    const deps = { vault };
+    const { txn, failure } = !req.idempotency && chargesAtOnce(req.identity, deps, input)
+      ? await chargeTokenAtOnce(db, deps, req.identity, input, req.now, { settings })
       : await req.tx((q) => createCharge(q, deps, req.identity, input, req.now, { settings }), { resource: (r) => r.txn.id });
     app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
     if (failure) throw failure;

@@ -34,7 +34,7 @@ test('a token consumed between the read and the recording statement: TOKEN_REQUI
     [scope.merchantId, token]))[0].n).toBe(0);
 });
 
-test('a charge by token wipes the token, records one row and one event, in one statement after the read of token and settings', async ({ gateway }) => {
+test('a charge by token wipes the token, records one row and one event, in one statement after the read', async ({ gateway }) => {
   const scope = { merchantId: gateway.merchant.id, env: 'test' as const };
   const token = await tokenFor(gateway, visa);
   const input = readChargeInput(scope, { token, amount: 700 }, gateway.clock.now());
