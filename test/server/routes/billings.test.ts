@@ -1,25 +1,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { verifyCallback, webhookSecret } from '../../../server/domain/signing.js';
 import { LEASE_MS } from '../../../server/http/idempotency.js';
-import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
 import { BILLING_TIME, DECLINING_CARD, api, isolated, jobDeps } from './billings-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { basic, describe, expect, expectError, test, tokenFor, visa } from '../../fixtures.js';
 
 // The gateway clock starts at 2026-01-15T12:00:00Z (a Thursday). Every test uses a merchant of its
 // own, so advancing its test clock moves no other test's time.
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
 
 const when = (billings: any[]) => billings.map((b) => b.scheduled_for.slice(0, 10));
 
 describe('billing calendars, run through the test clock', () => {
-  test('weekly on Monday (day 1): the Mondays after the start', async () => {
+  test('weekly on Monday (day 1): the Mondays after the start', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const s = await a.subscribe((await a.plan({ frequency: 'weekly', day: 1 })).id, (await a.customer()).id);
     expect(s.next_billing).toBe('2026-01-19T00:00:00.000Z');
@@ -31,7 +24,7 @@ describe('billing calendars, run through the test clock', () => {
     expect((await a.ok('GET', `/subscriptions/${s.id}`)).next_billing).toBe('2026-02-09T00:00:00.000Z');
   });
 
-  test('monthly on the 31st through February: Jan 31, Feb 28, Mar 31, Apr 30', async () => {
+  test('monthly on the 31st through February: Jan 31, Feb 28, Mar 31, Apr 30', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const s = await a.subscribe((await a.plan({ frequency: 'monthly', day: 31 })).id, (await a.customer()).id);
     await a.advance({ months: 4 });
@@ -39,7 +32,7 @@ describe('billing calendars, run through the test clock', () => {
     expect((await a.ok('GET', `/subscriptions/${s.id}`))).toMatchObject({ billings_count: 4, next_billing: '2026-05-31T00:00:00.000Z' });
   });
 
-  test('quarterly and yearly are anchored on the start date', async () => {
+  test('quarterly and yearly are anchored on the start date', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const c = await a.customer();
     const q = await a.subscribe((await a.plan({ frequency: 'quarterly' })).id, c.id);
@@ -51,7 +44,7 @@ describe('billing calendars, run through the test clock', () => {
     expect(when(await a.billings(y.id))).toEqual(['2027-01-15', '2028-01-15']);
   });
 
-  test('ends_after: that many billings, then `ended` and no more', async () => {
+  test('ends_after: that many billings, then `ended` and no more', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const s = await a.subscribe((await a.plan({ frequency: 'daily' })).id, (await a.customer()).id, { ends_after: 3, bill_immediately: true });
     expect(s.billings_count).toBe(1);
@@ -61,7 +54,7 @@ describe('billing calendars, run through the test clock', () => {
     expect((await a.advance({ days: 10 })).ran.billings).toBe(0);
   });
 
-  test('unsubscribed and deleted customers are not billed', async () => {
+  test('unsubscribed and deleted customers are not billed', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const p = await a.plan({ frequency: 'daily' });
     const [kept, left, gone] = [await a.customer(), await a.customer(), await a.customer()];
@@ -80,7 +73,7 @@ describe('billing calendars, run through the test clock', () => {
 });
 
 describe('billing records (spec 2.8)', () => {
-  test('every field with its type; GET /billings/:id by transaction id; the charge is recurring', async () => {
+  test('every field with its type; GET /billings/:id by transaction id; the charge is recurring', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     const p = await a.plan({ amount: 1999 });
     const c = await a.customer({ company: 'Analytical Engines' });
@@ -103,7 +96,7 @@ describe('billing records (spec 2.8)', () => {
     expectError(await a.get(`/billings/${b.transaction_id}`, m.live.private_key), 404, '11000');
   });
 
-  test('customer_display_name: company, else first and last name, else the card holder', async () => {
+  test('customer_display_name: company, else first and last name, else the card holder', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const p = await a.plan({ frequency: 'daily' });
     const named = await a.customer({ first_name: 'Grace', last_name: 'Hopper' });
@@ -114,7 +107,7 @@ describe('billing records (spec 2.8)', () => {
     expect(s2.last_billing.customer_display_name).toBe(visa.card_owner_name);
   });
 
-  test('GET /billings: newest first, filters by subscription, plan, customer and status', async () => {
+  test('GET /billings: newest first, filters by subscription, plan, customer and status', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const p = await a.plan({ frequency: 'daily', amount: 90 }); // 90 cents: declined
     const c = await a.customer();
@@ -132,7 +125,7 @@ describe('billing records (spec 2.8)', () => {
 });
 
 describe('POST /billings/retry', () => {
-  test('a declined billing is failed; a retry is a new billing with parent_id; once the amount is fixed it succeeds', async () => {
+  test('a declined billing is failed; a retry is a new billing with parent_id; once the amount is fixed it succeeds', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const p = await a.plan({ amount: 80 });
     const c = await a.customer();
@@ -159,7 +152,7 @@ describe('POST /billings/retry', () => {
     expect((await a.billings(s.id)).map((b) => b.status)).toEqual(['retried', 'retried', 'success']);
   });
 
-  test('a retry whose node died between commit and answer: the same Idempotency-Key answers the new billing, once', async () => {
+  test('a retry whose node died between commit and answer: the same Idempotency-Key answers the new billing, once', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     const p = await a.plan({ amount: 80 });
     const s = await a.subscribe(p.id, (await a.customer()).id);
@@ -181,7 +174,7 @@ describe('POST /billings/retry', () => {
     expect((await a.billings(s.id)).length).toBe(2);
   });
 
-  test('a declining card replaced on the same method id: the retry succeeds', async () => {
+  test('a declining card replaced on the same method id: the retry succeeds', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     const c = await a.customer({}, DECLINING_CARD);
     const s = await a.subscribe((await a.plan()).id, c.id);
@@ -193,7 +186,7 @@ describe('POST /billings/retry', () => {
     expect(await a.ok('POST', '/billings/retry', { id: failed.transaction_id })).toMatchObject({ status: 'success', parent_id: failed.id });
   });
 
-  test('10210 for an unknown, missing or foreign id; 10212 for a successful billing', async () => {
+  test('10210 for an unknown, missing or foreign id; 10212 for a successful billing', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const s = await a.subscribe((await a.plan()).id, (await a.customer()).id, { bill_immediately: true });
     expectError(await a.post('/billings/retry', { id: s.last_billing.transaction_id }), 409, '10212');
@@ -202,7 +195,7 @@ describe('POST /billings/retry', () => {
     expectError(await a.post('/billings/retry', { id: s.last_billing.transaction_id }, gw.other.test.private_key), 404, '10210');
   });
 
-  test('concurrent retries of one failed billing: one charge, the others 10212', async () => {
+  test('concurrent retries of one failed billing: one charge, the others 10212', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const s = await a.subscribe((await a.plan({ amount: 75 })).id, (await a.customer()).id, { bill_immediately: true });
     const res = await Promise.all([1, 2, 3, 4].map(() => a.post('/billings/retry', { id: s.last_billing.transaction_id })));
@@ -210,7 +203,7 @@ describe('POST /billings/retry', () => {
     expect((await a.billings(s.id)).length).toBe(2);
   });
 
-  test('no charge possible (the method lost its details): a failed billing with an `error` status; retry answers the error', async () => {
+  test('no charge possible (the method lost its details): a failed billing with an `error` status; retry answers the error', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     const c = await a.customer();
     const s = await a.subscribe((await a.plan()).id, c.id);
@@ -227,7 +220,7 @@ describe('POST /billings/retry', () => {
 });
 
 describe('callback_url', () => {
-  test('each billing is POSTed, signed (Tessera-Signature: t=…,v1=…); a failed delivery is retried with backoff', async () => {
+  test('each billing is POSTed, signed (Tessera-Signature: t=…,v1=…); a failed delivery is retried with backoff', async ({ gateway: gw }) => {
     const received: { headers: Record<string, any>; body: string }[] = [];
     let status = 500;
     const server = createServer((req, res) => {
@@ -275,7 +268,7 @@ describe('callback_url', () => {
     }
   });
 
-  test('a plan without callback_url queues nothing; an unreachable receiver ends `failed` after the last attempt', async () => {
+  test('a plan without callback_url queues nothing; an unreachable receiver ends `failed` after the last attempt', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     await a.subscribe((await a.plan()).id, (await a.customer()).id, { bill_immediately: true });
     expect((await gw.db.query('SELECT count(*)::int AS n FROM callbacks WHERE merchant_id = $1', [m.id]))[0].n).toBe(0);

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestGateway, basic, startGateway, tokenFor } from '../../helpers/gateway.js';
 import { DAY, api, isolated } from './billings-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { basic, describe, expect, expectError, test, tokenFor } from '../../fixtures.js';
 
 // The gateway clock (real time, for these tests) is a ManualClock at 2026-01-15T12:00:00Z.
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
 
 const START = '2026-01-15T12:00:00.000Z';
 
 describe('GET /test_helpers/clock', () => {
-  test('starts at real time, offset 0; test private key only', async () => {
+  test('starts at real time, offset 0; test private key only', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     expect(await a.ok('GET', '/test_helpers/clock')).toEqual({ class: 'test_clock', now: START, offset_ms: 0, real_now: START, advancing: false, advance: null });
     expectError(await a.get('/test_helpers/clock', m.live.private_key), 403, 'TEST02');
@@ -22,7 +15,7 @@ describe('GET /test_helpers/clock', () => {
 });
 
 describe('POST /test_helpers/clock/advance', () => {
-  test('by units or to a time; forward only; every request of the merchant\'s test env sees it', async () => {
+  test('by units or to a time; forward only; every request of the merchant\'s test env sees it', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     const moved = await a.advance({ days: 1, hours: 2, minutes: 3, seconds: 4 });
     expect(moved).toMatchObject({ class: 'test_clock', previous: START, now: '2026-01-16T14:03:04.000Z', offset_ms: DAY + 7384_000 });
@@ -44,7 +37,7 @@ describe('POST /test_helpers/clock/advance', () => {
     }
   });
 
-  test.each([
+  test.for<[Record<string, unknown>, number, string]>([
     [{}, 400, 'REQ01'],
     [{ days: -1 }, 400, 'REQ01'],
     [{ days: 1.5 }, 400, 'REQ01'],
@@ -52,18 +45,18 @@ describe('POST /test_helpers/clock/advance', () => {
     [{ to: 'yesterday' }, 400, 'REQ01'],
     [{ days: 3700 }, 400, 'REQ01'],
     [{ to: '2000-01-01T00:00:00Z' }, 400, 'CLOCK02'],
-  ])('%j → %s %s', async (body, status, code) => {
+  ])('%j → %s %s', async ([body, status, code], { gateway: gw }) => {
     const { a } = await isolated(gw);
     expectError(await a.post('/test_helpers/clock/advance', body), status, code);
     expect((await a.ok('GET', '/test_helpers/clock')).offset_ms).toBe(0);
   });
 
-  test('live keys cannot move a clock', async () => {
+  test('live keys cannot move a clock', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     expectError(await a.post('/test_helpers/clock/advance', { days: 1 }, m.live.private_key), 403, 'TEST02');
   });
 
-  test('tokens expire by the test clock (15 minutes)', async () => {
+  test('tokens expire by the test clock (15 minutes)', async ({ gateway: gw }) => {
     // Through POST /scheduled_transactions; testclock-routes.test.ts covers the other routes.
     const { m, a } = await isolated(gw);
     const schedule = (token: string) => a.post('/scheduled_transactions', { token, amount: 500, bill_on: '2026-12-01' });
@@ -75,7 +68,7 @@ describe('POST /test_helpers/clock/advance', () => {
     expect((await schedule(fresh)).statusCode).toBe(200);
   });
 
-  test('advancing 3 months on a monthly plan bills exactly 3 runs, stamped at their dates; in steps the same', async () => {
+  test('advancing 3 months on a monthly plan bills exactly 3 runs, stamped at their dates; in steps the same', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const p = await a.plan({ frequency: 'monthly' });
     const s1 = await a.subscribe(p.id, (await a.customer()).id);
@@ -95,14 +88,14 @@ describe('POST /test_helpers/clock/advance', () => {
     expect((await b.billings(s.id)).map((x) => x.sequence)).toEqual([1, 2, 3]);
   });
 
-  test('a year of a weekly plan in one call: 52 billings', async () => {
+  test('a year of a weekly plan in one call: 52 billings', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const s = await a.subscribe((await a.plan({ frequency: 'weekly', day: 4 })).id, (await a.customer()).id);
     expect((await a.advance({ days: 364 })).ran.billings).toBe(52);
     expect((await a.ok('GET', `/subscriptions/${s.id}`)).billings_count).toBe(52);
   });
 
-  test('runs billings and scheduled transactions in time order, only for this merchant\'s test environment', async () => {
+  test('runs billings and scheduled transactions in time order, only for this merchant\'s test environment', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const { a: other } = await isolated(gw);
     const c = await a.customer();

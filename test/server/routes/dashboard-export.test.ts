@@ -1,20 +1,13 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { csvText, decimal, exportCsv } from '../../../server/domain/exports.js';
-import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { expectError } from '../../fixtures.js';
+import { Merchant, TestGateway, basic, test as base, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 import { api } from './billings-fixtures.js';
 
 // GET /api/v1/dashboard/export/{transactions,customers,invoices}.csv (issue 19): streamed CSV of
 // the key's merchant and environment, RFC 4180, formula cells escaped, masked card numbers only.
 // The gateway's clock starts at 2026-01-15T12:00:00Z.
 
-let gw: TestGateway;
-let m: Merchant;
-let a: ReturnType<typeof api>;
-const ids: Record<string, string> = {};
-
-const download = (path: string, key = m.test.private_key) => gw.app.inject({ url: `/api/v1/dashboard/export/${path}`, headers: basic(key) });
+const download = (gw: TestGateway, m: Merchant, path: string, key = m.test.private_key) => gw.app.inject({ url: `/api/v1/dashboard/export/${path}`, headers: basic(key) });
 /** The file as a spreadsheet reads it: a list of records keyed by the header row. */
 const rows = (body: string): Record<string, string>[] => parse(body, { columns: true, relax_quotes: false });
 
@@ -27,10 +20,11 @@ const hostile = {
   address_1: '@SUM(A1:A9)',
 };
 
-beforeAll(async () => {
-  gw = await startGateway();
-  m = await gw.newMerchant();
-  a = api(gw, m);
+/** The merchant whose records the tests export, and the ids of those records; made once per file. */
+async function seed(gw: TestGateway): Promise<{ m: Merchant; ids: Record<string, string> }> {
+  const m = await gw.newMerchant();
+  const a = api(gw, m);
+  const ids: Record<string, string> = {};
   const charge = async (amount: number, extra: Record<string, unknown> = {}, card: Record<string, unknown> = visa) => {
     const res = await a.post('/charge', { token: await tokenFor(gw, card, m.test.public_key), amount, ...extra });
     return res.statusCode === 200 ? res.json().id : res.json().errors[0].transaction_id;
@@ -49,12 +43,17 @@ beforeAll(async () => {
   await other.post('/charge', { token: await tokenFor(gw, visa, gw.other.test.public_key), amount: 7777 });
   await other.ok('POST', '/customers', { first_name: 'Other' });
   await a.ok('POST', '/customers', { first_name: 'Live' }, m.live.private_key);
+  return { m, ids };
+}
+const test = base.extend<{ seeded: { m: Merchant; ids: Record<string, string> }; m: Merchant; ids: Record<string, string> }>({
+  seeded: [async ({ gateway }, use) => use(await seed(gateway)), { scope: 'file' }],
+  m: [async ({ seeded }, use) => use(seeded.m), { scope: 'file' }],
+  ids: [async ({ seeded }, use) => use(seeded.ids), { scope: 'file' }],
 });
-afterAll(() => gw.close());
 
 describe('transactions.csv', () => {
-  test('a download: CSV type, attachment name with the environment and date, newest first', async () => {
-    const res = await download('transactions.csv');
+  test('a download: CSV type, attachment name with the environment and date, newest first', async ({ gateway: gw, m, ids }) => {
+    const res = await download(gw, m, 'transactions.csv');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="transactions-test-2026-01-15.csv"');
@@ -72,27 +71,27 @@ describe('transactions.csv', () => {
     expect(res.body).not.toContain(visa.card_number);
   });
 
-  test('the filters of /dashboard/transactions apply; a bad one is 400 REQ01 as JSON, not a file', async () => {
-    expect(rows((await download('transactions.csv?status=declined')).body).map((r) => r.id)).toEqual([ids.declined]);
-    expect(rows((await download('transactions.csv?amount_min=1000&amount_max=2000')).body).map((r) => r.id)).toEqual([ids.first]);
-    expect(rows((await download('transactions.csv?created_from=2026-01-16')).body)).toEqual([]);
-    const bad = await download('transactions.csv?amount_min=lots');
+  test('the filters of /dashboard/transactions apply; a bad one is 400 REQ01 as JSON, not a file', async ({ gateway: gw, m, ids }) => {
+    expect(rows((await download(gw, m, 'transactions.csv?status=declined')).body).map((r) => r.id)).toEqual([ids.declined]);
+    expect(rows((await download(gw, m, 'transactions.csv?amount_min=1000&amount_max=2000')).body).map((r) => r.id)).toEqual([ids.first]);
+    expect(rows((await download(gw, m, 'transactions.csv?created_from=2026-01-16')).body)).toEqual([]);
+    const bad = await download(gw, m, 'transactions.csv?amount_min=lots');
     expectError(bad, 400, 'REQ01');
     expect(bad.headers['content-disposition']).toBeUndefined();
   });
 
-  test('another merchant and the live environment export only their own', async () => {
-    const other = rows((await download('transactions.csv', gw.other.test.private_key)).body);
+  test('another merchant and the live environment export only their own', async ({ gateway: gw, m }) => {
+    const other = rows((await download(gw, m, 'transactions.csv', gw.other.test.private_key)).body);
     expect(other.map((r) => r.amount_cents)).toEqual(['7777']);
-    const live = await download('transactions.csv', m.live.private_key);
+    const live = await download(gw, m, 'transactions.csv', m.live.private_key);
     expect(live.headers['content-disposition']).toBe('attachment; filename="transactions-live-2026-01-15.csv"');
     expect(rows(live.body)).toEqual([]);
   });
 });
 
 describe('customers.csv and invoices.csv', () => {
-  test('formula cells get a leading quote, quotes and line breaks survive, plain text is as typed', async () => {
-    const res = await download('customers.csv');
+  test('formula cells get a leading quote, quotes and line breaks survive, plain text is as typed', async ({ gateway: gw, m, ids }) => {
+    const res = await download(gw, m, 'customers.csv');
     expect(res.headers['content-disposition']).toBe('attachment; filename="customers-test-2026-01-15.csv"');
     const list = rows(res.body);
     expect(list.map((r) => r.id)).toEqual([ids.hostile, ids.plain]);
@@ -103,32 +102,32 @@ describe('customers.csv and invoices.csv', () => {
     expect(list[1]).toMatchObject({ first_name: 'Plain', last_name: 'Person' });
     // The raw text: the quoted field doubles its quotes and keeps its CRLF inside the quotes.
     expect(res.body).toContain('"Smith, ""Jr""\r\nthe third"');
-    expect(rows((await download('customers.csv?search_term=plain')).body).map((r) => r.id)).toEqual([ids.plain]);
-    expect(rows((await download('customers.csv', m.live.private_key)).body).map((r) => r.first_name)).toEqual(['Live']);
+    expect(rows((await download(gw, m, 'customers.csv?search_term=plain')).body).map((r) => r.id)).toEqual([ids.plain]);
+    expect(rows((await download(gw, m, 'customers.csv', m.live.private_key)).body).map((r) => r.first_name)).toEqual(['Live']);
   });
 
-  test('invoices: money as decimal and cents, the status filter, REQ01 for an unknown status', async () => {
-    const list = rows((await download('invoices.csv')).body);
+  test('invoices: money as decimal and cents, the status filter, REQ01 for an unknown status', async ({ gateway: gw, m, ids }) => {
+    const list = rows((await download(gw, m, 'invoices.csv')).body);
     expect(list).toEqual([expect.objectContaining({
       id: ids.invoice, status: 'unpaid', customer_first_name: 'Ada', amount: '42.00', amount_cents: '4200', amount_paid: '0.00',
       amount_paid_cents: '0', memo: "'-10% off",
     })]);
-    expect(rows((await download('invoices.csv?status=paid')).body)).toEqual([]);
-    expectError(await download('invoices.csv?status=lost'), 400, 'REQ01');
+    expect(rows((await download(gw, m, 'invoices.csv?status=paid')).body)).toEqual([]);
+    expectError(await download(gw, m, 'invoices.csv?status=lost'), 400, 'REQ01');
   });
 
-  test('public key 403, no key 401', async () => {
+  test('public key 403, no key 401', async ({ gateway: gw, m }) => {
     for (const path of ['transactions.csv', 'customers.csv', 'invoices.csv']) {
-      expectError(await download(path, m.test.public_key), 403, 'AUTH02');
+      expectError(await download(gw, m, path, m.test.public_key), 403, 'AUTH02');
       expectError(await gw.app.inject({ url: `/api/v1/dashboard/export/${path}` }), 401, 'AUTH01');
     }
   });
 });
 
 describe('the CSV writer', () => {
-  test('batches follow each other by keyset: every row once, newest first, whatever the batch size', async () => {
-    for (let i = 0; i < 7; i++) await a.ok('POST', '/customers', { first_name: `Batch${i}` });
-    const whole = (await download('customers.csv')).body;
+  test('batches follow each other by keyset: every row once, newest first, whatever the batch size', async ({ gateway: gw, m }) => {
+    for (let i = 0; i < 7; i++) await api(gw, m).ok('POST', '/customers', { first_name: `Batch${i}` });
+    const whole = (await download(gw, m, 'customers.csv')).body;
     let pieces = 0;
     let text = '';
     for await (const piece of exportCsv(gw.db, { merchantId: m.id, env: 'test' }, 'customers', {}, 2)) {

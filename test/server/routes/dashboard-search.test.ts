@@ -1,29 +1,24 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { amountsOf } from '../../../server/domain/search.js';
-import { Merchant, TestGateway, bank, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { expectError } from '../../fixtures.js';
+import { Merchant, TestGateway, bank, basic, test as base, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 import { api } from './billings-fixtures.js';
 
 // GET /api/v1/dashboard/search (issue 19): transactions, customers, invoices and subscriptions of
 // the key's merchant and environment by id prefix, email, name, last 4 digits and amount.
 
-let gw: TestGateway;
-let m: Merchant;
-let a: ReturnType<typeof api>;
 const mastercard = { ...visa, card_owner_name: 'Grace Hopper', card_number: '5555555555554444' };
-const ids: Record<string, string> = {};
 
-const search = (query: string, key = m.test.private_key) => gw.app.inject({ url: `/api/v1/dashboard/search${query}`, headers: basic(key) });
-const found = async (q: string, extra = '') => {
-  const res = await search(`?q=${encodeURIComponent(q)}${extra}`);
+const search = (gw: TestGateway, m: Merchant, query: string, key = m.test.private_key) => gw.app.inject({ url: `/api/v1/dashboard/search${query}`, headers: basic(key) });
+const found = async (gw: TestGateway, m: Merchant, q: string, extra = '') => {
+  const res = await search(gw, m, `?q=${encodeURIComponent(q)}${extra}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().results.map((r: any) => `${r.type}:${r.id}`);
 };
 
-beforeAll(async () => {
-  gw = await startGateway();
-  m = await gw.newMerchant();
-  a = api(gw, m);
+/** The merchant whose records the tests search, and the ids of those records; made once per file. */
+async function seed(gw: TestGateway): Promise<{ m: Merchant; ids: Record<string, string> }> {
+  const m = await gw.newMerchant();
+  const a = api(gw, m);
+  const ids: Record<string, string> = {};
   ids.ada = (await a.customer({ email: 'ada@example.com' })).id;
   ids.grace = (await a.customer({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.example' }, mastercard.card_number)).id;
   const charge = async (amount: number, card: Record<string, unknown>) =>
@@ -40,12 +35,17 @@ beforeAll(async () => {
   await other.customer({ email: 'ada@example.com' });
   await other.post('/charge', { token: await tokenFor(gw, visa, gw.other.test.public_key), amount: 1250 });
   await a.customer({ email: 'ada@example.com' }, visa.card_number, m.live);
+  return { m, ids };
+}
+const test = base.extend<{ seeded: { m: Merchant; ids: Record<string, string> }; m: Merchant; ids: Record<string, string> }>({
+  seeded: [async ({ gateway }, use) => use(await seed(gateway)), { scope: 'file' }],
+  m: [async ({ seeded }, use) => use(seeded.m), { scope: 'file' }],
+  ids: [async ({ seeded }, use) => use(seeded.ids), { scope: 'file' }],
 });
-afterAll(() => gw.close());
 
 describe('GET /dashboard/search', () => {
-  test('the result shape, and nothing of the card beyond its last 4', async () => {
-    const res = await search('?q=12.50');
+  test('the result shape, and nothing of the card beyond its last 4', async ({ gateway: gw, m, ids }) => {
+    const res = await search(gw, m, '?q=12.50');
     expect(res.json()).toEqual({
       class: 'search', q: '12.50',
       results: [{ type: 'transaction', id: ids.t1250, title: '12.50 settled · Ada Lovelace', subtitle: expect.stringContaining('•••• 1111'), amount: 1250 }],
@@ -54,66 +54,66 @@ describe('GET /dashboard/search', () => {
     expect(res.body).not.toContain(visa.card_number.slice(0, 12));
   });
 
-  test('by the last 4 digits: charges on the card and customers holding it', async () => {
-    expect(await found('4444')).toEqual([`transaction:${ids.t999}`, `customer:${ids.grace}`]);
-    expect(await found('1111')).toEqual([`transaction:${ids.t1250}`, `customer:${ids.ada}`]);
+  test('by the last 4 digits: charges on the card and customers holding it', async ({ gateway: gw, m, ids }) => {
+    expect(await found(gw, m, '4444')).toEqual([`transaction:${ids.t999}`, `customer:${ids.grace}`]);
+    expect(await found(gw, m, '1111')).toEqual([`transaction:${ids.t1250}`, `customer:${ids.ada}`]);
   });
 
-  test('by the last 4 digits of a bank account, from the masked number of the charge', async () => {
+  test('by the last 4 digits of a bank account, from the masked number of the charge', async ({ gateway: gw, m }) => {
     const n = await gw.newMerchant();
     const res = await api(gw, n).ok('POST', '/charge', { token: await tokenFor(gw, bank, n.test.public_key), amount: 3100 });
-    const body = (await search('?q=6789', n.test.private_key)).json();
+    const body = (await search(gw, m, '?q=6789', n.test.private_key)).json();
     expect(body.results).toEqual([expect.objectContaining({ type: 'transaction', id: res.id, amount: 3100, subtitle: expect.stringContaining('•••• 6789') })]);
     expect(JSON.stringify(body)).not.toContain(bank.bank_account_number);
   });
 
-  test('by amount: 12.50, 1250 (cents) and $12.50 are the same; a whole number is also dollars', async () => {
-    for (const q of ['12.50', '1250', '$12.50', '12.5']) expect(await found(q)).toEqual([`transaction:${ids.t1250}`]);
-    expect(await found('9.99')).toEqual([`transaction:${ids.t999}`]);
-    expect(await found('42')).toEqual([`invoice:${ids.invoice}`]);
-    expect(await found('15.00')).toEqual([`subscription:${ids.sub}`]);
+  test('by amount: 12.50, 1250 (cents) and $12.50 are the same; a whole number is also dollars', async ({ gateway: gw, m, ids }) => {
+    for (const q of ['12.50', '1250', '$12.50', '12.5']) expect(await found(gw, m, q)).toEqual([`transaction:${ids.t1250}`]);
+    expect(await found(gw, m, '9.99')).toEqual([`transaction:${ids.t999}`]);
+    expect(await found(gw, m, '42')).toEqual([`invoice:${ids.invoice}`]);
+    expect(await found(gw, m, '15.00')).toEqual([`subscription:${ids.sub}`]);
     expect(amountsOf('1250')).toEqual([1250, 125000]);
     expect(amountsOf('0.05')).toEqual([5]);
     expect(amountsOf('12.345')).toEqual([]);
   });
 
-  test('by email and name, case-insensitive, across customers, charges, invoices and subscriptions', async () => {
-    expect(await found('ADA@example')).toEqual([`customer:${ids.ada}`, `invoice:${ids.invoice}`]);
-    expect(await found('grace')).toEqual([`transaction:${ids.t999}`, `customer:${ids.grace}`, `subscription:${ids.sub}`]);
-    expect(await found('lovelace')).toEqual([`transaction:${ids.t1250}`, `customer:${ids.ada}`, `invoice:${ids.invoice}`]);
+  test('by email and name, case-insensitive, across customers, charges, invoices and subscriptions', async ({ gateway: gw, m, ids }) => {
+    expect(await found(gw, m, 'ADA@example')).toEqual([`customer:${ids.ada}`, `invoice:${ids.invoice}`]);
+    expect(await found(gw, m, 'grace')).toEqual([`transaction:${ids.t999}`, `customer:${ids.grace}`, `subscription:${ids.sub}`]);
+    expect(await found(gw, m, 'lovelace')).toEqual([`transaction:${ids.t1250}`, `customer:${ids.ada}`, `invoice:${ids.invoice}`]);
   });
 
-  test('by id prefix', async () => {
-    expect(await found(ids.t1250.slice(0, 10))).toEqual([`transaction:${ids.t1250}`]);
-    expect(await found(ids.t1250.slice(0, 10).toUpperCase())).toEqual([`transaction:${ids.t1250}`]);
-    expect(await found(ids.invoice.slice(0, 8))).toEqual([`invoice:${ids.invoice}`]);
-    expect(await found(ids.ada)).toEqual([`customer:${ids.ada}`]);
+  test('by id prefix', async ({ gateway: gw, m, ids }) => {
+    expect(await found(gw, m, ids.t1250.slice(0, 10))).toEqual([`transaction:${ids.t1250}`]);
+    expect(await found(gw, m, ids.t1250.slice(0, 10).toUpperCase())).toEqual([`transaction:${ids.t1250}`]);
+    expect(await found(gw, m, ids.invoice.slice(0, 8))).toEqual([`invoice:${ids.invoice}`]);
+    expect(await found(gw, m, ids.ada)).toEqual([`customer:${ids.ada}`]);
   });
 
-  test('LIKE wildcards in q are plain characters', async () => {
-    for (const q of ['%', '_', '%@%', '\\', 'a_a']) expect(await found(q)).toEqual([]);
+  test('LIKE wildcards in q are plain characters', async ({ gateway: gw, m }) => {
+    for (const q of ['%', '_', '%@%', '\\', 'a_a']) expect(await found(gw, m, q)).toEqual([]);
   });
 
-  test('limit caps the answer, the types taking turns', async () => {
-    expect(await found('lovelace', '&limit=2')).toEqual([`transaction:${ids.t1250}`, `customer:${ids.ada}`]);
-    expect(await found('lovelace', '&limit=1')).toEqual([`transaction:${ids.t1250}`]);
+  test('limit caps the answer, the types taking turns', async ({ gateway: gw, m, ids }) => {
+    expect(await found(gw, m, 'lovelace', '&limit=2')).toEqual([`transaction:${ids.t1250}`, `customer:${ids.ada}`]);
+    expect(await found(gw, m, 'lovelace', '&limit=1')).toEqual([`transaction:${ids.t1250}`]);
   });
 
-  test('another merchant and the live environment find only their own', async () => {
-    const other = (await search('?q=ada%40example.com', gw.other.test.private_key)).json().results;
+  test('another merchant and the live environment find only their own', async ({ gateway: gw, m, ids }) => {
+    const other = (await search(gw, m, '?q=ada%40example.com', gw.other.test.private_key)).json().results;
     expect(other).toHaveLength(1);
     expect(other[0].id).not.toBe(ids.ada);
-    const live = (await search('?q=1111', m.live.private_key)).json().results;
+    const live = (await search(gw, m, '?q=1111', m.live.private_key)).json().results;
     expect(live.map((r: any) => r.type)).toEqual(['customer']);
     expect(live[0].id).not.toBe(ids.ada);
   });
 
-  test('q of 1..100 characters and limit 1..20, else 400 DASH02; public key 403', async () => {
+  test('q of 1..100 characters and limit 1..20, else 400 DASH02; public key 403', async ({ gateway: gw, m }) => {
     for (const q of ['', '?q=', '?q=%20%20', `?q=${'a'.repeat(101)}`, '?q=ada&limit=0', '?q=ada&limit=21', '?q=ada&limit=x', '?q=a&q=b']) {
-      expectError(await search(q), 400, 'DASH02');
+      expectError(await search(gw, m, q), 400, 'DASH02');
     }
-    expect((await search(`?q=${'a'.repeat(100)}&limit=20`)).statusCode).toBe(200);
-    expectError(await search('?q=a%00b'), 400, 'REQ01'); // NUL: refused for every query string
-    expectError(await search('?q=ada', m.test.public_key), 403, 'AUTH02');
+    expect((await search(gw, m, `?q=${'a'.repeat(100)}&limit=20`)).statusCode).toBe(200);
+    expectError(await search(gw, m, '?q=a%00b'), 400, 'REQ01'); // NUL: refused for every query string
+    expectError(await search(gw, m, '?q=ada', m.test.public_key), 403, 'AUTH02');
   });
 });

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Services, buildApp } from '../../../server/app.js';
 import type { Db } from '../../../server/db/index.js';
 import type { ReadinessCheck } from '../../../server/routes/health.js';
 import { startTessera } from '../../../server/start.js';
 import { freePort } from '../notify/notify-fixtures.js';
-import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { TestGateway, basic, describe, expect, test, tokenFor, visa } from '../../fixtures.js';
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
-
-test('healthz and readyz answer without a key', async () => {
+test('healthz and readyz answer without a key', async ({ gateway: gw }) => {
   const live = await gw.app.inject({ url: '/healthz' });
   expect(live.statusCode).toBe(200);
   expect(live.json()).toEqual({ status: 'ok' });
@@ -22,7 +15,7 @@ test('healthz and readyz answer without a key', async () => {
 });
 
 /** The test gateway's services with other readiness checks, or a database that fails. */
-async function readyz(services: Partial<Services>) {
+async function readyz(gw: TestGateway, services: Partial<Services>) {
   const app = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock, ...services });
   try {
     const res = await app.inject({ url: '/readyz' });
@@ -34,13 +27,13 @@ async function readyz(services: Partial<Services>) {
 const check = (critical: boolean, result: () => Promise<boolean>): ReadinessCheck => ({ critical, check: result });
 
 describe('readyz reports each dependency', () => {
-  test('a database that fails is 503 unavailable', async () => {
+  test('a database that fails is 503 unavailable', async ({ gateway: gw }) => {
     const db = { ...gw.db, query: async () => { throw new Error('connection terminated'); } } as unknown as Db;
-    expect(await readyz({ db })).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'unavailable' } } });
+    expect(await readyz(gw, { db })).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'unavailable' } } });
   });
 
-  test('a critical check that fails, throws or never answers (2 s) is 503; the database is still reported', async () => {
-    const res = await readyz({ readiness: {
+  test('a critical check that fails, throws or never answers (2 s) is 503; the database is still reported', async ({ gateway: gw }) => {
+    const res = await readyz(gw, { readiness: {
       data_key: check(true, async () => false),
       thrower: check(true, async () => { throw new Error('no'); }),
       hung: check(true, () => new Promise<boolean>(() => {})),
@@ -48,8 +41,8 @@ describe('readyz reports each dependency', () => {
     expect(res).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'ok', data_key: 'unavailable', thrower: 'unavailable', hung: 'unavailable' } } });
   });
 
-  test('a non-critical one (Redis: rate limits fall back to the database) that fails is 200 degraded', async () => {
-    expect(await readyz({ readiness: { redis: check(false, async () => false), data_key: check(true, async () => true) } }))
+  test('a non-critical one (Redis: rate limits fall back to the database) that fails is 200 degraded', async ({ gateway: gw }) => {
+    expect(await readyz(gw, { readiness: { redis: check(false, async () => false), data_key: check(true, async () => true) } }))
       .toEqual({ status: 200, body: { status: 'degraded', checks: { database: 'ok', redis: 'unavailable', data_key: 'ok' } } });
   });
 
@@ -65,7 +58,7 @@ describe('readyz reports each dependency', () => {
   });
 });
 
-test('metrics count requests by route template and charges by outcome, never ids', async () => {
+test('metrics count requests by route template and charges by outcome, never ids', async ({ gateway: gw }) => {
   const sk = basic(gw.merchant.test.private_key);
   const ok = await gw.app.inject({ method: 'POST', url: '/api/v1/charge', headers: sk, payload: { token: await tokenFor(gw, visa), amount: 500 } });
   expect(ok.statusCode).toBe(200);

@@ -1,17 +1,13 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { TestGateway, startGateway } from '../../helpers/gateway.js';
+import { expect, test as base } from '../../fixtures.js';
 
-let gw: TestGateway;
-let doc: any;
-beforeAll(async () => {
-  gw = await startGateway();
-  doc = (await gw.app.inject({ url: '/api/v1/openapi.json' })).json();
+/** The gateway fixture, plus its OpenAPI document as `doc`, read once per file. */
+const test = base.extend<{ doc: any }>({
+  doc: [async ({ gateway }, use) => use((await gateway.app.inject({ url: '/api/v1/openapi.json' })).json()), { scope: 'file' }],
 });
-afterAll(() => gw.close());
 
 /** Every operation of the document as [`METHOD /path`, operation]. */
-const operations = (): [string, any][] =>
+const operations = (doc: any): [string, any][] =>
   Object.entries<Record<string, any>>(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]): [string, any] => [`${method.toUpperCase()} ${path}`, op]));
 
@@ -31,7 +27,7 @@ function fastifyRoutes(tree: string): string[] {
   return out;
 }
 
-test('openapi.json is OpenAPI 3.1 and lists every /api/v1 route with its schemas', async () => {
+test('openapi.json is OpenAPI 3.1 and lists every /api/v1 route with its schemas', async ({ gateway: gw }) => {
   const res = await gw.app.inject({ url: '/api/v1/openapi.json' });
   expect(res.statusCode).toBe(200);
   const doc = res.json();
@@ -61,15 +57,15 @@ test('openapi.json is OpenAPI 3.1 and lists every /api/v1 route with its schemas
   expect(doc['x-error-codes']['69404']).toEqual({ status: 404, message: 'charge not found' });
 });
 
-test('the document validates as OpenAPI 3.1', async () => {
+test('the document validates as OpenAPI 3.1', async ({ doc }) => {
   // validate() dereferences in place: give it a copy.
   const result = await validate(structuredClone(doc));
   expect(result.valid ? '' : compileErrors(result)).toBe('');
   expect(result.specification).toBe('OpenAPI');
 });
 
-test('every operation has a summary, an example of what it answers and of its body, and its error statuses', () => {
-  const ops = operations();
+test('every operation has a summary, an example of what it answers and of its body, and its error statuses', ({ doc }) => {
+  const ops = operations(doc);
   expect(ops.length).toBeGreaterThan(60);
   for (const [name, op] of ops) {
     expect(op.summary, `${name} summary`).toMatch(/^\S.{5,}/);
@@ -103,7 +99,7 @@ test('every operation has a summary, an example of what it answers and of its bo
   }
 });
 
-test("each route's own codes are listed under their statuses: declines, conflicts, live charges", () => {
+test("each route's own codes are listed under their statuses: declines, conflicts, live charges", ({ doc }) => {
   const statuses = (path: string, method: string) => doc.paths[path][method].responses;
   const charge = statuses('/charge', 'post');
   expect(charge['402'].description).toContain('`99820` card declined');
@@ -118,11 +114,11 @@ test("each route's own codes are listed under their statuses: declines, conflict
   expect(statuses('/transactions', 'get')['400'].description).toContain('`PAGE01`');
   expect(doc.paths['/tokens/jsonp'].get.responses['401']).toBeUndefined();
   // Every status the catalogue gives a route answer appears somewhere.
-  const used = new Set(operations().flatMap(([, op]) => Object.keys(op.responses)));
+  const used = new Set(operations(doc).flatMap(([, op]) => Object.keys(op.responses)));
   for (const status of ['400', '401', '402', '403', '404', '409', '413', '415', '422', '429', '503']) expect(used, status).toContain(status);
 });
 
-test('bodies, query strings and responses list their fields; response fields are required', () => {
+test('bodies, query strings and responses list their fields; response fields are required', ({ doc }) => {
   const charge = doc.paths['/charge'].post;
   const body = charge.requestBody.content['application/json'].schema;
   for (const field of ['token', 'customer_id', 'method_id', 'amount', 'description', 'metadata', 'card_number', 'csc', 'send_receipt', 'email_address']) {
@@ -142,7 +138,7 @@ test('bodies, query strings and responses list their fields; response fields are
   expect(list.responses['200'].content['application/json'].example.list[0].id).toBe(example.id);
 });
 
-test('a loosely documented body is still validated loosely: the domain answers a bad amount with its own code', async () => {
+test('a loosely documented body is still validated loosely: the domain answers a bad amount with its own code', async ({ gateway: gw }) => {
   const auth = { authorization: `Basic ${Buffer.from(`${gw.merchant.test.private_key}:`).toString('base64')}` };
   for (const amount of [true, 'ten', [1], { a: 1 }]) {
     const res = await gw.app.inject({ method: 'POST', url: '/api/v1/charge', headers: auth, payload: { token: 'nope', amount } });
@@ -151,7 +147,7 @@ test('a loosely documented body is still validated loosely: the domain answers a
   }
 });
 
-test('/docs renders the document with Swagger UI served by the gateway itself', async () => {
+test('/docs renders the document with Swagger UI served by the gateway itself', async ({ gateway: gw }) => {
   const res = await gw.app.inject({ url: '/docs' });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toMatch(/text\/html/);

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestGateway, basic, startGateway } from '../../helpers/gateway.js';
 import { ISO, api, code } from './billings-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { basic, test as base, describe, expect, expectError } from '../../fixtures.js';
 
-let gw: TestGateway;
-let a: ReturnType<typeof api>;
-beforeAll(async () => {
-  gw = await startGateway();
-  a = api(gw);
-});
-afterAll(() => gw.close());
+/** The gateway fixture, plus the billing calls of billings-fixtures.ts as the gateway's merchant. */
+const test = base.extend<{ calls: ReturnType<typeof api> }>({ calls: [async ({ gateway }, use) => use(api(gateway)), { scope: 'file' }] });
 
 describe('POST /plans', () => {
-  test('answers the plan: integer id, the request fields, counts and ISO timestamps', async () => {
+  test('answers the plan: integer id, the request fields, counts and ISO timestamps', async ({ gateway: gw, calls: a }) => {
     const res = await a.post('/plans', { name: 'Gold', frequency: 'weekly', amount: 1500, day: 1, callback_url: 'https://example.com/hook' });
     expect(res.statusCode).toBe(200);
     const p = res.json();
@@ -25,7 +18,7 @@ describe('POST /plans', () => {
     expect(p.created_at).toBe(gw.clock.now().toISOString());
   });
 
-  test('every frequency; the meaning of day per frequency', async () => {
+  test('every frequency; the meaning of day per frequency', async ({ calls: a }) => {
     const day = async (frequency: string, d: unknown) => (await a.plan({ frequency, day: d })).day;
     expect(await day('daily', 5)).toBeNull(); // ignored
     expect(await day('weekly', 0)).toBe(0); // Sunday
@@ -37,7 +30,7 @@ describe('POST /plans', () => {
     expect((await a.plan({ frequency: 'MONTHLY' })).frequency).toBe('monthly');
   });
 
-  test('form-encoded bodies with numbers as strings', async () => {
+  test('form-encoded bodies with numbers as strings', async ({ gateway: gw }) => {
     const res = await gw.app.inject({
       method: 'POST', url: '/api/v1/plans', headers: { ...basic(gw.merchant.test.private_key), 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'name=Silver&frequency=daily&amount=250',
@@ -45,7 +38,7 @@ describe('POST /plans', () => {
     expect(res.json()).toMatchObject({ name: 'Silver', frequency: 'daily', amount: 250, day: null, callback_url: null });
   });
 
-  test.each([
+  test.for<[Record<string, unknown>, string]>([
     [{ frequency: 'hourly' }, 'REQ01'],
     [{ frequency: undefined }, 'REQ01'],
     [{ name: '' }, 'REQ01'],
@@ -63,24 +56,24 @@ describe('POST /plans', () => {
     [{ callback_url: 'not a url' }, 'REQ01'],
     [{ callback_url: 'ftp://example.com/x' }, 'REQ01'],
     [{ callback_url: 'https://user:pw@example.com/x' }, 'REQ01'],
-  ])('%j → %s', async (patch, expected) => {
+  ])('%j → %s', async ([patch, expected], { calls: a }) => {
     const res = await a.post('/plans', { name: 'P', frequency: 'monthly', amount: 100, ...patch });
     expectError(res, 400, expected);
   });
 
-  test('live mode requires an https callback_url', async () => {
+  test('live mode requires an https callback_url', async ({ gateway: gw, calls: a }) => {
     const live = gw.merchant.live.private_key;
     expectError(await a.post('/plans', { name: 'P', frequency: 'daily', amount: 100, callback_url: 'http://example.com/' }, live), 400, 'REQ01');
     expect((await a.plan({ callback_url: 'https://example.com/' }, live)).callback_url).toBe('https://example.com/');
   });
 
-  test('a public key is refused', async () => {
+  test('a public key is refused', async ({ gateway: gw, calls: a }) => {
     expectError(await a.post('/plans', { name: 'P', frequency: 'daily', amount: 100 }, gw.merchant.test.public_key), 403, 'AUTH02');
   });
 });
 
 describe('GET /plans, GET /plans/:id', () => {
-  test('list envelope, newest first, paging; other merchants and environments never show', async () => {
+  test('list envelope, newest first, paging; other merchants and environments never show', async ({ gateway: gw, calls: a }) => {
     const m = await gw.newMerchant();
     const k = m.test.private_key;
     const ids = [];
@@ -95,7 +88,7 @@ describe('GET /plans, GET /plans/:id', () => {
     expectError(await a.get('/plans?limit=101', k), 400, 'PAGE01');
   });
 
-  test('one plan; PLAN01 for unknown, non-integer, foreign and other-environment ids', async () => {
+  test('one plan; PLAN01 for unknown, non-integer, foreign and other-environment ids', async ({ gateway: gw, calls: a }) => {
     const p = await a.plan({ name: 'Mine' });
     expect((await a.get(`/plans/${p.id}`)).json()).toMatchObject({ id: p.id, name: 'Mine' });
     expectError(await a.get('/plans/999999999'), 404, 'PLAN01');
@@ -106,7 +99,7 @@ describe('GET /plans, GET /plans/:id', () => {
 });
 
 describe('DELETE /plans/:id', () => {
-  test('{success: true}; then gone from reads', async () => {
+  test('{success: true}; then gone from reads', async ({ calls: a }) => {
     const p = await a.plan();
     expect((await a.del(`/plans/${p.id}`)).json()).toEqual({ success: true });
     expectError(await a.get(`/plans/${p.id}`), 404, 'PLAN01');
@@ -114,7 +107,7 @@ describe('DELETE /plans/:id', () => {
     expect((await a.get('/plans?limit=100')).json().list.map((x: any) => x.id)).not.toContain(p.id);
   });
 
-  test('10010 while a customer is subscribed; deletable once unsubscribed; history stays readable', async () => {
+  test('10010 while a customer is subscribed; deletable once unsubscribed; history stays readable', async ({ calls: a }) => {
     const p = await a.plan();
     const c = await a.customer();
     const s = await a.subscribe(p.id, c.id);
@@ -129,7 +122,7 @@ describe('DELETE /plans/:id', () => {
     expectError(await a.post(`/plans/${p.id}/subscription/${c.id}`), 404, 'PLAN01');
   });
 
-  test('another merchant cannot delete', async () => {
+  test('another merchant cannot delete', async ({ gateway: gw, calls: a }) => {
     const p = await a.plan();
     expect(code(await a.del(`/plans/${p.id}`, gw.other.test.private_key))).toBe('PLAN01');
     expect((await a.get(`/plans/${p.id}`)).statusCode).toBe(200);

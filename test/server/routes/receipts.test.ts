@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
 import { RECEIPT_TIME, calls } from './receipts-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { TestGateway, basic, test as base, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 
 // POST /charge/:id/receipt (spec 4.4), GET /receipts/:id, and GET /outbox where the messages wait
 // when no transport is configured (this gateway has none).
 
-let gw: TestGateway;
-let api: ReturnType<typeof calls>;
-beforeAll(async () => {
-  gw = await startGateway();
-  api = calls(gw);
-});
-afterAll(() => gw.close());
+/** The gateway fixture, plus the receipt calls of receipts-fixtures.ts as the gateway's merchant. */
+const test = base.extend<{ calls: ReturnType<typeof calls> }>({ calls: [async ({ gateway }, use) => use(calls(gateway)), { scope: 'file' }] });
 
-const receiptCount = async (txnId: string) =>
+const receiptCount = async (gw: TestGateway, txnId: string) =>
   (await gw.db.query('SELECT count(*)::int AS n FROM receipts WHERE transaction_id = $1', [txnId]))[0].n as number;
 
 describe('POST /charge/:id/receipt', () => {
-  test('an email receipt: the fields of spec 2.6, integer id, +00:00 timestamp, rendered text', async () => {
+  test('an email receipt: the fields of spec 2.6, integer id, +00:00 timestamp, rendered text', async ({ gateway: gw, calls: api }) => {
     const t = await api.charge({ description: 'Tea' });
     const res = await api.post(`/charge/${t.id}/receipt`, { email_address: 'ada@example.com' });
     expect(res.statusCode, res.body).toBe(200);
@@ -42,7 +35,7 @@ describe('POST /charge/:id/receipt', () => {
     expect((await api.get(`/receipts/${r.id}`)).json()).toEqual(r);
   });
 
-  test('receipt_type defaults to email; a named template is used (as a string or a number)', async () => {
+  test('receipt_type defaults to email; a named template is used (as a string or a number)', async ({ calls: api }) => {
     const tpl = (await api.post('/receipts/templates', { subject: '[CustomerName] paid', receipt_text: '[Amount] via [Last4]' })).json();
     const t = await api.charge();
     for (const id of [tpl.id, String(tpl.id)]) {
@@ -51,16 +44,16 @@ describe('POST /charge/:id/receipt', () => {
     }
   });
 
-  test('69404 for an unknown charge, another merchant\'s, or the other environment\'s', async () => {
+  test('69404 for an unknown charge, another merchant\'s, or the other environment\'s', async ({ gateway: gw, calls: api }) => {
     const t = await api.charge();
     const body = { email_address: 'a@example.com' };
     expectError(await api.post('/charge/0123456789abcdef0123456789abcdef/receipt', body), 404, '69404');
     expectError(await api.post(`/charge/${t.id}/receipt`, body, gw.other.test.private_key), 404, '69404');
     expectError(await api.post(`/charge/${t.id}/receipt`, body, gw.merchant.live.private_key), 404, '69404');
-    expect(await receiptCount(t.id)).toBe(0);
+    expect(await receiptCount(gw, t.id)).toBe(0);
   });
 
-  test('69005 without email_address, 69006 for an invalid one, 10300 for an unknown template', async () => {
+  test('69005 without email_address, 69006 for an invalid one, 10300 for an unknown template', async ({ gateway: gw, calls: api }) => {
     const t = await api.charge();
     expectError(await api.post(`/charge/${t.id}/receipt`, {}), 400, '69005');
     expectError(await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'email', email_address: '  ' }), 400, '69005');
@@ -70,17 +63,17 @@ describe('POST /charge/:id/receipt', () => {
     expectError(await api.post(`/charge/${t.id}/receipt`, { email_address: 'e@example.com', receipt_template_id: '999999' }), 404, '10300');
     const foreign = (await api.post('/receipts/templates', { receipt_text: 'x' }, gw.other.test.private_key)).json();
     expectError(await api.post(`/charge/${t.id}/receipt`, { email_address: 'e@example.com', receipt_template_id: foreign.id }), 404, '10300');
-    expect(await receiptCount(t.id)).toBe(0);
+    expect(await receiptCount(gw, t.id)).toBe(0);
     expect((await gw.db.query("SELECT count(*)::int AS n FROM outbox WHERE payload->>'to' = 'e@example.com'"))[0].n).toBe(0);
   });
 
-  test('form-encoded bodies work', async () => {
+  test('form-encoded bodies work', async ({ calls: api }) => {
     const t = await api.charge();
     const res = await api.post(`/charge/${t.id}/receipt`, 'receipt_type=email&email_address=form%40example.com');
     expect(res.json()).toMatchObject({ email_address: 'form@example.com' });
   });
 
-  test('a declined charge can still be sent a receipt on request', async () => {
+  test('a declined charge can still be sent a receipt on request', async ({ gateway: gw, calls: api }) => {
     const token = await tokenFor(gw);
     const declined = await gw.app.inject({ method: 'POST', url: '/api/v1/charge', headers: basic(gw.merchant.test.private_key), payload: { token, amount: 80 } });
     expect(declined.statusCode).toBe(402);
@@ -89,19 +82,19 @@ describe('POST /charge/:id/receipt', () => {
     expect(r.receipt_text).toContain('Amount: $0.80');
   });
 
-  test('Idempotency-Key: one receipt, one message, replayed answer', async () => {
+  test('Idempotency-Key: one receipt, one message, replayed answer', async ({ gateway: gw, calls: api }) => {
     const t = await api.charge();
     const h = { 'idempotency-key': `rcpt-${t.id}` };
     const a = await api.post(`/charge/${t.id}/receipt`, { email_address: 'a@example.com' }, undefined, h);
     const b = await api.post(`/charge/${t.id}/receipt`, { email_address: 'a@example.com' }, undefined, h);
     expect(b.headers['idempotent-replayed']).toBe('true');
     expect(b.json()).toEqual(a.json());
-    expect(await receiptCount(t.id)).toBe(1);
+    expect(await receiptCount(gw, t.id)).toBe(1);
   });
 });
 
 describe('GET /receipts/:id', () => {
-  test('RCPT01 for unknown ids and for receipts of another merchant or environment', async () => {
+  test('RCPT01 for unknown ids and for receipts of another merchant or environment', async ({ gateway: gw, calls: api }) => {
     const t = await api.charge();
     const r = (await api.post(`/charge/${t.id}/receipt`, { email_address: 'a@example.com' })).json();
     expectError(await api.get(`/receipts/${r.id}`, gw.other.test.private_key), 404, 'RCPT01');
@@ -112,7 +105,7 @@ describe('GET /receipts/:id', () => {
 });
 
 describe('GET /outbox without transports: messages wait there for QA', () => {
-  test('list envelope, newest first, the message as it would be sent; filters', async () => {
+  test('list envelope, newest first, the message as it would be sent; filters', async ({ gateway: gw, calls: api }) => {
     const m = await gw.newMerchant();
     const k = m.test.private_key;
     const t = await api.charge({ description: 'Outbox <test>' }, visa, m.test);
@@ -141,7 +134,7 @@ describe('GET /outbox without transports: messages wait there for QA', () => {
     expect((await api.get(`/outbox/${e.id}`, k)).json()).toEqual(e);
   });
 
-  test('test and live, and merchants, are separate; OUTBOX01; retry of a pending message is fine, of a sent one OUTBOX02', async () => {
+  test('test and live, and merchants, are separate; OUTBOX01; retry of a pending message is fine, of a sent one OUTBOX02', async ({ gateway: gw, calls: api }) => {
     const t = await api.charge();
     const r = (await api.post(`/charge/${t.id}/receipt`, { email_address: 'iso@example.com' })).json();
     const [row] = await gw.db.query('SELECT id FROM outbox WHERE source = $1', [`receipt:${r.id}`]);

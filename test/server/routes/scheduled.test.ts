@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runDue } from '../../../server/jobs/scheduler.js';
-import { TestGateway, bank, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
 import { DAY, ISO, api, isolated, jobDeps } from './billings-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { bank, test as base, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 
 // The gateway clock starts at 2026-01-15T12:00:00Z; tests that move time use a merchant of their own.
-let gw: TestGateway;
-let a: ReturnType<typeof api>;
-beforeAll(async () => {
-  gw = await startGateway();
-  a = api(gw);
-});
-afterAll(() => gw.close());
+/** The gateway fixture, plus the billing calls of billings-fixtures.ts as the gateway's merchant. */
+const test = base.extend<{ calls: ReturnType<typeof api> }>({ calls: [async ({ gateway }, use) => use(api(gateway)), { scope: 'file' }] });
 
-const schedule = (body: Record<string, unknown>, k?: string) => a.post('/scheduled_transactions', { bill_on: '2026-02-01', amount: 1500, ...body }, k);
+const schedule = (a: ReturnType<typeof api>, body: Record<string, unknown>, k?: string) => a.post('/scheduled_transactions', { bill_on: '2026-02-01', amount: 1500, ...body }, k);
 
 describe('POST /scheduled_transactions', () => {
-  test('bills a customer later: every field of spec 2.7 with its type', async () => {
+  test('bills a customer later: every field of spec 2.7 with its type', async ({ calls: a }) => {
     const c = await a.customer();
-    const res = await schedule({
+    const res = await schedule(a, {
       customer_id: c.id, description: 'Annual fee', metadata: { order: 'A-1' }, zip: '94107', city: 'SF', state: 'CA',
       company: 'Engines', website: 'https://example.com', address_1: '1 Main', address_2: null, fax_number: '555',
       phone_number: '556', email_address: 'ada@example.com', receipt_template_id: null,
@@ -36,23 +29,23 @@ describe('POST /scheduled_transactions', () => {
     });
   });
 
-  test('a token is kept as a new customer (new_record true) and cannot be used again', async () => {
+  test('a token is kept as a new customer (new_record true) and cannot be used again', async ({ gateway: gw, calls: a }) => {
     const token = await tokenFor(gw);
-    const st = (await schedule({ token, send_receipt: true, email_address: 'a@example.com' })).json();
+    const st = (await schedule(a, { token, send_receipt: true, email_address: 'a@example.com' })).json();
     expect(st).toMatchObject({ token, new_record: true, send_receipt: 'true', status: 'scheduled' });
     const customer = await a.ok('GET', `/customers/${st.customer_id}`);
     expect(customer).toMatchObject({ email: 'a@example.com', last_4: '1111' });
-    expectError(await schedule({ token }), 400, '23489');
+    expectError(await schedule(a, { token }), 400, '23489');
   });
 
-  test('a bank account: charge_bank_account picks it; holder names shown', async () => {
+  test('a bank account: charge_bank_account picks it; holder names shown', async ({ gateway: gw, calls: a }) => {
     const c = await a.customer();
     await a.ok('POST', `/customers/${c.id}/methods`, { token: await tokenFor(gw, bank) });
-    const st = (await schedule({ customer_id: c.id, charge_bank_account: 'true' })).json();
+    const st = (await schedule(a, { customer_id: c.id, charge_bank_account: 'true' })).json();
     expect(st).toMatchObject({ charge_bank_account: true, card_owner_name: null, bank_account_holder_first_name: 'Grace', bank_account_holder_last_name: 'Hopper' });
   });
 
-  test.each([
+  test.for<[Record<string, unknown>, number, string]>([
     [{ amount: undefined }, 400, '48291'],
     [{ customer_id: undefined }, 400, '48291'],
     [{ amount: 0 }, 400, '99819'],
@@ -67,21 +60,21 @@ describe('POST /scheduled_transactions', () => {
     [{ method_id: 'f'.repeat(32) }, 400, '34792'],
     [{ customer_id: 'nosuchcustomer' }, 400, '34798'],
     [{ send_receipt: 'perhaps' }, 400, 'REQ01'],
-  ])('%j → %s %s', async (patch, status, code) => {
+  ])('%j → %s %s', async ([patch, status, code], { calls: a }) => {
     const c = await a.customer({ email: '' });
-    expectError(await schedule({ customer_id: c.id, ...patch }), status, code);
+    expectError(await schedule(a, { customer_id: c.id, ...patch }), status, code);
   });
 
-  test('token shape codes: 69002 without amount; today is a valid bill_on; an ISO time counts by its UTC date', async () => {
-    expectError(await schedule({ token: await tokenFor(gw), amount: undefined }), 400, '69002');
+  test('token shape codes: 69002 without amount; today is a valid bill_on; an ISO time counts by its UTC date', async ({ gateway: gw, calls: a }) => {
+    expectError(await schedule(a, { token: await tokenFor(gw), amount: undefined }), 400, '69002');
     const c = await a.customer();
-    expect((await schedule({ customer_id: c.id, bill_on: '2026-01-15' })).json().bill_on).toBe('2026-01-15');
-    expect((await schedule({ customer_id: c.id, bill_on: '2026-03-01T10:00:00Z' })).json().bill_on).toBe('2026-03-01');
+    expect((await schedule(a, { customer_id: c.id, bill_on: '2026-01-15' })).json().bill_on).toBe('2026-01-15');
+    expect((await schedule(a, { customer_id: c.id, bill_on: '2026-03-01T10:00:00Z' })).json().bill_on).toBe('2026-03-01');
   });
 });
 
 describe('GET /scheduled_transactions', () => {
-  test('newest first; limit positive ≤ 100 (1800, 1802); offset a whole number, 0 the first page (1801)', async () => {
+  test('newest first; limit positive ≤ 100 (1800, 1802); offset a whole number, 0 the first page (1801)', async ({ gateway: gw, calls: a }) => {
     const { m, a: b } = await isolated(gw);
     const c = await b.customer();
     const ids = [];
@@ -101,7 +94,7 @@ describe('GET /scheduled_transactions', () => {
 });
 
 describe('POST /scheduled_transactions/:id/cancel', () => {
-  test('before it bills: `cancelled` (again: unchanged); then it never bills', async () => {
+  test('before it bills: `cancelled` (again: unchanged); then it never bills', async ({ gateway: gw, calls: a }) => {
     const { a: b } = await isolated(gw);
     const c = await b.customer();
     const st = await b.ok('POST', '/scheduled_transactions', { customer_id: c.id, amount: 500, bill_on: '2026-01-20' });
@@ -113,7 +106,7 @@ describe('POST /scheduled_transactions/:id/cancel', () => {
     expect((await b.ok('GET', `/scheduled_transactions/${st.id}`)).status).toBe('cancelled');
   });
 
-  test('once billed: SCHED02; unknown or foreign: SCHED01', async () => {
+  test('once billed: SCHED02; unknown or foreign: SCHED01', async ({ gateway: gw, calls: a }) => {
     const { a: b } = await isolated(gw);
     const c = await b.customer();
     const st = await b.ok('POST', '/scheduled_transactions', { customer_id: c.id, amount: 500, bill_on: '2026-01-16' });
@@ -125,7 +118,7 @@ describe('POST /scheduled_transactions/:id/cancel', () => {
 });
 
 describe('billing a scheduled transaction', () => {
-  test('on bill_on (00:00 UTC) it is charged: `billed` with its transaction; a declined amount is `failed`', async () => {
+  test('on bill_on (00:00 UTC) it is charged: `billed` with its transaction; a declined amount is `failed`', async ({ gateway: gw, calls: a }) => {
     const { a: b } = await isolated(gw);
     const c = await b.customer();
     const ok = await b.ok('POST', '/scheduled_transactions', { customer_id: c.id, amount: 1200, bill_on: '2026-01-17', description: 'Later', metadata: '{"k":"v"}' });
@@ -145,7 +138,7 @@ describe('billing a scheduled transaction', () => {
     expect((await b.ok('GET', `/charge/${failed.transaction_id}`)).status).toBe('DECLINED');
   });
 
-  test('the method is held until billed (17104), then free', async () => {
+  test('the method is held until billed (17104), then free', async ({ gateway: gw, calls: a }) => {
     const { m, a: b } = await isolated(gw);
     const c = await b.customer();
     const second = (await b.ok('POST', `/customers/${c.id}/methods`, { token: await tokenFor(gw, visa, m.test.public_key) })).method.id;
@@ -155,7 +148,7 @@ describe('billing a scheduled transaction', () => {
     expect(await b.ok('DELETE', `/customers/${c.id}/methods/${second}`)).toEqual({ success: true });
   });
 
-  test('runDue at real time bills what is due, across merchants, each test env at its clock', async () => {
+  test('runDue at real time bills what is due, across merchants, each test env at its clock', async ({ gateway: gw, calls: a }) => {
     const { a: b } = await isolated(gw);
     const c = await b.customer();
     const st = await b.ok('POST', '/scheduled_transactions', { customer_id: c.id, amount: 700, bill_on: '2026-01-15' });

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestGateway, bank, startGateway, tokenFor } from '../../helpers/gateway.js';
 import { BILLING_TIME, ISO, api } from './billings-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { bank, test as base, describe, expect, expectError, tokenFor } from '../../fixtures.js';
 
 // The test clock starts at 2026-01-15T12:00:00Z (a Thursday); nothing here moves it.
-let gw: TestGateway;
-let a: ReturnType<typeof api>;
-beforeAll(async () => {
-  gw = await startGateway();
-  a = api(gw);
-});
-afterAll(() => gw.close());
+/** The gateway fixture, plus the billing calls of billings-fixtures.ts as the gateway's merchant. */
+const test = base.extend<{ calls: ReturnType<typeof api> }>({ calls: [async ({ gateway }, use) => use(api(gateway)), { scope: 'file' }] });
 
 describe('POST /plans/:id/subscription/:customer_id', () => {
-  test('answers the subscription: integer id, the plan\'s terms, the method it bills, the next billing', async () => {
+  test('answers the subscription: integer id, the plan\'s terms, the method it bills, the next billing', async ({ calls: a }) => {
     const p = await a.plan({ amount: 1500, frequency: 'monthly' });
     const c = await a.customer();
     const res = await a.post(`/plans/${p.id}/subscription/${c.id}`, {});
@@ -28,7 +21,7 @@ describe('POST /plans/:id/subscription/:customer_id', () => {
     expect(Number.isInteger(s.id)).toBe(true);
   });
 
-  test('amount override, ends_after, metadata as a JSON string, form values as strings', async () => {
+  test('amount override, ends_after, metadata as a JSON string, form values as strings', async ({ calls: a }) => {
     const p = await a.plan({ amount: 1500 });
     const c = await a.customer();
     const s = await a.subscribe(p.id, c.id, { amount: '990', ends_after: '12', metadata: '{"seat":"A"}', bill_immediately: 'false' });
@@ -37,7 +30,7 @@ describe('POST /plans/:id/subscription/:customer_id', () => {
     expect(s2).toMatchObject({ ends_after: null, metadata: { x: 1 } });
   });
 
-  test('the method: method_id, else charge_bank_account picks the default of its type, else the default method', async () => {
+  test('the method: method_id, else charge_bank_account picks the default of its type, else the default method', async ({ gateway: gw, calls: a }) => {
     const c = await a.customer();
     const bankMethod = (await a.ok('POST', `/customers/${c.id}/methods`, { token: await tokenFor(gw, bank) })).method.id;
     const byFlag = await a.subscribe((await a.plan()).id, c.id, { charge_bank_account: true });
@@ -47,7 +40,7 @@ describe('POST /plans/:id/subscription/:customer_id', () => {
     expect((await a.subscribe((await a.plan()).id, c.id, { charge_bank_account: false })).method_id).toBe(c.default_method_id);
   });
 
-  test('bill_immediately: the first run happens before the answer and counts as one billing', async () => {
+  test('bill_immediately: the first run happens before the answer and counts as one billing', async ({ calls: a }) => {
     const p = await a.plan({ amount: 2500, frequency: 'monthly' });
     const c = await a.customer();
     const s = await a.subscribe(p.id, c.id, { bill_immediately: true, ends_after: 3 });
@@ -62,14 +55,14 @@ describe('POST /plans/:id/subscription/:customer_id', () => {
     expect(charge).toMatchObject({ amount_settled: 2500, customer_id: c.id, source: 'subscription', recurring: true, description: 'Gold' });
   });
 
-  test('bill_immediately with a declined amount: subscribed anyway, the billing is failed', async () => {
+  test('bill_immediately with a declined amount: subscribed anyway, the billing is failed', async ({ calls: a }) => {
     const c = await a.customer();
     const s = await a.subscribe((await a.plan({ amount: 80 })).id, c.id, { bill_immediately: true });
     expect(s).toMatchObject({ status: 'active', billings_count: 1 });
     expect(s.last_billing).toMatchObject({ status: 'failed', transaction_status: 'declined', error_code: '99820' });
   });
 
-  test('errors: 17001, PLAN01, 34792, SUB01, 59112, REQ01', async () => {
+  test('errors: 17001, PLAN01, 34792, SUB01, 59112, REQ01', async ({ gateway: gw, calls: a }) => {
     const p = await a.plan();
     const c = await a.customer();
     expectError(await a.post(`/plans/${p.id}/subscription/nosuchcustomer`), 404, '17001');
@@ -86,7 +79,7 @@ describe('POST /plans/:id/subscription/:customer_id', () => {
     expectError(await a.post(`/plans/${p.id}/subscription/${c.id}`), 409, 'SUB01');
   });
 
-  test('two concurrent subscribes of one customer to one plan: one wins, the other SUB01', async () => {
+  test('two concurrent subscribes of one customer to one plan: one wins, the other SUB01', async ({ calls: a }) => {
     const p = await a.plan();
     const c = await a.customer();
     const res = await Promise.all([1, 2, 3].map(() => a.post(`/plans/${p.id}/subscription/${c.id}`)));
@@ -95,7 +88,7 @@ describe('POST /plans/:id/subscription/:customer_id', () => {
 });
 
 describe('DELETE /plans/:id/subscription/:customer_id', () => {
-  test('unsubscribes: {success, subscription} cancelled with no next billing; then SUB02; resubscribing is allowed', async () => {
+  test('unsubscribes: {success, subscription} cancelled with no next billing; then SUB02; resubscribing is allowed', async ({ gateway: gw, calls: a }) => {
     const p = await a.plan();
     const c = await a.customer();
     const s = await a.subscribe(p.id, c.id);
@@ -114,7 +107,7 @@ describe('DELETE /plans/:id/subscription/:customer_id', () => {
 });
 
 describe('GET /subscriptions…', () => {
-  test('all, by customer, by plan, by plan and customer: list envelope, newest first', async () => {
+  test('all, by customer, by plan, by plan and customer: list envelope, newest first', async ({ gateway: gw, calls: a }) => {
     const m = await gw.newMerchant();
     const k = m.test.private_key;
     const [p1, p2] = [await a.plan({}, k), await a.plan({}, k)];
@@ -142,7 +135,7 @@ describe('GET /subscriptions…', () => {
 });
 
 describe('POST /subscriptions/:id', () => {
-  test('changes amount, method, ends_after and metadata of an active subscription; SUB03 once cancelled', async () => {
+  test('changes amount, method, ends_after and metadata of an active subscription; SUB03 once cancelled', async ({ gateway: gw, calls: a }) => {
     const p = await a.plan();
     const c = await a.customer();
     const bankMethod = (await a.ok('POST', `/customers/${c.id}/methods`, { token: await tokenFor(gw, bank) })).method.id;
@@ -158,7 +151,7 @@ describe('POST /subscriptions/:id', () => {
 });
 
 describe('methods and customers', () => {
-  test('a subscribed method cannot be deleted (10208) until the customer is unsubscribed', async () => {
+  test('a subscribed method cannot be deleted (10208) until the customer is unsubscribed', async ({ gateway: gw, calls: a }) => {
     const p = await a.plan();
     const c = await a.customer();
     const second = (await a.ok('POST', `/customers/${c.id}/methods`, { token: await tokenFor(gw) })).method.id;
@@ -168,7 +161,7 @@ describe('methods and customers', () => {
     expect((await a.del(`/customers/${c.id}/methods/${second}`)).json()).toEqual({ success: true });
   });
 
-  test('deleting the customer cancels its subscriptions', async () => {
+  test('deleting the customer cancels its subscriptions', async ({ calls: a }) => {
     const p = await a.plan();
     const c = await a.customer();
     const s = await a.subscribe(p.id, c.id);

@@ -1,30 +1,23 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestGateway, startGateway } from '../../helpers/gateway.js';
 import { RECEIPT_TIME, calls } from './receipts-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { TestGateway, test as base, describe, expect, expectError } from '../../fixtures.js';
 
 // Receipt templates (spec 2.6, 4.4): CRUD, list envelope, 10302, 10300, scoping; merchant defaults.
 
-let gw: TestGateway;
-let api: ReturnType<typeof calls>;
-beforeAll(async () => {
-  gw = await startGateway();
-  api = calls(gw);
-});
-afterAll(() => gw.close());
+/** The gateway fixture, plus the receipt calls of receipts-fixtures.ts as the gateway's merchant. */
+const test = base.extend<{ calls: ReturnType<typeof calls> }>({ calls: [async ({ gateway }, use) => use(calls(gateway)), { scope: 'file' }] });
 
-const merchantNumber = async (id = gw.merchant.id) =>
+const merchantNumber = async (gw: TestGateway, id = gw.merchant.id) =>
   (await gw.db.query('SELECT number FROM merchants WHERE id = $1', [id]))[0].number as number;
 
 describe('create, read, update, delete', () => {
-  test('POST creates: integer id and merchant_id, +00:00 timestamps, exactly the fields of spec 2.6', async () => {
+  test('POST creates: integer id and merchant_id, +00:00 timestamps, exactly the fields of spec 2.6', async ({ gateway: gw, calls: api }) => {
     const res = await api.post('/receipts/templates', { name: 'Default', subject: 'Thanks from [MerchantName]', receipt_text: 'Paid [Amount]' });
     expect(res.statusCode).toBe(200);
     const t = res.json();
     expect(Object.keys(t).sort()).toEqual(['class', 'created_at', 'id', 'merchant_id', 'name', 'receipt_text', 'subject', 'updated_at']);
     expect(t).toMatchObject({
       class: 'receipt_template', name: 'Default', subject: 'Thanks from [MerchantName]', receipt_text: 'Paid [Amount]',
-      merchant_id: await merchantNumber(),
+      merchant_id: await merchantNumber(gw),
     });
     expect(Number.isInteger(t.id)).toBe(true);
     expect(Number.isInteger(t.merchant_id)).toBe(true);
@@ -34,12 +27,12 @@ describe('create, read, update, delete', () => {
     expect((await api.get(`/receipts/templates/${t.id}`)).json()).toEqual(t);
   });
 
-  test('only receipt_text is required; name and subject default to null; form bodies work', async () => {
+  test('only receipt_text is required; name and subject default to null; form bodies work', async ({ calls: api }) => {
     const t = (await api.post('/receipts/templates', 'receipt_text=Hello+[CustomerName]<br>bye')).json();
     expect(t).toMatchObject({ name: null, subject: null, receipt_text: 'Hello [CustomerName]<br>bye' });
   });
 
-  test('10302 without receipt_text (absent, empty, blank); REQ01 for an object or an over-long field', async () => {
+  test('10302 without receipt_text (absent, empty, blank); REQ01 for an object or an over-long field', async ({ calls: api }) => {
     for (const body of [{}, { name: 'x' }, { receipt_text: '' }, { receipt_text: '   ' }, { receipt_text: null }]) {
       expectError(await api.post('/receipts/templates', body), 400, '10302');
     }
@@ -48,7 +41,7 @@ describe('create, read, update, delete', () => {
     expectError(await api.post('/receipts/templates', { receipt_text: 'x'.repeat(20_001) }), 400, 'REQ01');
   });
 
-  test('POST /:id updates the fields given and updated_at; an empty name clears it; 10302 for a blank text', async () => {
+  test('POST /:id updates the fields given and updated_at; an empty name clears it; 10302 for a blank text', async ({ gateway: gw, calls: api }) => {
     const t = (await api.post('/receipts/templates', { name: 'A', subject: 'S', receipt_text: 'one' })).json();
     gw.clock.advance(5000);
     const u = await api.post(`/receipts/templates/${t.id}`, { receipt_text: 'two', name: '' });
@@ -60,7 +53,7 @@ describe('create, read, update, delete', () => {
     expect((await api.get(`/receipts/templates/${t.id}`)).json().receipt_text).toBe('two');
   });
 
-  test('DELETE answers {success: true}; the template is gone (10300)', async () => {
+  test('DELETE answers {success: true}; the template is gone (10300)', async ({ calls: api }) => {
     const t = (await api.post('/receipts/templates', { receipt_text: 'bye' })).json();
     const res = await api.del(`/receipts/templates/${t.id}`);
     expect(res.statusCode).toBe(200);
@@ -70,7 +63,7 @@ describe('create, read, update, delete', () => {
     expectError(await api.post(`/receipts/templates/${t.id}`, { receipt_text: 'x' }), 404, '10300');
   });
 
-  test('10300 for unknown and malformed ids', async () => {
+  test('10300 for unknown and malformed ids', async ({ calls: api }) => {
     for (const id of ['999999999', 'abc', '1.5', '-1', '99999999999999999999']) {
       expectError(await api.get(`/receipts/templates/${id}`), 404, '10300');
     }
@@ -78,7 +71,7 @@ describe('create, read, update, delete', () => {
 });
 
 describe('list', () => {
-  test('list envelope, newest first, limit and offset, PAGE01', async () => {
+  test('list envelope, newest first, limit and offset, PAGE01', async ({ gateway: gw, calls: api }) => {
     const m = await gw.newMerchant();
     const k = m.test.private_key;
     const ids: number[] = [];
@@ -94,7 +87,7 @@ describe('list', () => {
 });
 
 describe('scoping', () => {
-  test('templates never cross environments or merchants', async () => {
+  test('templates never cross environments or merchants', async ({ gateway: gw, calls: api }) => {
     const t = (await api.post('/receipts/templates', { receipt_text: 'test only' })).json();
     expectError(await api.get(`/receipts/templates/${t.id}`, gw.merchant.live.private_key), 404, '10300');
     expectError(await api.get(`/receipts/templates/${t.id}`, gw.other.test.private_key), 404, '10300');
@@ -105,13 +98,13 @@ describe('scoping', () => {
     expect(otherList.list.map((x: any) => x.id)).not.toContain(t.id);
   });
 
-  test('a public key is refused (AUTH02)', async () => {
+  test('a public key is refused (AUTH02)', async ({ gateway: gw, calls: api }) => {
     expectError(await api.get('/receipts/templates', gw.merchant.test.public_key), 403, 'AUTH02');
   });
 });
 
 describe('merchant receipt defaults (GET/POST /settings)', () => {
-  test('default_receipts and default_receipt_template_id are per environment; 10300 for a template not of this scope', async () => {
+  test('default_receipts and default_receipt_template_id are per environment; 10300 for a template not of this scope', async ({ gateway: gw, calls: api }) => {
     const m = await gw.newMerchant();
     const before = (await api.get('/settings', m.test.private_key)).json();
     expect(before).toMatchObject({ default_receipts: false, default_receipt_template_id: null });
@@ -127,7 +120,7 @@ describe('merchant receipt defaults (GET/POST /settings)', () => {
     expect(cleared).toMatchObject({ default_receipts: true, default_receipt_template_id: null });
   });
 
-  test('deleting the merchant default template clears the setting', async () => {
+  test('deleting the merchant default template clears the setting', async ({ gateway: gw, calls: api }) => {
     const m = await gw.newMerchant();
     const t = (await api.post('/receipts/templates', { receipt_text: 'x' }, m.test.private_key)).json();
     await api.post('/settings', { default_receipt_template_id: t.id }, m.test.private_key);
@@ -136,7 +129,7 @@ describe('merchant receipt defaults (GET/POST /settings)', () => {
   });
 });
 
-test('Idempotency-Key on template creation replays the same template', async () => {
+test('Idempotency-Key on template creation replays the same template', async ({ calls: api }) => {
   const h = { 'idempotency-key': 'tpl-1' };
   const a = await api.post('/receipts/templates', { receipt_text: 'once' }, undefined, h);
   const b = await api.post('/receipts/templates', { receipt_text: 'once' }, undefined, h);
