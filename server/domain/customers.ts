@@ -1,31 +1,17 @@
 import { Db, pagedQuery, Queryable } from '../db/index.js';
-import { E, ErrorCode, GatewayError, invalid, MUST } from '../errors.js';
+import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Vault } from '../vault.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
-import { isEmail, type Page, readBool, readMetadata, text } from './validate.js';
+import type { Page } from './validate.js';
+import { type CustomerInput, type TextField, TEXT_FIELDS } from './customer-input.js';
 import {
   CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer,
   methodsOf, placeholder, retireCustomerMethods, setDefaultMethod, typeDefault, type TokenInput,
 } from './methods.js';
 import { carriesPayment } from './payment-fields.js';
 import { presentMethod } from '../schemas/methods.js';
-import { MAX_LENGTH, type CustomerOut } from '../schemas/customers.js';
-
-type TextField = keyof typeof MAX_LENGTH;
-const TEXT_FIELDS = Object.keys(MAX_LENGTH) as TextField[];
-const TOO_LONG: Partial<Record<TextField, ErrorCode>> = {
-  fax: E.FAX_TOO_LONG, first_name: E.FIRST_NAME_TOO_LONG, last_name: E.LAST_NAME_TOO_LONG, phone: E.PHONE_TOO_LONG, website: E.WEBSITE_TOO_LONG,
-};
-const CUSTOM_ID = /^[A-Za-z0-9_-]{6,64}$/;
-// POST /customers/search is a route of its own, so a customer called "search" could never be updated.
-const RESERVED_IDS = new Set(['search']);
-
-export interface CustomerInput {
-  [field: string]: unknown;
-  /** Already parsed by the route (object or JSON string); null clears it, undefined leaves it. */
-  metadata?: Record<string, unknown> | null;
-}
+import type { CustomerOut } from '../schemas/customers.js';
 
 interface CustomerRow {
   id: string;
@@ -46,54 +32,12 @@ const CUSTOMER_COLUMNS = `id, first_name, last_name, company, email, phone, fax,
 
 
 /**
- * The record fields of a create or update body. On update an absent field is left alone and an
- * empty one is cleared (country falls back to USA); on create absent means empty.
- */
-function readFields(input: CustomerInput, update: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of TEXT_FIELDS) {
-    if (update && input[f] === undefined) continue;
-    let v = text(input[f], f);
-    if (v !== null && v.length > MAX_LENGTH[f] && f !== 'state' && f !== 'country') {
-      throw new GatewayError(TOO_LONG[f] ?? E.INVALID_REQUEST, `${f} must be at most ${MAX_LENGTH[f]} characters`);
-    }
-    if (f === 'state' && v !== null) {
-      if (!/^[A-Za-z]{2}$/.test(v)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'use the two-character state abbreviation');
-      v = v.toUpperCase();
-    }
-    if (f === 'email' && v !== null && !isEmail(v)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'customer email invalid');
-    if (f === 'country') {
-      v = (v ?? 'USA').toUpperCase();
-      if (!/^[A-Z]{3}$/.test(v)) throw invalid('country', MUST.COUNTRY);
-    }
-    out[f] = v;
-  }
-  const metadata = readMetadata(input.metadata);
-  if (!update || metadata !== undefined) out.metadata = metadata ?? {};
-  const receipts = readBool(input.default_receipts, 'default_receipts');
-  if (!update || receipts !== undefined) out.default_receipts = receipts ?? false;
-  if (!update || input.default_receipt_template_id !== undefined) {
-    out.default_receipt_template_id = text(input.default_receipt_template_id, 'default_receipt_template_id');
-  }
-  return out;
-}
-
-function readCustomId(v: unknown): string | null {
-  const id = text(v, 'id');
-  if (id === null) return null;
-  if (!CUSTOM_ID.test(id) || RESERVED_IDS.has(id)) {
-    throw invalid('id', 'must be 6 to 64 characters of A-Z, a-z, 0-9, _ and - (and not "search")');
-  }
-  return id;
-}
-
-/**
  * The customer's zip is an address field: the token's own billing zip comes first. Card or bank
  * fields in the body (card_number, card_exp_month, card_exp_year, csc; bank_account_number, ...)
  * stand for a token, held by the customer's names when the body names no holder.
  */
 function tokenInput(input: CustomerInput, customerZip: string | null, holder: TokenInput['holder']): TokenInput {
-  return { token: text(input.token, 'token'), csc: text(input.cvv ?? input.csc, 'csc'), fallbackZip: customerZip, fields: input, holder };
+  return { token: input.token, csc: input.csc, fallbackZip: customerZip, fields: input.body, holder };
 }
 
 /**
@@ -102,9 +46,8 @@ function tokenInput(input: CustomerInput, customerZip: string | null, holder: To
  * type is listed beside it, so every customer starts with one method of each type (spec 2.4).
  */
 export async function createCustomer(q: Queryable, vault: Vault, scope: Scope, input: CustomerInput, now: Date) {
-  const fields = readFields(input, false);
-  const customId = readCustomId(input.id);
-  const token = tokenInput(input, fields.zip as string | null, fields as TokenInput['holder']);
+  const { fields, customId } = input;
+  const token = tokenInput(input, fields.zip ?? null, fields as TokenInput['holder']);
   const row = { ...fields, merchant_id: scope.merchantId, env: scope.env, created_at: now, updated_at: now };
   const cols = Object.keys(row);
   const sql = `INSERT INTO customers (id, ${cols.join(', ')})
@@ -138,8 +81,7 @@ export async function createCustomer(q: Queryable, vault: Vault, scope: Scope, i
  * and wins over the token's.
  */
 export async function updateCustomer(q: Queryable, vault: Vault, scope: Scope, id: string, input: CustomerInput, now: Date) {
-  const fields = readFields(input, true);
-  const defaultId = text(input.default_method_id, 'default_method_id');
+  const { fields, defaultMethodId: defaultId } = input;
   const head = await lockCustomer(q, scope, id);
   const cols = Object.keys(fields);
   await q.query(
@@ -148,7 +90,7 @@ export async function updateCustomer(q: Queryable, vault: Vault, scope: Scope, i
     [scope.merchantId, scope.env, id, ...Object.values(fields), now],
   );
   const names = { ...head, ...fields } as TokenInput['holder'];
-  const token = tokenInput(input, fields.zip === undefined ? head.zip : (fields.zip as string | null), names);
+  const token = tokenInput(input, fields.zip === undefined ? head.zip : fields.zip, names);
   if (carriesPayment(token)) {
     const details = await detailsFromToken(q, vault, scope, token, now);
     const methods = await methodsOf(q, scope, [id]);

@@ -5,6 +5,7 @@ import { RecurringDeps, chargeInTx, receiptWanted } from './billings.js';
 import type { ChargeInput, PayerField } from './charge-input.js';
 import { isCalendarDate, startOfDay, utcDate } from './calendar.js';
 import { createCustomer, findChargeableMethod } from './customers.js';
+import { readCustomerInput } from './customer-input.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import type { Transaction } from './transactions.js';
@@ -114,11 +115,11 @@ export async function createScheduled(
   const chargeBank = input.chargeBankAccount;
   let customer = customerId;
   if (token !== null) {
-    const created = await createCustomer(q, vault, scope, {
+    const created = await createCustomer(q, vault, scope, readCustomerInput({
       token, cvv: input.cvv, csc: input.csc, email: email ?? undefined, company: payer.company, website: payer.website,
       address_1: payer.address_1, address_2: payer.address_2, city: payer.city, state: payer.state, zip: payer.zip,
       phone: payer.phone_number, fax: payer.fax_number,
-    }, now);
+    }, 'create'), now);
     customer = created.id;
   }
   const m = await findChargeableMethod(q, scope, customer!, input.methodId, chargeBank ?? null);

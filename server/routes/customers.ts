@@ -1,21 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  CustomerInput, createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer,
-} from '../domain/customers.js';
+import { createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer } from '../domain/customers.js';
+import { readCustomerInput } from '../domain/customer-input.js';
 import { E, invalid, MUST } from '../errors.js';
 import { BRAND_ERRORS } from './methods.js';
-import { readMetadata, readPage, text } from '../domain/validate.js';
+import { readPage, text } from '../domain/validate.js';
 import { CustomerBody, CustomerList, CustomerSchema, CustomerSearchBody, DeleteCustomerQuery } from '../schemas/customers.js';
 import { PageQuery, Success } from '../schemas/common.js';
 
 type IdParams = { Params: { id: string } };
 type Body = Record<string, unknown>;
-
-/** metadata arrives as an object or a JSON-encoded string (readMetadata); absent leaves it alone on update. */
-function input(body: Body | undefined): CustomerInput {
-  const b = body ?? {};
-  return { ...b, metadata: readMetadata(b.metadata) };
-}
 
 /** Spec 4.5. */
 export default async function customerRoutes(app: FastifyInstance) {
@@ -27,9 +20,10 @@ export default async function customerRoutes(app: FastifyInstance) {
 
   app.post<{ Body: Body }>('/customers', {
     config: { errors: [...fieldErrors, E.CUSTOM_ID_TAKEN] }, schema: { summary: 'Create a customer', body: CustomerBody, ...reply200 },
-  }, async (req) =>
-    req.tx((q) => createCustomer(q, vault, req.identity, input(req.body), req.now)),
-  );
+  }, async (req) => {
+    const input = readCustomerInput(req.body, 'create');
+    return req.tx((q) => createCustomer(q, vault, req.identity, input, req.now));
+  });
 
   app.get('/customers', {
     config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List customers, newest first', querystring: PageQuery, response: { 200: CustomerList } },
@@ -51,9 +45,10 @@ export default async function customerRoutes(app: FastifyInstance) {
 
   app.post<IdParams & { Body: Body }>('/customers/:id', {
     config: { errors: [...fieldErrors, E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND] }, schema: { summary: 'Update a customer', body: CustomerBody, ...reply200 },
-  }, async (req) =>
-    req.tx((q) => updateCustomer(q, vault, req.identity, req.params.id, input(req.body), req.now)),
-  );
+  }, async (req) => {
+    const input = readCustomerInput(req.body, 'update');
+    return req.tx((q) => updateCustomer(q, vault, req.identity, req.params.id, input, req.now));
+  });
 
   app.delete<IdParams>('/customers/:id', { config: { errors: [E.CUSTOMER_NOT_FOUND] }, schema: { summary: 'Delete a customer and its methods', response: { 200: Success } } }, async (req) => {
     await req.tx((q) => deleteCustomer(q, req.identity, req.params.id, req.now));

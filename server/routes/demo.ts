@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readChargeInput } from '../domain/charge-input.js';
 import { createCharge } from '../domain/charges.js';
 import { createCustomer } from '../domain/customers.js';
+import { readCustomerInput } from '../domain/customer-input.js';
 import { Scope, demoMerchantId, demoPublicKey } from '../domain/keys.js';
 import { TransactionSchema, presentTransaction } from '../schemas/transactions.js';
 import { E, GatewayError } from '../errors.js';
@@ -95,7 +96,7 @@ function demoCharge(app: FastifyInstance): void {
     let charge: Record<string, unknown> = { token, amount, description: 'Demo checkout' };
     if (save_customer) {
       if (!token) throw new GatewayError(E.TOKEN_NOT_FOR_MERCHANT);
-      const customer = await req.tx((q) => createCustomer(q, vault, scope, { token } as any, clock.now()));
+      const customer = await req.tx((q) => createCustomer(q, vault, scope, readCustomerInput({ token }, 'create'), clock.now()));
       customerId = customer.id as string;
       charge = { customer_id: customerId, amount, description: 'Demo checkout (saved customer)' };
     }

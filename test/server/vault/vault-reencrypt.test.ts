@@ -2,6 +2,7 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { Db } from '../../../server/db/index.js';
 import { createCustomer, findChargeableMethod } from '../../../server/domain/customers.js';
+import { readCustomerInput } from '../../../server/domain/customer-input.js';
 import { Scope, createMerchant } from '../../../server/domain/keys.js';
 import { consumeToken, createToken } from '../../../server/domain/tokens.js';
 import { readSecret, rotateSecret } from '../../../server/domain/signing.js';
@@ -53,7 +54,7 @@ beforeAll(async () => {
     await db.query('UPDATE tokens SET secret_enc = $2, csc_enc = $3 WHERE id = $1', [id, v1Blob(K1, visa.card_number), v1Blob(K1, visa.csc)]);
   }
   const tokenId = (await createToken(db, old, scope, visa, now)).id;
-  const customer = await db.tx((q) => createCustomer(q, old, scope, { token: tokenId }, now));
+  const customer = await db.tx((q) => createCustomer(q, old, scope, readCustomerInput({ token: tokenId }, 'create'), now));
   customerId = customer.id;
   const first = await readSecret(db, old, scope, now);
   const rotated = await db.tx((q) => rotateSecret(q, old, scope, now, '1h'));

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { E, GatewayError } from '../../../server/errors.js';
+import { readCustomerInput } from '../../../server/domain/customer-input.js';
+
+// POST /customers and POST /customers/:id's body read once, at the edge: the typed CustomerInput
+// createCustomer and updateCustomer work on.
+
+function refusal(body: Record<string, unknown>, mode: 'create' | 'update' = 'create'): { code: string; message: string } {
+  try {
+    readCustomerInput(body, mode);
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    return { code: err.code, message: err.message };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('readCustomerInput', () => {
+  it('reads a create body: every column, absent ones empty, state and country upper-cased', () => {
+    const input = readCustomerInput({
+      id: 'cust_0001', first_name: ' Ada ', state: 'ca', metadata: '{"tier":"gold"}', default_receipts: 'yes',
+      token: ' tok ', cvv: 123,
+    }, 'create');
+    expect(input).toEqual({
+      fields: {
+        first_name: 'Ada', last_name: null, company: null, email: null, phone: null, fax: null, website: null,
+        address_1: null, address_2: null, city: null, state: 'CA', zip: null, country: 'USA',
+        metadata: { tier: 'gold' }, default_receipts: true, default_receipt_template_id: null,
+      },
+      customId: 'cust_0001', defaultMethodId: null, token: 'tok', csc: '123', body: expect.any(Object),
+    });
+  });
+
+  it('reads an update body: only the columns sent, an empty one cleared, the custom id ignored', () => {
+    const input = readCustomerInput({ id: 'x', company: '', country: '', default_method_id: 'm1' }, 'update');
+    expect(input.fields).toEqual({ company: null, country: 'USA' });
+    expect(input).toMatchObject({ customId: null, defaultMethodId: 'm1', token: null, csc: null });
+  });
+
+  it('reads an absent body as an empty one', () => {
+    expect(readCustomerInput(undefined, 'update').fields).toEqual({});
+    expect(readCustomerInput(null, 'create').fields.country).toBe('USA');
+  });
+
+  it.each([
+    [{ first_name: 'a'.repeat(101) }, E.FIRST_NAME_TOO_LONG],
+    [{ phone: '1'.repeat(33) }, E.PHONE_TOO_LONG],
+    [{ company: 'a'.repeat(256) }, E.INVALID_REQUEST],
+    [{ state: 'Cal' }, E.CUSTOMER_EMAIL_OR_STATE_INVALID],
+    [{ email: 'not-an-email' }, E.CUSTOMER_EMAIL_OR_STATE_INVALID],
+    [{ country: 'US' }, E.INVALID_REQUEST],
+    [{ default_receipts: 'maybe' }, E.INVALID_REQUEST],
+    [{ id: 'search' }, E.INVALID_REQUEST],
+    [{ id: 'short' }, E.INVALID_REQUEST],
+    [{ token: { nested: 1 } }, E.INVALID_REQUEST],
+  ])('refuses %j with %s', (body, code) => {
+    expect(refusal(body).code).toBe(code);
+  });
+
+  it('answers metadata before the other fields, then the fields in their order', () => {
+    expect(refusal({ first_name: 'a'.repeat(101), metadata: '{' }).message).toMatch(/metadata/);
+    expect(refusal({ first_name: 'a'.repeat(101), phone: '1'.repeat(33) }).code).toBe(E.FIRST_NAME_TOO_LONG);
+    expect(refusal({ email: 'bad', id: 'no' }).code).toBe(E.CUSTOMER_EMAIL_OR_STATE_INVALID);
+  });
+
+  it('leaves the custom id alone on update, so an update never refuses it', () => {
+    expect(readCustomerInput({ id: 'no' }, 'update').customId).toBeNull();
+  });
+});
