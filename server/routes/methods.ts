@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createMethod, deleteMethod, getMethod, listMethods, updateMethod } from '../domain/methods.js';
+import { readMethodInput } from '../domain/method-input.js';
 import { ManyMethods, MethodBody, OneMethod, presentMethod } from '../schemas/methods.js';
 import { Success } from '../schemas/common.js';
 import { E, GatewayError } from '../errors.js';
@@ -11,9 +12,6 @@ export const BRAND_ERRORS = [E.VISA_INVALID, E.MASTERCARD_INVALID, E.AMEX_INVALI
 type CustomerParams = { Params: { customer_id: string } };
 type MethodParams = { Params: { customer_id: string; method_id: string } };
 type TokenBody = Record<string, string | number | null | undefined>;
-
-const str = (v: unknown) => (v === undefined || v === null || v === '' ? null : String(v));
-const tokenInput = (b: TokenBody) => ({ token: str(b.token), csc: str(b.cvv ?? b.csc), zip: str(b.zip), fields: b });
 
 /** Spec 4.6: a customer's stored payment methods, wrapped in {success, ...}. */
 export default async function methodRoutes(app: FastifyInstance) {
@@ -27,8 +25,7 @@ export default async function methodRoutes(app: FastifyInstance) {
       schema: { summary: "Add a payment method to a customer", body: MethodBody, response: { 200: OneMethod } },
     },
     async (req) => {
-      const body = req.body ?? {};
-      const input = { ...tokenInput(body), method_type: str(body.method_type) };
+      const input = readMethodInput(req.body, 'create');
       const method = await req.tx((q) => createMethod(q, vault, req.identity, req.params.customer_id, input, req.now));
       return { success: true, method: presentMethod(method, 'method') };
     },
@@ -57,7 +54,8 @@ export default async function methodRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { customer_id, method_id } = req.params;
-      const method = await req.tx((q) => updateMethod(q, vault, req.identity, customer_id, method_id, tokenInput(req.body ?? {}), req.now));
+      const input = readMethodInput(req.body, 'update');
+      const method = await req.tx((q) => updateMethod(q, vault, req.identity, customer_id, method_id, input, req.now));
       return { success: true, method: presentMethod(method, 'method') };
     },
   );
