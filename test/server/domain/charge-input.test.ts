@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../server/errors.js';
 import { chargeShape, readChargeInput, readRefundAmount } from '../../../server/domain/charge-input.js';
 import type { Scope } from '../../../server/domain/keys.js';
+import { refusal as refusalOf } from './refusal.js';
 
 // POST /charge's body read once, at the edge: the typed ChargeInput createCharge works on.
 
@@ -9,15 +10,7 @@ const scope: Scope = { merchantId: 'm_test', env: 'test' };
 const now = new Date('2026-06-01T00:00:00Z');
 const read = (body: Record<string, unknown>) => readChargeInput(scope, body, now);
 
-function refusal(body: Record<string, unknown>): { code: string; message: string } {
-  try {
-    read(body);
-  } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
-    return { code: err.code, message: err.message };
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (body: Record<string, unknown>) => refusalOf(() => read(body));
 
 describe('chargeShape', () => {
   it.each([

@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { E, GatewayError } from '../../../server/errors.js';
+import { E } from '../../../server/errors.js';
 import { readCustomerInput } from '../../../server/domain/customer-input.js';
+import { refusal as refusalOf } from './refusal.js';
 
 // POST /customers and POST /customers/:id's body read once, at the edge: the typed CustomerInput
 // createCustomer and updateCustomer work on.
 
-function refusal(body: Record<string, unknown>, mode: 'create' | 'update' = 'create'): { code: string; message: string } {
-  try {
-    readCustomerInput(body, mode);
-  } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
-    return { code: err.code, message: err.message };
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (body: Record<string, unknown>, mode: 'create' | 'update' = 'create') =>
+  refusalOf(() => readCustomerInput(body, mode));
 
 describe('readCustomerInput', () => {
   it('reads a create body: every column, absent ones empty, state and country upper-cased', () => {

@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../server/errors.js';
 import { readScheduledInput } from '../../../server/domain/scheduled.js';
+import { refusal as refusalOf } from './refusal.js';
 
 // POST /scheduled_transactions' body read once, at the edge, into the typed ScheduledInput.
 
 const now = new Date('2026-06-01T12:00:00Z');
 const read = (body: Record<string, unknown>) => readScheduledInput(body, now);
 
-function refusal(body: Record<string, unknown>): { code: string; message: string } {
-  try {
-    read(body);
-  } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
-    return { code: err.code, message: err.message };
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (body: Record<string, unknown>) => refusalOf(() => read(body));
 
 describe('readScheduledInput', () => {
   it('reads a schedule for a stored customer, payer fields by their 2.7 names (phone as phone_number)', () => {

@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, E, GatewayError, MUST, badRequest, invalid, tooLong } from '../../../server/errors.js';
+import { CATALOGUE, E, MUST, badRequest, invalid, tooLong } from '../../../server/errors.js';
 import {
   MAX_METADATA_JSON, PAGE_CODES, SPEC_PAGE_CODES, readBool, readMetadata, readPage, readPageOrAll,
 } from '../../../server/domain/validate.js';
+import { refusal as refusalOf } from './refusal.js';
 
-/** The code and message a reader refuses `run` with. */
+/** The code, status and message a reader refuses `run` with. */
 function refusal(run: () => unknown): { code: string; status: number; message: string } {
-  try {
-    run();
-  } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
-    return { code: err.code, status: err.status, message: err.message };
-  }
-  throw new Error('expected a refusal');
+  const { code, message } = refusalOf(run);
+  return { code, status: CATALOGUE[code as keyof typeof CATALOGUE][0], message };
 }
 
 describe('the catalogue', () => {

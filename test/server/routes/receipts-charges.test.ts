@@ -146,9 +146,9 @@ function recordingDb(db: Db, failOn?: RegExp) {
     // A statement outside a transaction is its own unit of work (a test-mode charge by token
     // records itself in one statement, without BEGIN/COMMIT).
     query: (sql, params) => {
-      txs.push([sql]);
-      if (failOn?.test(sql)) return Promise.reject(new Error('injected failure'));
-      return db.query(sql, params);
+      const log: string[] = [];
+      txs.push(log);
+      return wrap(db, log).query(sql, params);
     },
     exec: (sql) => db.exec(sql),
     tx: (fn) => db.tx((q) => {
