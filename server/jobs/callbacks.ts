@@ -169,23 +169,27 @@ async function deliverOne(deps: CallbackDeps, row: CallbackRow, now: Date, opts:
     detail = err instanceof OutboundError ? `${err.kind}: ${err.detail}` : String((err as Error)?.message ?? err);
   }
   const done = new Date();
-  // Every attempt is kept (GET /webhooks/deliveries shows them).
-  await deps.db.query(
-    `INSERT INTO callback_attempts (callback_id, merchant_id, env, attempt, at, status_code, error, duration_ms)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [row.id, row.merchant_id, row.env, row.attempts, now, status, error, duration],
+  // Every attempt is kept (GET /webhooks/deliveries shows them). The attempt and the delivery's new
+  // state are written by one statement: a settle reading in between (jobs/settle.ts) would otherwise
+  // see an attempt recorded on a delivery still pending and take it for a retry not yet due.
+  const record = (update: string, params: unknown[]) => deps.db.query(
+    `WITH attempt AS (
+       INSERT INTO callback_attempts (callback_id, merchant_id, env, attempt, at, status_code, error, duration_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8))
+     ${update}`,
+    [row.id, row.merchant_id, row.env, row.attempts, now, status, error, duration, ...params],
   );
   if (error === null) {
-    await deps.db.query("UPDATE callbacks SET status = 'sent', sent_at = $2, last_status = $3, last_error = NULL WHERE id = $1", [row.id, done, status]);
+    await record("UPDATE callbacks SET status = 'sent', sent_at = $9, last_status = $6, last_error = NULL WHERE id = $1", [done]);
     return 'sent';
   }
   if (row.attempts >= (row.max_attempts ?? maxAttempts)) {
-    await deps.db.query("UPDATE callbacks SET status = 'failed', last_status = $2, last_error = $3 WHERE id = $1", [row.id, status, error]);
+    await record("UPDATE callbacks SET status = 'failed', last_status = $6, last_error = $7 WHERE id = $1", []);
     deps.log?.warn({ callback_id: row.id, billing_id: row.billing_id, error, detail }, 'callback failed for good');
     return 'failed';
   }
-  await deps.db.query('UPDATE callbacks SET next_attempt_at = $2, last_status = $3, last_error = $4 WHERE id = $1', [
-    row.id, new Date(now.getTime() + backoff(row.attempts)), status, error,
+  await record('UPDATE callbacks SET next_attempt_at = $9, last_status = $6, last_error = $7 WHERE id = $1', [
+    new Date(now.getTime() + backoff(row.attempts)),
   ]);
   return 'retrying';
 }

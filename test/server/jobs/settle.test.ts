@@ -6,6 +6,8 @@ import { Clock, ManualClock } from '../../../server/clock.js';
 import { createKeySet, createMerchant } from '../../../server/domain/keys.js';
 import { WebhookDispatcher } from '../../../server/jobs/dispatch.js';
 import { Scheduler } from '../../../server/jobs/scheduler.js';
+import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
+import { settle } from '../../../server/jobs/settle.js';
 import type { EmailMessage, SmsMessage } from '../../../server/domain/outbox.js';
 import { OutboxWorker, SendError } from '../../../server/notify/outbox.js';
 import { Vault } from '../../../server/vault.js';
@@ -223,13 +225,41 @@ describe('what settle waits for', () => {
     });
     expect((await a.call('GET', '/webhooks/deliveries')).body.list[0]).toMatchObject({ status: 'pending' });
     expect(answered).toBe(false);
-    // That node records its attempt: delivered.
-    await db.query(
-      `INSERT INTO callback_attempts (callback_id, merchant_id, env, attempt, at, status_code, error, duration_ms)
-       VALUES ($1, $2, 'test', $3, $4, 200, NULL, 3)`, [row.id, m.id, row.attempts, clock.now()]);
-    await db.query(`UPDATE callbacks SET status = 'sent', sent_at = $2, last_status = 200 WHERE id = $1`, [row.id, clock.now()]);
+    // That node records its attempt and the outcome together (as jobs/callbacks.ts does): delivered.
+    await db.tx(async (q) => {
+      await q.query(
+        `INSERT INTO callback_attempts (callback_id, merchant_id, env, attempt, at, status_code, error, duration_ms)
+         VALUES ($1, $2, 'test', $3, $4, 200, NULL, 3)`, [row.id, m.id, row.attempts, clock.now()]);
+      await q.query(`UPDATE callbacks SET status = 'sent', sent_at = $2, last_status = 200 WHERE id = $1`, [row.id, clock.now()]);
+    });
     expect(await waiting).toMatchObject({ settled: true, webhooks: { ...none, delivered: 1 } });
     expect(rx.received).toHaveLength(0); // settle never sent it a second time
+  });
+
+  test('a delivery is never seen between its attempt and its outcome: a settle on another node never takes it for a retry', async () => {
+    const m = await merchant();
+    const a = as(m);
+    const rx = await receiver();
+    await a.hook({ mode: 'webhook', url: rx.url });
+    await a.charge(4500);
+    await new WebhookDispatcher({ db, clock }).runOnce();
+    // This node delivers; after every statement it makes, another node's settle looks (timeout 0).
+    const seen: object[] = [];
+    const scope = { merchantId: m.id, env: 'test' as const };
+    const observed = {
+      ...db,
+      async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
+        const rows = await db.query<T>(sql, params);
+        seen.push((await settle({ db, clock, vault } as never, scope, { timeoutMs: 0 })).webhooks);
+        return rows;
+      },
+    };
+    expect(await deliverCallbacks({ db: observed, clock, vault }, clock.now(), { scope })).toMatchObject({ sent: 1 });
+    expect(rx.received).toHaveLength(1);
+    expect(seen.length).toBeGreaterThan(1);
+    // Claimed (being sent), then delivered: no moment where it looked like a retry not yet due.
+    for (const w of seen) expect([{ ...none, pending: 1 }, { ...none, delivered: 1 }]).toContainEqual(w);
+    expect(seen.at(-1)).toEqual({ ...none, delivered: 1 });
   });
 
   test('runs due billings (test clock ahead) and delivers their callbacks; an advance under way is waited for', async () => {
