@@ -10,6 +10,7 @@ import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { settle } from '../../../server/jobs/settle.js';
 import type { EmailMessage, SmsMessage } from '../../../server/domain/outbox.js';
 import { OutboxWorker, SendError } from '../../../server/notify/outbox.js';
+import type { Row } from '../../../server/db/db.js';
 import { Vault } from '../../../server/vault.js';
 import { Merchant, basic, testDb, visa } from '../../helpers/gateway.js';
 import { Receiver, startReceiver } from './webhooks-fixtures.js';
@@ -248,7 +249,7 @@ describe('what settle waits for', () => {
     const scope = { merchantId: m.id, env: 'test' as const };
     const observed = {
       ...db,
-      async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
+      async query<T extends Row>(sql: string, params?: unknown[]): Promise<T[]> {
         const rows = await db.query<T>(sql, params);
         seen.push((await settle({ db, clock, vault } as never, scope, { timeoutMs: 0 })).webhooks);
         return rows;
