@@ -127,7 +127,8 @@ describe('retries', () => {
     const dead = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: hang }, leaseMs: 60_000 });
     await put(s, email('lease@example.com'));
     void dead.runOnce();
-    await new Promise((r) => setTimeout(r, 200));
+    // Until the dead worker has claimed it (its send never returns): polled, not a fixed sleep.
+    for (let i = 0; i < 200 && (await rows(s))[0].attempts === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect((await rows(s))[0]).toMatchObject({ status: 'pending', attempts: 1 });
 
     const mail = recorder<EmailMessage>();
