@@ -14,11 +14,11 @@ import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { KeySet } from '../server/domain/keys.js';
 import { ApiResponse, TesseraClient, tesseraClient } from '../server/testing/client.js';
-import { TestGateway, startGateway } from './helpers/gateway.js';
+import { GatewayOptions, TestGateway, startGateway } from './helpers/gateway.js';
 
 export { describe, expect } from 'vitest';
 export { bank, basic, tokenFor, visa } from './helpers/gateway.js';
-export type { Merchant, TestGateway } from './helpers/gateway.js';
+export type { GatewayOptions, Merchant, TestGateway } from './helpers/gateway.js';
 
 /** Either answer shape: Fastify's inject (statusCode, json()) or the client's (status, body). */
 export type AnyResponse = { statusCode: number; json(): any; body?: string; headers?: Record<string, unknown> } | ApiResponse<any>;
@@ -63,18 +63,28 @@ export function apiFor(gw: TestGateway, keys: KeySet = gw.merchant.test): Tesser
 }
 
 export interface GatewayFixtures {
+  /**
+   * How this file's `gateway` is made (rate limits, proxy trust, counters, a clock): none by default.
+   * A file sets it once, at its top level: `test.override({ gatewayOptions: { limits } })`.
+   */
+  gatewayOptions: GatewayOptions;
   /** One in-process gateway for the whole test file (two merchants: `merchant` and `other`). */
   gateway: TestGateway;
   /** The QA client with the gateway merchant's test keys. */
   api: TesseraClient;
   expectError: typeof expectError;
+  /**
+   * Another gateway for this test alone, made with `opts` and closed when the test ends: for tests
+   * that each need their own limits, or a gateway nobody else has touched.
+   */
+  newGateway: (opts?: GatewayOptions) => Promise<TestGateway>;
 }
 
 export const test = base.extend<GatewayFixtures>({
+  gatewayOptions: [{}, { scope: 'file' }],
   gateway: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const gw = await startGateway();
+    async ({ gatewayOptions }, use) => {
+      const gw = await startGateway(gatewayOptions);
       try {
         await use(gw);
       } finally {
@@ -86,4 +96,17 @@ export const test = base.extend<GatewayFixtures>({
   api: [async ({ gateway }, use) => use(apiFor(gateway)), { scope: 'file' }],
   // eslint-disable-next-line no-empty-pattern
   expectError: [async ({}, use) => use(expectError), { scope: 'file' }],
+  // eslint-disable-next-line no-empty-pattern
+  newGateway: async ({}, use) => {
+    const made: TestGateway[] = [];
+    try {
+      await use(async (opts = {}) => {
+        const gw = await startGateway(opts);
+        made.push(gw);
+        return gw;
+      });
+    } finally {
+      for (const gw of made) await gw.close();
+    }
+  },
 });

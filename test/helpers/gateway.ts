@@ -49,9 +49,17 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(
-  opts: { clock?: ManualClock; limits?: RateLimits; counters?: (local: CounterStore) => CounterStore; trustProxy?: TrustProxy } = {},
-): Promise<TestGateway> {
+/** How a test gateway differs from the default one (the fixture's `gatewayOptions`, test/fixtures.ts). */
+export interface GatewayOptions {
+  clock?: ManualClock;
+  /** Rate limits: none unless given. */
+  limits?: RateLimits;
+  /** Wraps the counter store of the limits (e.g. with Redis). */
+  counters?: (local: CounterStore) => CounterStore;
+  trustProxy?: TrustProxy;
+}
+
+export async function startGateway(opts: GatewayOptions = {}): Promise<TestGateway> {
   const db = await testDb();
   const clock = opts.clock ?? new ManualClock();
   const vault = new Vault(randomBytes(32));
