@@ -1,11 +1,12 @@
 // POST /customers and POST /customers/:id's body, read and checked once at the edge (spec 4.5):
 // the route turns a body into a CustomerInput before it opens its transaction; createCustomer and
-// updateCustomer work on that typed input only. Pure: nothing here reads the database. The card or
-// bank fields sent instead of a token are kept as sent: what they mean depends on the customer's
-// stored names (the holder when the body names none) and a token must be looked up, so they are
-// checked by the method code (payment-fields.ts) inside the transaction, as today.
+// updateCustomer work on that typed input only. Pure: nothing here reads the database. Card or
+// bank fields sent instead of a token are checked here too (payment-fields.ts), their refusal
+// carried to where the transaction has always answered it (after the customer's own row), the
+// customer's names filling in a holder the body does not name; a token is looked up in the transaction.
 import { E, ErrorCode, GatewayError, invalid, MUST } from '../errors.js';
 import { MAX_LENGTH } from '../schemas/customers.js';
+import { type Edge, type PaymentInput, readPayment } from './payment-fields.js';
 import { isEmail, readBool, readMetadata, text } from './validate.js';
 
 type Body = Record<string, unknown>;
@@ -33,11 +34,10 @@ export interface CustomerInput {
   customId: string | null;
   /** Update only: `default_method_id`, or null. */
   defaultMethodId: string | null;
-  /** A token, or card/bank fields in `body` (checked with the customer's names as the holder). */
-  token: string | null;
+  /** A token, or card or bank fields (checked; held by the customer when they name no holder), or why they are refused. */
+  payment: PaymentInput;
+  /** cvv, else csc: verified with the card, then forgotten. */
   csc: string | null;
-  /** The body as sent, read only for card or bank-account fields. */
-  body: Body;
 }
 
 /**
@@ -86,14 +86,18 @@ function readCustomId(v: unknown): string | null {
 
 /**
  * The whole create ('create') or update ('update') body: metadata, the record fields, then the custom id
- * (create) or `default_method_id` (update), then the token and security code. metadata arrives as
- * an object or a JSON-encoded string (readMetadata).
+ * (create) or `default_method_id` (update), then the token and security code, then the payment.
+ * metadata arrives as an object or a JSON-encoded string (readMetadata). `edge` (the merchant and
+ * the request's time) checks card or bank fields; a body the server makes itself, a token at most,
+ * needs none.
  */
-export function readCustomerInput(body: Body | undefined | null, mode: 'create' | 'update'): CustomerInput {
+export function readCustomerInput(body: Body | undefined | null, mode: 'create' | 'update', edge?: Edge): CustomerInput {
   const b = body ?? {};
   const update = mode === 'update';
   const fields = readFields(b, update);
   const customId = update ? null : readCustomId(b.id);
   const defaultMethodId = update ? text(b.default_method_id, 'default_method_id') : null;
-  return { fields, customId, defaultMethodId, token: text(b.token, 'token'), csc: text(b.cvv ?? b.csc, 'csc'), body: b };
+  const token = text(b.token, 'token');
+  const csc = text(b.cvv ?? b.csc, 'csc');
+  return { fields, customId, defaultMethodId, payment: readPayment(b, token, edge), csc };
 }

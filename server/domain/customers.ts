@@ -7,9 +7,8 @@ import type { Page } from './validate.js';
 import { type CustomerInput, type TextField, TEXT_FIELDS } from './customer-input.js';
 import {
   CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer,
-  methodsOf, placeholder, retireCustomerMethods, setDefaultMethod, typeDefault, type TokenInput,
+  methodsOf, placeholder, retireCustomerMethods, setDefaultMethod, typeDefault, type PaymentRequest,
 } from './methods.js';
-import { carriesPayment } from './payment-fields.js';
 import { presentMethod } from '../schemas/methods.js';
 import type { CustomerOut } from '../schemas/customers.js';
 
@@ -33,11 +32,10 @@ const CUSTOMER_COLUMNS = `id, first_name, last_name, company, email, phone, fax,
 
 /**
  * The customer's zip is an address field: the token's own billing zip comes first. Card or bank
- * fields in the body (card_number, card_exp_month, card_exp_year, csc; bank_account_number, ...)
- * stand for a token, held by the customer's names when the body names no holder.
+ * fields (checked at the edge) stand for a token, held by the customer's names when they name no holder.
  */
-function tokenInput(input: CustomerInput, customerZip: string | null, holder: TokenInput['holder']): TokenInput {
-  return { token: input.token, csc: input.csc, fallbackZip: customerZip, fields: input.body, holder };
+function paymentRequest(input: CustomerInput, customerZip: string | null, holder: PaymentRequest['holder']): PaymentRequest {
+  return { payment: input.payment, csc: input.csc, fallbackZip: customerZip, holder };
 }
 
 /**
@@ -47,7 +45,7 @@ function tokenInput(input: CustomerInput, customerZip: string | null, holder: To
  */
 export async function createCustomer(q: Queryable, vault: Vault, scope: Scope, input: CustomerInput, now: Date) {
   const { fields, customId } = input;
-  const token = tokenInput(input, fields.zip ?? null, fields as TokenInput['holder']);
+  const payment = paymentRequest(input, fields.zip ?? null, fields as PaymentRequest['holder']);
   const row = { ...fields, merchant_id: scope.merchantId, env: scope.env, created_at: now, updated_at: now };
   const cols = Object.keys(row);
   const sql = `INSERT INTO customers (id, ${cols.join(', ')})
@@ -60,8 +58,8 @@ export async function createCustomer(q: Queryable, vault: Vault, scope: Scope, i
   }
   if (!head) throw new Error('could not draw a free customer id');
   let defaultId: string;
-  if (carriesPayment(token)) {
-    const details = await detailsFromToken(q, vault, scope, token, now);
+  if (input.payment.kind !== 'none') {
+    const details = await detailsFromToken(q, vault, scope, payment, now);
     defaultId = await insertMethod(q, scope, head, details, now);
     const other: MethodType = details.method_type === 'credit_card' ? 'bank_account' : 'credit_card';
     await insertMethod(q, scope, head, placeholder(other), now);
@@ -89,10 +87,10 @@ export async function updateCustomer(q: Queryable, vault: Vault, scope: Scope, i
       WHERE merchant_id = $1 AND env = $2 AND id = $3`,
     [scope.merchantId, scope.env, id, ...Object.values(fields), now],
   );
-  const names = { ...head, ...fields } as TokenInput['holder'];
-  const token = tokenInput(input, fields.zip === undefined ? head.zip : fields.zip, names);
-  if (carriesPayment(token)) {
-    const details = await detailsFromToken(q, vault, scope, token, now);
+  const names = { ...head, ...fields } as PaymentRequest['holder'];
+  const payment = paymentRequest(input, fields.zip === undefined ? head.zip : fields.zip, names);
+  if (input.payment.kind !== 'none') {
+    const details = await detailsFromToken(q, vault, scope, payment, now);
     const methods = await methodsOf(q, scope, [id]);
     const target = typeDefault(methods, head.default_method_id, details.method_type);
     const methodId = target ? target.id : await insertMethod(q, scope, head, details, now);

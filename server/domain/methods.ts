@@ -4,7 +4,8 @@ import { Vault } from '../vault.js';
 import { methodHome } from '../vault-homes.js';
 import { Scope, newId } from './keys.js';
 import { consumeToken } from './tokens.js';
-import { FieldsInput, PaymentSource, paymentData, sourceFromFields } from './payment-fields.js';
+import { type Holder, type PaymentInput, type PaymentSource, holdBy } from './payment-fields.js';
+import type { MethodInput } from './method-input.js';
 import { getSettings } from './settings.js';
 import { testOutcome, verifyCard } from './verification.js';
 
@@ -120,34 +121,50 @@ const DETAIL_COLUMNS = ['token_id', 'card_type', 'card_owner_name', 'last_4', 'b
   'bank_account_holder_last_name', 'bank_account_type', 'address_1', 'address_2', 'city', 'state', 'zip',
   'country', 'secret_enc'] as const;
 
-export interface TokenInput extends FieldsInput {
-  token: string | null | undefined;
-  csc: string | null | undefined;
+/** What pays for a method, read at the edge, and what the method code adds to it. */
+export interface PaymentRequest {
+  payment: PaymentInput;
+  csc: string | null;
   /** Zip for address verification, given with the card: wins over the token's billing zip. */
   zip?: string | null;
   /** Zip used when neither the request nor the token has one (the customer's address). */
   fallbackZip?: string | null;
-  // `fields` and `holder` (FieldsInput): card or bank-account fields sent instead of a token.
+  /** Who holds card or bank fields that name no holder (the customer). */
+  holder: Holder;
+}
+
+/** The card or account a payment stands for: the token consumed, or the checked fields held by the holder. */
+async function sourceOf(
+  q: Queryable, vault: Vault, scope: Scope, input: PaymentRequest, now: Date, expectType?: MethodType,
+): Promise<PaymentSource | null> {
+  const { payment } = input;
+  switch (payment.kind) {
+    case 'none': return null;
+    case 'token': return consumeToken(q, vault, scope, payment.token, now);
+    case 'refused': throw payment.refusal;
+    case 'fields':
+      if (expectType && payment.type !== expectType) {
+        throw new GatewayError(E.METHOD_TYPE_UNKNOWN, `method_type ${expectType} does not match the ${payment.type} fields sent`);
+      }
+      return holdBy(payment, input.holder);
+  }
 }
 
 /**
- * Consumes the token (once, in the caller's transaction), checks its type, verifies a card as the
- * merchant's settings require, and returns the columns of the method row. The number is encrypted
- * anew for the method row (the token's blob is sealed to the token); the CVV is used for
- * verification and then forgotten.
+ * Consumes the token (once, in the caller's transaction) or takes the fields checked at the edge,
+ * checks the type, verifies a card as the merchant's settings require, and returns the columns of
+ * the method row. The number is encrypted anew for the method row (the token's blob is sealed to
+ * the token); the CVV is used for verification and then forgotten.
  */
 export async function detailsFromToken(
   q: Queryable,
   vault: Vault,
   scope: Scope,
-  input: TokenInput,
+  input: PaymentRequest,
   now: Date,
   expectType?: MethodType,
 ): Promise<Details> {
-  const data = paymentData(input, expectType);
-  const token: PaymentSource | null = data
-    ? sourceFromFields(scope, data, now)
-    : input.token ? await consumeToken(q, vault, scope, input.token, now) : null;
+  const token = await sourceOf(q, vault, scope, input, now, expectType);
   if (!token) throw new GatewayError(E.TOKEN_NOT_FOR_MERCHANT);
   if (expectType && token.token_type !== expectType) {
     throw new GatewayError(E.METHOD_TYPE_UNKNOWN, `method_type ${expectType} does not match the token type ${token.token_type}`);
@@ -228,10 +245,6 @@ export async function setDefaultMethod(q: Queryable, scope: Scope, customerId: s
   );
 }
 
-export interface MethodInput extends TokenInput {
-  method_type?: string | null;
-}
-
 /**
  * POST /customers/:customer_id/methods, from a token or card or bank fields; method_type defaults to their type. The new method
  * becomes the default when the current default holds no details (a placeholder).
@@ -251,7 +264,7 @@ export async function createMethod(q: Queryable, vault: Vault, scope: Scope, cus
 
 /** POST /customers/:customer_id/methods/:method_id: new details from a token (or card or bank fields) of the method's type. */
 export async function updateMethod(
-  q: Queryable, vault: Vault, scope: Scope, customerId: string, methodId: string, input: TokenInput, now: Date,
+  q: Queryable, vault: Vault, scope: Scope, customerId: string, methodId: string, input: MethodInput, now: Date,
 ) {
   const customer = await lockCustomer(q, scope, customerId);
   const method = await methodOf(q, scope, customerId, methodId);

@@ -21,7 +21,7 @@ export default async function customerRoutes(app: FastifyInstance) {
   app.post<{ Body: Body }>('/customers', {
     config: { errors: [...fieldErrors, E.CUSTOM_ID_TAKEN] }, schema: { summary: 'Create a customer', body: CustomerBody, ...reply200 },
   }, async (req) => {
-    const input = readCustomerInput(req.body, 'create');
+    const input = readCustomerInput(req.body, 'create', { scope: req.identity, now: req.now });
     return req.tx((q) => createCustomer(q, vault, req.identity, input, req.now));
   });
 
@@ -46,7 +46,7 @@ export default async function customerRoutes(app: FastifyInstance) {
   app.post<IdParams & { Body: Body }>('/customers/:id', {
     config: { errors: [...fieldErrors, E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND] }, schema: { summary: 'Update a customer', body: CustomerBody, ...reply200 },
   }, async (req) => {
-    const input = readCustomerInput(req.body, 'update');
+    const input = readCustomerInput(req.body, 'update', { scope: req.identity, now: req.now });
     return req.tx((q) => updateCustomer(q, vault, req.identity, req.params.id, input, req.now));
   });
 

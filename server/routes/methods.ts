@@ -25,7 +25,7 @@ export default async function methodRoutes(app: FastifyInstance) {
       schema: { summary: "Add a payment method to a customer", body: MethodBody, response: { 200: OneMethod } },
     },
     async (req) => {
-      const input = readMethodInput(req.body, 'create');
+      const input = readMethodInput(req.body, 'create', { scope: req.identity, now: req.now });
       const method = await req.tx((q) => createMethod(q, vault, req.identity, req.params.customer_id, input, req.now));
       return { success: true, method: presentMethod(method, 'method') };
     },
@@ -54,7 +54,7 @@ export default async function methodRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { customer_id, method_id } = req.params;
-      const input = readMethodInput(req.body, 'update');
+      const input = readMethodInput(req.body, 'update', { scope: req.identity, now: req.now });
       const method = await req.tx((q) => updateMethod(q, vault, req.identity, customer_id, method_id, input, req.now));
       return { success: true, method: presentMethod(method, 'method') };
     },

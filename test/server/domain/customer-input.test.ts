@@ -21,14 +21,14 @@ describe('readCustomerInput', () => {
         address_1: null, address_2: null, city: null, state: 'CA', zip: null, country: 'USA',
         metadata: { tier: 'gold' }, default_receipts: true, default_receipt_template_id: null,
       },
-      customId: 'cust_0001', defaultMethodId: null, token: 'tok', csc: '123', body: expect.any(Object),
+      customId: 'cust_0001', defaultMethodId: null, payment: { kind: 'token', token: 'tok' }, csc: '123',
     });
   });
 
   it('reads an update body: only the columns sent, an empty one cleared, the custom id ignored', () => {
     const input = readCustomerInput({ id: 'x', company: '', country: '', default_method_id: 'm1' }, 'update');
     expect(input.fields).toEqual({ company: null, country: 'USA' });
-    expect(input).toMatchObject({ customId: null, defaultMethodId: 'm1', token: null, csc: null });
+    expect(input).toMatchObject({ customId: null, defaultMethodId: 'm1', payment: { kind: 'none' }, csc: null });
   });
 
   it('reads an absent body as an empty one', () => {

@@ -1,21 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { readMethodInput } from '../../../server/domain/method-input.js';
 
-// POST /customers/:customer_id/methods[/:method_id]'s body read once, at the edge.
+// POST /customers/:customer_id/methods[/:method_id]'s body read once, at the edge (the payment
+// itself: payment-input.test.ts).
+
+const edge = { scope: { merchantId: 'm1', env: 'test' as const }, now: new Date('2026-01-15T12:00:00Z') };
 
 describe('readMethodInput', () => {
   it('takes every value as text, empty as none, cvv before csc', () => {
-    const body = { token: 'tok', cvv: 123, csc: '999', zip: '', method_type: 'credit_card', card_number: '4111' };
-    expect(readMethodInput(body, 'create')).toEqual({ token: 'tok', csc: '123', zip: null, method_type: 'credit_card', fields: body });
+    const body = { token: 'tok', cvv: 123, csc: '999', zip: '', method_type: 'credit_card' };
+    expect(readMethodInput(body, 'create', edge)).toEqual({
+      payment: { kind: 'token', token: 'tok' }, csc: '123', zip: null, method_type: 'credit_card',
+    });
   });
 
   it('reads method_type on create only (an update keeps the method type)', () => {
-    expect(readMethodInput({ method_type: 'bank_account', csc: 7 }, 'update')).toEqual({
-      token: null, csc: '7', zip: null, fields: { method_type: 'bank_account', csc: 7 },
+    expect(readMethodInput({ method_type: 'bank_account', token: 't', csc: 7 }, 'update', edge)).toEqual({
+      payment: { kind: 'token', token: 't' }, csc: '7', zip: null,
     });
   });
 
   it('reads an absent body as an empty one', () => {
-    expect(readMethodInput(undefined, 'create')).toEqual({ token: null, csc: null, zip: null, method_type: null, fields: {} });
+    expect(readMethodInput(undefined, 'create', edge)).toEqual({ payment: { kind: 'none' }, csc: null, zip: null, method_type: null });
+  });
+
+  it('checks card fields sent instead of a token before the transaction, carrying the refusal', () => {
+    const input = readMethodInput({ card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2030 }, 'create', edge);
+    expect(input.payment).toMatchObject({ kind: 'fields', type: 'credit_card', checked: { last_4: '1111', card_type: 'visa' } });
+    expect(readMethodInput({ card_number: '4111', token: 'tok' }, 'update', edge).payment).toMatchObject({ kind: 'refused' });
   });
 });
