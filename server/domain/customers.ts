@@ -4,26 +4,12 @@ import { Vault } from '../vault.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import type { Page } from './validate.js';
-import { type CustomerInput, type TextField, TEXT_FIELDS } from './customer-input.js';
+import type { CustomerInput } from './customer-input.js';
 import {
   CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer,
   methodsOf, placeholder, retireCustomerMethods, setDefaultMethod, typeDefault, type PaymentRequest,
 } from './methods.js';
-import { presentMethod } from '../schemas/methods.js';
-import type { CustomerOut } from '../schemas/customers.js';
-
-interface CustomerRow {
-  id: string;
-  first_name: string | null; last_name: string | null; company: string | null; email: string | null;
-  phone: string | null; fax: string | null; website: string | null; address_1: string | null;
-  address_2: string | null; city: string | null; state: string | null; zip: string | null; country: string;
-  metadata: Record<string, unknown>;
-  default_receipts: boolean;
-  default_receipt_template_id: string | null;
-  default_method_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+import { type CustomerOut, type CustomerRow, presentCustomer } from '../schemas/customers.js';
 
 const CUSTOMER_COLUMNS = `id, first_name, last_name, company, email, phone, fax, website, address_1, address_2,
   city, state, zip, country, metadata, default_receipts, default_receipt_template_id, default_method_id,
@@ -124,7 +110,7 @@ export async function loadCustomer(q: Queryable, scope: Scope, id: string) {
     [scope.merchantId, scope.env, id],
   );
   if (!row) throw new GatewayError(E.CUSTOMER_NOT_FOUND);
-  return presentCustomer(row, await methodsOf(q, scope, [id]));
+  return present(row, await methodsOf(q, scope, [id]));
 }
 
 /** GET /customers and POST /customers/search: newest first, list envelope. */
@@ -141,38 +127,17 @@ export async function listCustomers(q: Queryable, scope: Scope, page: Page, sear
     `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE ${where} ORDER BY seq DESC`, `customers WHERE ${where}`, params);
   const methods = await methodsOf(q, scope, rows.map((r) => r.id));
   return {
-    list: rows.map((r) => presentCustomer(r, methods.filter((m) => m.customer_id === r.id))),
+    list: rows.map((r) => present(r, methods.filter((m) => m.customer_id === r.id))),
     meta: { limit: page.limit, offset: page.offset, total_results: total },
   };
 }
 
-/** Spec 2.4: the record, the default card's and bank account's details on top, and every method. */
-function presentCustomer(c: CustomerRow, methods: MethodRow[]): CustomerOut {
-  const card = typeDefault(methods, c.default_method_id, 'credit_card', true);
-  const bank = typeDefault(methods, c.default_method_id, 'bank_account', true);
-  return {
-    class: 'customer',
-    id: c.id,
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-    // Spec 2.4 types these as plain strings: unset is "", never null.
-    ...Object.fromEntries(TEXT_FIELDS.map((f) => [f, c[f] ?? ''])) as Record<TextField, string>,
-    metadata: c.metadata ?? {},
-    card_owner_name: card?.card_owner_name ?? null,
-    card_type: card?.card_type ?? 'other',
-    last_4: card?.last_4 ?? null,
-    card_exp_month: card?.card_exp_month ?? null,
-    card_exp_year: card?.card_exp_year ?? null,
-    bank_account_number_last_4: bank?.last_4 ?? null,
-    bank_routing_number: bank?.bank_routing_number ?? null,
-    bank_account_holder_first_name: bank?.bank_account_holder_first_name ?? null,
-    bank_account_holder_last_name: bank?.bank_account_holder_last_name ?? null,
-    bank_account_type: bank?.bank_account_type ?? null,
-    default_receipts: c.default_receipts,
-    default_receipt_template_id: c.default_receipt_template_id,
-    default_method_id: c.default_method_id,
-    methods: methods.map((m) => presentMethod(m, 'payment_method')),
-  };
+/** The customer's default card and bank account (typeDefault) are on top of its answer. */
+function present(c: CustomerRow, methods: MethodRow[]): CustomerOut {
+  return presentCustomer(c, methods, {
+    card: typeDefault(methods, c.default_method_id, 'credit_card', true),
+    bank: typeDefault(methods, c.default_method_id, 'bank_account', true),
+  });
 }
 
 export interface ChargeableMethod {

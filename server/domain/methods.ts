@@ -8,33 +8,10 @@ import { type Holder, type PaymentInput, type PaymentSource, holdBy } from './pa
 import type { MethodInput } from './method-input.js';
 import { getSettings } from './settings.js';
 import { testOutcome, verifyCard } from './verification.js';
+import type { MethodRow, MethodType } from '../schemas/methods.js';
 
-export type MethodType = 'credit_card' | 'bank_account';
+export type { MethodRow, MethodType };
 export const METHOD_TYPES: readonly MethodType[] = ['credit_card', 'bank_account'];
-
-/** A stored payment method as it may be shown: no secret, only whether one is held. */
-export interface MethodRow {
-  id: string;
-  customer_id: string;
-  method_type: MethodType;
-  card_type: string | null;
-  card_owner_name: string | null;
-  last_4: string | null;
-  card_exp_month: number | null;
-  card_exp_year: number | null;
-  csc_check: string | null;
-  bank_routing_number: string | null;
-  bank_account_holder_first_name: string | null;
-  bank_account_holder_last_name: string | null;
-  bank_account_type: string | null;
-  company: string | null;
-  address_1: string | null; address_2: string | null; city: string | null;
-  state: string | null; zip: string | null; country: string | null;
-  created_at: Date;
-  updated_at: Date;
-  /** false for a placeholder (null details, spec 2.4). */
-  has_details: boolean;
-}
 
 export const METHOD_COLUMNS = `id, customer_id, method_type, card_type, card_owner_name, last_4, card_exp_month,
   card_exp_year, csc_check, bank_routing_number, bank_account_holder_first_name, bank_account_holder_last_name,

@@ -2,37 +2,17 @@ import { Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { OutboxMessage, enqueue } from './outbox.js';
 import type { Scope } from './keys.js';
-import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, receiptTime, renderTemplate } from './render.js';
+import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, renderTemplate } from './render.js';
 import { MerchantSettings, getSettings } from './settings.js';
 import { findTemplate, getTemplate } from './templates.js';
 import { Transaction, TransactionRow, getTransaction } from './transactions.js';
 import { isEmail, isScalar, readBool, text } from './validate.js';
-import type { ReceiptOut } from '../schemas/receipts.js';
+import type { ReceiptRow, ReceiptType } from '../schemas/receipts.js';
 
 // Receipts (spec 2.6, 4.4). One path for every receipt: POST /charge/:id/receipt and the receipt
 // a charge asks for (send_receipt, customer or merchant default). Each receipt is rendered,
 // recorded and queued in the outbox in one small transaction of its own; a charge's receipt is
 // made after the charge has committed, never inside the money transaction.
-
-export type ReceiptType = 'email' | 'sms';
-
-export interface ReceiptRow {
-  id: number;
-  merchant_id: string;
-  transaction_id: string;
-  receipt_type: ReceiptType;
-  email_address: string | null;
-  phone_number: string | null;
-  receipt_template_id: string | null;
-  subject: string | null;
-  receipt_text: string;
-  outbox_id: number | null;
-  created_at: Date;
-  delivery_status: string | null;
-  attempts: number | null;
-  sent_at: Date | null;
-  last_error: string | null;
-}
 
 type Body = Record<string, unknown>;
 interface Target { type: ReceiptType; to: string }
@@ -222,27 +202,4 @@ export async function getReceipt(q: Queryable, scope: Scope, rawId: unknown): Pr
     : [];
   if (!rows[0]) throw new GatewayError(E.RECEIPT_NOT_FOUND);
   return rows[0];
-}
-
-/** Spec 2.6, `+00:00` timestamps; `delivery` (ours) tells whether the outbox has sent it yet. */
-export function presentReceipt(r: ReceiptRow): ReceiptOut {
-  return {
-    class: 'receipt',
-    id: r.id,
-    receipt_type: r.receipt_type,
-    created_at: receiptTime(r.created_at),
-    merchant_id: r.merchant_id,
-    transaction_id: r.transaction_id,
-    email_address: r.email_address,
-    phone_number: r.phone_number,
-    receipt_template_id: r.receipt_template_id,
-    subject: r.subject,
-    receipt_text: r.receipt_text,
-    delivery: {
-      status: r.delivery_status ?? 'pending',
-      attempts: r.attempts ?? 0,
-      sent_at: r.sent_at ? receiptTime(r.sent_at) : null,
-      last_error: r.last_error,
-    },
-  };
 }

@@ -2,6 +2,7 @@
 // text, not HTML: the HTML part escapes everything (the template's own words and the substituted
 // values alike) and turns only `<br>` and newlines into line breaks, so both parts say the same
 // thing and no value, nor a template, can put markup into a mail sent in the merchant's name.
+import { receiptTime } from '../schemas/receipts.js';
 
 /** What a receipt can say about its transaction; missing data renders as a blank. */
 export interface ReceiptData {
@@ -44,10 +45,8 @@ export const DEFAULT_SMS_TEMPLATE: TemplateSource = {
   receipt_text: '[MerchantName]: payment of [Amount] received ([PaymentInfo]). Transaction [TransactionID].',
 };
 
-/** Receipt timestamps (spec 2.1): ISO 8601 UTC with a `+00:00` offset, whole seconds. */
-export function receiptTime(d: Date | string): string {
-  return new Date(d).toISOString().replace(/\.\d{3}Z$/, '+00:00');
-}
+/** Receipt timestamps (spec 2.1): the wire format, defined beside the receipt's schema. */
+export { receiptTime };
 
 /** Cents as dollars: 123456 -> $1,234.56. Integer arithmetic, no float rounding. */
 export function dollars(cents: number): string {

@@ -1,24 +1,14 @@
 import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST, tooLong } from '../errors.js';
 import type { Scope } from './keys.js';
-import { receiptTime } from './render.js';
 import { isScalar, type Page, text } from './validate.js';
-import type { TemplateOut } from '../schemas/receipts.js';
+import type { TemplateRow } from '../schemas/receipts.js';
 
 // Receipt templates (spec 2.6, 4.4): integer ids, scoped to merchant and environment.
 
 export const MAX_TEMPLATE_TEXT = 20_000;
 const MAX_LINE = 255;
 
-export interface TemplateRow {
-  id: number;
-  merchant_number: number;
-  name: string | null;
-  subject: string | null;
-  receipt_text: string;
-  created_at: Date;
-  updated_at: Date;
-}
 
 type Body = Record<string, unknown>;
 
@@ -115,18 +105,4 @@ export async function deleteTemplate(q: Queryable, scope: Scope, rawId: string):
 export async function listTemplates(q: Queryable, scope: Scope, page: Page) {
   return pagedQuery<TemplateRow>(q, page, `${SELECT} WHERE t.merchant_id = $1 AND t.env = $2 ORDER BY t.id DESC`,
     'receipt_templates WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
-}
-
-/** Spec 2.6: integer id and merchant_id, `+00:00` timestamps like receipts. */
-export function presentTemplate(t: TemplateRow): TemplateOut {
-  return {
-    class: 'receipt_template',
-    id: t.id,
-    merchant_id: t.merchant_number,
-    name: t.name,
-    subject: t.subject,
-    receipt_text: t.receipt_text,
-    created_at: receiptTime(t.created_at),
-    updated_at: receiptTime(t.updated_at),
-  };
 }

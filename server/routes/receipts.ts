@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { getReceipt, presentReceipt, sendReceipt } from '../domain/receipts.js';
+import { getReceipt, sendReceipt } from '../domain/receipts.js';
 import { IdempotentReplay } from '../http/idempotency.js';
-import { ReceiptBody, ReceiptSchema } from '../schemas/receipts.js';
+import { ReceiptBody, ReceiptSchema, presentReceipt } from '../schemas/receipts.js';
 import { E } from '../errors.js';
 
 

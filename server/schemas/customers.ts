@@ -1,6 +1,7 @@
-// A customer (spec 2.4, 4.5). The presenter stays in domain/customers.ts: it picks the default card
-// and bank account among the methods, which is the domain's rule; its return type is CustomerOut.
-import { MethodSchema, paymentFields, scalar } from './methods.js';
+// A customer (spec 2.4, 4.5): the stored shape, the wire shape and its presenter, the bodies. Which
+// card and bank account are the customer's defaults is the domain's rule (typeDefault): the
+// presenter is handed them.
+import { type MethodRow, MethodSchema, paymentFields, presentMethod, scalar } from './methods.js';
 import { Bool, List, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
 
 /** Maximum lengths the spec leaves open (docs/decisions.md); the five with a spec code use it. */
@@ -9,7 +10,19 @@ export const MAX_LENGTH = {
   address_1: 255, address_2: 255, city: 100, state: 2, zip: 16, country: 3,
 } as const;
 
-const RECORD_FIELDS = Object.keys(MAX_LENGTH) as (keyof typeof MAX_LENGTH)[];
+type RecordField = keyof typeof MAX_LENGTH;
+const RECORD_FIELDS = Object.keys(MAX_LENGTH) as RecordField[];
+
+/** A customer as the domain reads it: the record fields (null when unset), and its own. */
+export type CustomerRow = Record<RecordField, string | null> & {
+  id: string;
+  metadata: Record<string, unknown>;
+  default_receipts: boolean;
+  default_receipt_template_id: string | null;
+  default_method_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
 const EXAMPLE: Partial<Record<keyof typeof MAX_LENGTH, string>> = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
 /** The allow-list of a customer: card and bank details are last-four and names only. */
@@ -38,6 +51,34 @@ export const CustomerSchema = Type.Object({
 });
 export type CustomerOut = Static<typeof CustomerSchema>;
 export const CustomerList = List(CustomerSchema);
+
+/** Spec 2.4: the record, the default card's and bank account's details on top, and every method. */
+export function presentCustomer(c: CustomerRow, methods: MethodRow[], defaults: { card?: MethodRow; bank?: MethodRow }): CustomerOut {
+  const { card, bank } = defaults;
+  return {
+    class: 'customer',
+    id: c.id,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    // Spec 2.4 types these as plain strings: unset is "", never null.
+    ...Object.fromEntries(RECORD_FIELDS.map((f) => [f, c[f] ?? ''])) as Record<RecordField, string>,
+    metadata: c.metadata ?? {},
+    card_owner_name: card?.card_owner_name ?? null,
+    card_type: card?.card_type ?? 'other',
+    last_4: card?.last_4 ?? null,
+    card_exp_month: card?.card_exp_month ?? null,
+    card_exp_year: card?.card_exp_year ?? null,
+    bank_account_number_last_4: bank?.last_4 ?? null,
+    bank_routing_number: bank?.bank_routing_number ?? null,
+    bank_account_holder_first_name: bank?.bank_account_holder_first_name ?? null,
+    bank_account_holder_last_name: bank?.bank_account_holder_last_name ?? null,
+    bank_account_type: bank?.bank_account_type ?? null,
+    default_receipts: c.default_receipts,
+    default_receipt_template_id: c.default_receipt_template_id,
+    default_method_id: c.default_method_id,
+    methods: methods.map((m) => presentMethod(m, 'payment_method')),
+  };
+}
 
 /** Create and update take the same fields; `id` only counts on create, `default_method_id` on update. */
 export const CustomerBody = Type.Partial(Type.Object({

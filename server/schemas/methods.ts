@@ -1,6 +1,31 @@
 // A customer's stored payment method (spec 2.5, 4.6).
-import type { MethodRow } from '../domain/methods.js';
 import { Bool, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+
+export type MethodType = 'credit_card' | 'bank_account';
+
+/** A stored payment method as it may be shown: no secret, only whether one is held. */
+export interface MethodRow {
+  id: string;
+  customer_id: string;
+  method_type: MethodType;
+  card_type: string | null;
+  card_owner_name: string | null;
+  last_4: string | null;
+  card_exp_month: number | null;
+  card_exp_year: number | null;
+  csc_check: string | null;
+  bank_routing_number: string | null;
+  bank_account_holder_first_name: string | null;
+  bank_account_holder_last_name: string | null;
+  bank_account_type: string | null;
+  company: string | null;
+  address_1: string | null; address_2: string | null; city: string | null;
+  state: string | null; zip: string | null; country: string | null;
+  created_at: Date;
+  updated_at: Date;
+  /** false for a placeholder (null details, spec 2.4). */
+  has_details: boolean;
+}
 
 /** The allow-list of a payment method: last four digits at most, never a number. */
 export const MethodSchema = Type.Object({
