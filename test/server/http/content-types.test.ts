@@ -1,21 +1,16 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { expectError } from '../../fixtures.js';
+import { TestGateway, basic, describe, expect, expectError, test, tokenFor, visa } from '../../fixtures.js';
 
 // What existing clients send, against real routes: content types, encodings, `[]`, `//`, and the
 // limits and text checks of the body parser (server/http/body.ts, form.ts, multipart.ts).
 
-let gw: TestGateway;
-beforeAll(async () => { gw = await startGateway(); });
-afterAll(() => gw.close());
 
-const sk = () => gw.merchant.test.private_key;
+const sk = (gw: TestGateway) => gw.merchant.test.private_key;
 type Payload = string | Buffer;
-const post = (url: string, payload: Payload | undefined, headers: Record<string, string> = {}) =>
-  gw.app.inject({ method: 'POST', url, payload, headers: { ...basic(sk()), ...headers } });
-const createCustomer = (payload: Payload | undefined, headers: Record<string, string> = {}) => post('/api/v1/customers', payload, headers);
-const customers = async () =>
+const post = (gw: TestGateway, url: string, payload: Payload | undefined, headers: Record<string, string> = {}) =>
+  gw.app.inject({ method: 'POST', url, payload, headers: { ...basic(sk(gw)), ...headers } });
+const createCustomer = (gw: TestGateway, payload: Payload | undefined, headers: Record<string, string> = {}) => post(gw, '/api/v1/customers', payload, headers);
+const customers = async (gw: TestGateway) =>
   (await gw.db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers WHERE merchant_id = $1', [gw.merchant.id]))[0].n;
 
 /** What a created customer is made of, without what differs between two creations. */
@@ -37,7 +32,7 @@ function multipart(parts: [string, string | Buffer, string?][], boundary = '----
 const MULTIPART = multipart([['first_name', 'Grace'], ['city', 'São Paulo'], ['metadata[color]', 'red'], ['metadata[size]', 'xl'], ['default_receipts', 'true']]);
 
 describe('content types', () => {
-  test.each<[string, Payload, Record<string, string>]>([
+  test.for<[string, Payload, Record<string, string>]>([
     ['application/json', JSON_BODY, { 'content-type': 'application/json' }],
     ['application/json; charset=utf-8', JSON_BODY, { 'content-type': 'application/json; charset=utf-8' }],
     ['text/json', JSON_BODY, { 'content-type': 'text/json' }],
@@ -51,62 +46,62 @@ describe('content types', () => {
     ['br multipart', brotliCompressSync(MULTIPART.payload), { 'content-type': MULTIPART.type, 'content-encoding': 'br' }],
     ['x-gzip bare JSON', gzipSync(JSON_BODY), { 'content-encoding': 'x-gzip' }],
     ['identity', JSON_BODY, { 'content-type': 'application/json', 'content-encoding': 'identity' }],
-  ])('%s creates the same customer', async (_, payload, headers) => {
-    const res = await createCustomer(payload, headers);
+  ] as const)('%s creates the same customer', async ([_, payload, headers], { gateway: gw }) => {
+    const res = await createCustomer(gw, payload, headers);
     expect(res.statusCode, res.body).toBe(200);
     expect(fields(res.json())).toEqual(EXPECTED);
   });
 
-  test.each<[string, string]>([
+  test.for<[string, string]>([
     ['application/xml', '<customer><first_name>Grace</first_name></customer>'],
     ['text/xml', '<?xml version="1.0"?><customer/>'],
     ['text/plain', 'first_name=Grace'],
     ['text/plain; charset=utf-8', '{"first_name":"Grace"}'],
     ['application/octet-stream', '{"first_name":"Grace"}'],
     ['application/yaml', 'first_name: Grace'],
-  ])('%s -> 415 REQ03 and no customer', async (type, payload) => {
-    const before = await customers();
-    expectError(await createCustomer(payload, { 'content-type': type }), 415, 'REQ03', /multipart\/form-data/);
-    expect(await customers()).toBe(before);
+  ] as const)('%s -> 415 REQ03 and no customer', async ([type, payload], { gateway: gw }) => {
+    const before = await customers(gw);
+    expectError(await createCustomer(gw, payload, { 'content-type': type }), 415, 'REQ03', /multipart\/form-data/);
+    expect(await customers(gw)).toBe(before);
   });
 });
 
 describe('Content-Encoding', () => {
-  test('a gzip bomb (10 MiB of JSON in 10 KiB) is 413 REQ02, and nothing is written', async () => {
+  test('a gzip bomb (10 MiB of JSON in 10 KiB) is 413 REQ02, and nothing is written', async ({ gateway: gw }) => {
     const bomb = gzipSync(`{"first_name":"${'a'.repeat(10 * 1024 * 1024)}"}`);
     expect(bomb.length).toBeLessThan(64 * 1024);
-    const before = await customers();
+    const before = await customers(gw);
     for (const type of ['application/json', MULTIPART.type, undefined]) {
-      const res = await createCustomer(bomb, { 'content-encoding': 'gzip', ...(type ? { 'content-type': type } : {}) });
+      const res = await createCustomer(gw, bomb, { 'content-encoding': 'gzip', ...(type ? { 'content-type': type } : {}) });
       expectError(res, 413, 'REQ02');
     }
-    expectError(await createCustomer(brotliCompressSync(Buffer.alloc(8 * 1024 * 1024, 0x61)), { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'br' }), 413, 'REQ02');
-    expect(await customers()).toBe(before);
+    expectError(await createCustomer(gw, brotliCompressSync(Buffer.alloc(8 * 1024 * 1024, 0x61)), { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'br' }), 413, 'REQ02');
+    expect(await customers(gw)).toBe(before);
   });
 
-  test.each<[string, Payload, number, string]>([
+  test.for<[string, Payload, number, string]>([
     ['compress', JSON_BODY, 415, 'REQ03'],
     ['gzip, br', JSON_BODY, 415, 'REQ03'],
     ['zstd', JSON_BODY, 415, 'REQ03'],
     ['gzip', JSON_BODY, 400, 'REQ01'], // says gzip, is not
     ['br', JSON_BODY, 400, 'REQ01'],
     ['deflate', JSON_BODY, 400, 'REQ01'],
-  ])('Content-Encoding %s -> %s %s and no customer', async (encoding, payload, status, code) => {
-    const before = await customers();
-    expectError(await createCustomer(payload, { 'content-type': 'application/json', 'content-encoding': encoding }), status, code);
-    expect(await customers()).toBe(before);
+  ] as const)('Content-Encoding %s -> %s %s and no customer', async ([encoding, payload, status, code], { gateway: gw }) => {
+    const before = await customers(gw);
+    expectError(await createCustomer(gw, payload, { 'content-type': 'application/json', 'content-encoding': encoding }), status, code);
+    expect(await customers(gw)).toBe(before);
   });
 });
 
 describe('multipart/form-data', () => {
-  test('a file part is refused with 400 REQ01 naming it, and nothing is written', async () => {
-    const before = await customers();
+  test('a file part is refused with 400 REQ01 naming it, and nothing is written', async ({ gateway: gw }) => {
+    const before = await customers(gw);
     const body = multipart([['first_name', 'Grace'], ['metadata[photo]', 'GIF89a', 'me.gif']]);
-    expectError(await createCustomer(body.payload, { 'content-type': body.type }), 400, 'REQ01', /metadata\[photo\].*file/);
-    expect(await customers()).toBe(before);
+    expectError(await createCustomer(gw, body.payload, { 'content-type': body.type }), 400, 'REQ01', /metadata\[photo\].*file/);
+    expect(await customers(gw)).toBe(before);
   });
 
-  test.each<[string, { payload: Payload; type: string }, RegExp]>([
+  test.for<[string, { payload: Payload; type: string }, RegExp]>([
     ['no boundary', { payload: MULTIPART.payload, type: 'multipart/form-data' }, /boundary/],
     ['more than 1000 parts', multipart(Array.from({ length: 1001 }, (_, i) => [`metadata[k${i}]`, 'v'] as [string, string])), /1000 fields/],
     ['a value that is not UTF-8', multipart([['first_name', Buffer.from([0x47, 0xe9])]]), /body\.first_name.*UTF-8/],
@@ -116,68 +111,68 @@ describe('multipart/form-data', () => {
       { payload: Buffer.from('--XYZ\r\nContent-Disposition: form-data; name="first_name"\r\n\r\nGrace'), type: 'multipart/form-data; boundary=XYZ' }, /malformed multipart/],
     ['a file part cut off by the end of the body',
       { payload: Buffer.from('--XYZ\r\nContent-Disposition: form-data; name="photo"; filename="a.gif"\r\n\r\nGIF8'), type: 'multipart/form-data; boundary=XYZ' }, /malformed multipart/],
-  ])('%s -> 400 REQ01, nothing written', async (_, body, message) => {
-    const before = await customers();
-    expectError(await createCustomer(body.payload, { 'content-type': body.type }), 400, 'REQ01', message);
-    expect(await customers()).toBe(before);
+  ] as const)('%s -> 400 REQ01, nothing written', async ([_, body, message], { gateway: gw }) => {
+    const before = await customers(gw);
+    expectError(await createCustomer(gw, body.payload, { 'content-type': body.type }), 400, 'REQ01', message);
+    expect(await customers(gw)).toBe(before);
   });
 
-  test('a multipart body over the limit -> 413 REQ02', async () => {
+  test('a multipart body over the limit -> 413 REQ02', async ({ gateway: gw }) => {
     const body = multipart([['first_name', 'x'.repeat(300 * 1024)]]);
-    expectError(await createCustomer(body.payload, { 'content-type': body.type }), 413, 'REQ02');
+    expectError(await createCustomer(gw, body.payload, { 'content-type': body.type }), 413, 'REQ02');
   });
 });
 
 describe('an empty JSON array is an empty body (PHP library)', () => {
-  async function charge(amount: number) {
+  async function charge(gw: TestGateway, amount: number) {
     const token = await tokenFor(gw, visa);
-    const res = await post('/api/v1/charge', JSON.stringify({ token, amount }), { 'content-type': 'application/json' });
+    const res = await post(gw, '/api/v1/charge', JSON.stringify({ token, amount }), { 'content-type': 'application/json' });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
   }
 
-  test.each<[string, Record<string, string>]>([
+  test.for<[string, Record<string, string>]>([
     ['as application/json', { 'content-type': 'application/json' }],
     ['without a Content-Type', {}],
-  ])('`[]` %s on refund-all refunds everything', async (_, headers) => {
-    const id = await charge(1234);
-    const res = await post(`/api/v1/charge/${id}/cancel`, '[]', headers);
+  ] as const)('`[]` %s on refund-all refunds everything', async ([_, headers], { gateway: gw }) => {
+    const id = await charge(gw, 1234);
+    const res = await post(gw, `/api/v1/charge/${id}/cancel`, '[]', headers);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id, refunded: true, amount_refunded: 1234 });
   });
 
-  test('`[]` creates a customer with defaults, as an empty body does', async () => {
-    const res = await createCustomer('[]', { 'content-type': 'application/json' });
+  test('`[]` creates a customer with defaults, as an empty body does', async ({ gateway: gw }) => {
+    const res = await createCustomer(gw, '[]', { 'content-type': 'application/json' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ country: 'USA', metadata: {} });
   });
 
-  test('a non-empty array where an object is expected stays 400 REQ01, and nothing is refunded', async () => {
-    const id = await charge(500);
-    expectError(await post(`/api/v1/charge/${id}/cancel`, '[{"amount":100}]', { 'content-type': 'application/json' }), 400, 'REQ01');
-    expect((await gw.app.inject({ url: `/api/v1/charge/${id}`, headers: basic(sk()) })).json()).toMatchObject({ amount_refunded: 0 });
+  test('a non-empty array where an object is expected stays 400 REQ01, and nothing is refunded', async ({ gateway: gw }) => {
+    const id = await charge(gw, 500);
+    expectError(await post(gw, `/api/v1/charge/${id}/cancel`, '[{"amount":100}]', { 'content-type': 'application/json' }), 400, 'REQ01');
+    expect((await gw.app.inject({ url: `/api/v1/charge/${id}`, headers: basic(sk(gw)) })).json()).toMatchObject({ amount_refunded: 0 });
   });
 });
 
 describe('doubled slashes', () => {
-  test('GET /api/v1//receipts/templates routes as /api/v1/receipts/templates', async () => {
-    const single = await gw.app.inject({ url: '/api/v1/receipts/templates', headers: basic(sk()) });
-    const doubled = await gw.app.inject({ url: '/api/v1//receipts/templates', headers: basic(sk()) });
+  test('GET /api/v1//receipts/templates routes as /api/v1/receipts/templates', async ({ gateway: gw }) => {
+    const single = await gw.app.inject({ url: '/api/v1/receipts/templates', headers: basic(sk(gw)) });
+    const doubled = await gw.app.inject({ url: '/api/v1//receipts/templates', headers: basic(sk(gw)) });
     expect(doubled.statusCode, doubled.body).toBe(200);
     expect(doubled.json()).toEqual(single.json());
   });
 
-  test('a trailing slash routes as the path without it: POST /customers/ creates (not 17001), GET /transactions/ lists', async () => {
-    const created = await gw.app.inject({ method: 'POST', url: '/api/v1/customers/', payload: { first_name: 'Trailing' }, headers: basic(sk()) });
+  test('a trailing slash routes as the path without it: POST /customers/ creates (not 17001), GET /transactions/ lists', async ({ gateway: gw }) => {
+    const created = await gw.app.inject({ method: 'POST', url: '/api/v1/customers/', payload: { first_name: 'Trailing' }, headers: basic(sk(gw)) });
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json().first_name).toBe('Trailing');
-    const listed = await gw.app.inject({ url: '/api/v1/transactions/', headers: basic(sk()) });
+    const listed = await gw.app.inject({ url: '/api/v1/transactions/', headers: basic(sk(gw)) });
     expect(listed.statusCode, listed.body).toBe(200);
     expect((await gw.app.inject({ url: '/dashboard/' })).statusCode).toBe(200);
   });
 
-  test('POST //api//v1//customers creates a customer', async () => {
-    const res = await gw.app.inject({ method: 'POST', url: '//api//v1//customers', payload: { first_name: 'Ada' }, headers: basic(sk()) });
+  test('POST //api//v1//customers creates a customer', async ({ gateway: gw }) => {
+    const res = await gw.app.inject({ method: 'POST', url: '//api//v1//customers', payload: { first_name: 'Ada' }, headers: basic(sk(gw)) });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().first_name).toBe('Ada');
   });
@@ -186,7 +181,7 @@ describe('doubled slashes', () => {
 describe('limits, checked while parsing', () => {
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
-  test.each<[string, string, Record<string, string>, RegExp]>([
+  test.for<[string, string, Record<string, string>, RegExp]>([
     ['100,000 form fields', 'a&'.repeat(100_000), form, /more than 1000 fields/],
     ['80,000 form fields without a Content-Type', 'a=&'.repeat(80_000), {}, /more than 1000 fields/],
     ['1001 metadata fields', Array.from({ length: 1001 }, (_, i) => `metadata[k${i}]=1`).join('&'), form, /more than 1000 fields/],
@@ -196,52 +191,52 @@ describe('limits, checked while parsing', () => {
     ['JSON with 1001 fields', JSON.stringify(Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, 1]))), { 'content-type': 'application/json' }, /more than 1000 fields/],
     ['bare JSON with 1001 fields in metadata', JSON.stringify({ metadata: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, 1])) }), {}, /more than 1000 fields/],
     ['JSON 33 levels deep', `${'{"a":'.repeat(32)}{}${'}'.repeat(32)}`, { 'content-type': 'application/json' }, /nested more than 32 levels/],
-  ])('%s -> 400 REQ01 naming the limit, nothing written', async (_, payload, headers, message) => {
-    const before = await customers();
-    expectError(await createCustomer(payload, headers), 400, 'REQ01', message);
-    expect(await customers()).toBe(before);
+  ] as const)('%s -> 400 REQ01 naming the limit, nothing written', async ([_, payload, headers, message], { gateway: gw }) => {
+    const before = await customers(gw);
+    expectError(await createCustomer(gw, payload, headers), 400, 'REQ01', message);
+    expect(await customers(gw)).toBe(before);
   });
 
-  test('32 levels are accepted (the body is the first)', async () => {
-    const json = await createCustomer(`{"metadata":${'{"a":'.repeat(31)}"1"${'}'.repeat(31)}}`, { 'content-type': 'application/json' });
+  test('32 levels are accepted (the body is the first)', async ({ gateway: gw }) => {
+    const json = await createCustomer(gw, `{"metadata":${'{"a":'.repeat(31)}"1"${'}'.repeat(31)}}`, { 'content-type': 'application/json' });
     expect(json.statusCode, json.body).toBe(200);
-    const formed = await createCustomer(`metadata${'[a]'.repeat(31)}=1`, form);
+    const formed = await createCustomer(gw, `metadata${'[a]'.repeat(31)}=1`, form);
     expect(formed.statusCode, formed.body).toBe(200);
     expect(formed.json().metadata).toEqual(json.json().metadata);
   });
 
-  test('1000 JSON fields are accepted, and a colon inside a string is no field', async () => {
+  test('1000 JSON fields are accepted, and a colon inside a string is no field', async ({ gateway: gw }) => {
     const body = { first_name: 'a:b:c', ...Object.fromEntries(Array.from({ length: 999 }, (_, i) => [`unknown_${i}`, ':'])) };
-    const res = await createCustomer(JSON.stringify(body), { 'content-type': 'application/json' });
+    const res = await createCustomer(gw, JSON.stringify(body), { 'content-type': 'application/json' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().first_name).toBe('a:b:c');
   });
 
-  test('200,000 JSON fields to the account updater (4 MiB) -> 400 REQ01 naming its limit', async () => {
+  test('200,000 JSON fields to the account updater (4 MiB) -> 400 REQ01 naming its limit', async ({ gateway: gw }) => {
     const body = JSON.stringify(Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, 0])));
-    expectError(await post('/api/v1/tokens/update', body, { 'content-type': 'application/json' }), 400, 'REQ01', /more than 83886 fields/);
+    expectError(await post(gw, '/api/v1/tokens/update', body, { 'content-type': 'application/json' }), 400, 'REQ01', /more than 83886 fields/);
   });
 
-  test('1000 form fields are accepted', async () => {
-    const res = await createCustomer(['first_name=Many', ...Array.from({ length: 999 }, (_, i) => `unknown_${i}=${i}`)].join('&'), form);
+  test('1000 form fields are accepted', async ({ gateway: gw }) => {
+    const res = await createCustomer(gw, ['first_name=Many', ...Array.from({ length: 999 }, (_, i) => `unknown_${i}=${i}`)].join('&'), form);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().first_name).toBe('Many');
   });
 
-  test('the account updater, whose body limit is raised, takes more than 1000 form fields', async () => {
+  test('the account updater, whose body limit is raised, takes more than 1000 form fields', async ({ gateway: gw }) => {
     const entries = Array.from({ length: 400 }, (_, i) =>
       `payment_methods[${i}][payment_id]=${'0'.repeat(32)}&payment_methods[${i}][card_exp_month]=7&payment_methods[${i}][card_exp_year]=2033`);
-    const res = await post('/api/v1/tokens/update', entries.join('&'), form);
+    const res = await post(gw, '/api/v1/tokens/update', entries.join('&'), form);
     expect(res.statusCode, res.body).toBe(200);
     expect(Object.keys(res.json().payment_methods.rejected)).toHaveLength(400);
   });
 
-  test('200,000 form fields to the account updater (4 MiB) -> 400 REQ01 naming its limit', async () => {
-    expectError(await post('/api/v1/tokens/update', 'a&'.repeat(200_000), form), 400, 'REQ01', /more than 83886 fields/);
+  test('200,000 form fields to the account updater (4 MiB) -> 400 REQ01 naming its limit', async ({ gateway: gw }) => {
+    expectError(await post(gw, '/api/v1/tokens/update', 'a&'.repeat(200_000), form), 400, 'REQ01', /more than 83886 fields/);
   });
 
-  test('tags[]=a&tags[4294967294]=b makes no sparse array', async () => {
-    const res = await createCustomer('metadata[tags][]=a&metadata[tags][4294967294]=b', form);
+  test('tags[]=a&tags[4294967294]=b makes no sparse array', async ({ gateway: gw }) => {
+    const res = await createCustomer(gw, 'metadata[tags][]=a&metadata[tags][4294967294]=b', form);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().metadata).toEqual({ tags: { 0: 'a', 4294967294: 'b' } });
   });
@@ -251,7 +246,7 @@ describe('text that PostgreSQL cannot store is 400 REQ01 naming the field, never
   const json = { 'content-type': 'application/json' };
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
-  test.each<[string, string, Payload, Record<string, string>, RegExp]>([
+  test.for<[string, string, Payload, Record<string, string>, RegExp]>([
     ['a lone surrogate in a JSON value', '/api/v1/customers', '{"first_name":"\\ud800"}', json, /body\.first_name .*lone UTF-16 surrogate/],
     ['a lone low surrogate in a nested JSON value', '/api/v1/customers', '{"metadata":{"note":"x\\udc00y"}}', json, /body\.metadata\.note /],
     ['a lone surrogate in a JSON key', '/api/v1/customers', '{"metadata":{"\\ud800":"x"}}', json, /body\.metadata has a field name .*surrogate/],
@@ -274,53 +269,53 @@ describe('text that PostgreSQL cannot store is 400 REQ01 naming the field, never
     ['an encoded lone surrogate in a query name', '/api/v1/customers?%ED%A0%80=1', '{}', json, /query parameter name/],
     ['a NUL in a form value', '/api/v1/customers', 'first_name=a%00b', form, /body\.first_name must not contain the NUL/],
     ['a lone surrogate in a charge description', '/api/v1/charge', '{"token":"0000000000","amount":100,"description":"\\ud83d"}', json, /body\.description /],
-  ])('%s', async (_, url, payload, headers, message) => {
-    const before = await customers();
+  ] as const)('%s', async ([_, url, payload, headers, message], { gateway: gw }) => {
+    const before = await customers(gw);
     const transactions = async () => (await gw.db.query<{ n: number }>('SELECT count(*)::int AS n FROM transactions'))[0].n;
     const txBefore = await transactions();
-    expectError(await post(url, payload, headers), 400, 'REQ01', message);
-    expect(await customers()).toBe(before);
+    expectError(await post(gw, url, payload, headers), 400, 'REQ01', message);
+    expect(await customers(gw)).toBe(before);
     expect(await transactions()).toBe(txBefore);
   });
 
-  test('well-formed text passes: a surrogate pair, a literal % and percent-encoded UTF-8', async () => {
-    const res = await createCustomer('first_name=%F0%9F%98%80&last_name=100%&city=S%C3%A3o', form);
+  test('well-formed text passes: a surrogate pair, a literal % and percent-encoded UTF-8', async ({ gateway: gw }) => {
+    const res = await createCustomer(gw, 'first_name=%F0%9F%98%80&last_name=100%&city=S%C3%A3o', form);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ first_name: '😀', last_name: '100%', city: 'São' });
-    const emoji = await createCustomer('{"first_name":"\\ud83d\\ude00"}', json);
+    const emoji = await createCustomer(gw, '{"first_name":"\\ud83d\\ude00"}', json);
     expect(emoji.json().first_name).toBe('😀');
   });
 });
 
 describe('over a real socket', () => {
   let base: string;
-  beforeAll(async () => {
+  test.beforeAll(async ({ gateway: gw }) => {
     await gw.app.listen({ port: 0, host: '127.0.0.1' });
     const addr = gw.app.server.address();
     base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   });
 
-  test('fetch with a FormData body (multipart/form-data, as browsers and undici build it) creates the customer', async () => {
+  test('fetch with a FormData body (multipart/form-data, as browsers and undici build it) creates the customer', async ({ gateway: gw }) => {
     const form = new FormData();
     form.set('first_name', 'Grace');
     form.set('city', 'São Paulo');
     form.set('metadata[color]', 'red');
     form.set('metadata[size]', 'xl');
     form.set('default_receipts', 'true');
-    const res = await fetch(`${base}/api/v1/customers`, { method: 'POST', headers: basic(sk()), body: form });
+    const res = await fetch(`${base}/api/v1/customers`, { method: 'POST', headers: basic(sk(gw)), body: form });
     expect(res.status).toBe(200);
     expect(fields(await res.json())).toEqual(EXPECTED);
   });
 
-  test('a gzip bomb sent chunked is 413 REQ02, and the server goes on answering', async () => {
+  test('a gzip bomb sent chunked is 413 REQ02, and the server goes on answering', async ({ gateway: gw }) => {
     const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x61));
     const res = await fetch(`${base}/api/v1/customers`, {
-      method: 'POST', headers: { ...basic(sk()), 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' },
+      method: 'POST', headers: { ...basic(sk(gw)), 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' },
       body: new Blob([bomb]).stream(), duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ errors: [{ code: 'REQ02', message: expect.any(String) }] });
-    const after = await fetch(`${base}/api/v1/customers`, { method: 'POST', headers: { ...basic(sk()), 'content-type': 'application/json' }, body: JSON_BODY });
+    const after = await fetch(`${base}/api/v1/customers`, { method: 'POST', headers: { ...basic(sk(gw)), 'content-type': 'application/json' }, body: JSON_BODY });
     expect(after.status).toBe(200);
   });
 });

@@ -1,31 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LEASE_MS, NODE_ID } from '../../../server/http/idempotency.js';
 import { Vault } from '../../../server/vault.js';
-import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { TestGateway, basic, describe, expect, test, tokenFor, visa } from '../../fixtures.js';
 
 // Idempotency keys, issue 14.6 (the fingerprint is keyed and holds no card data) and issue 15.6
 // (a key whose request committed but whose node died before answering converges on a retry).
 
-let gw: TestGateway;
 const gwKind = () => (process.env.TESSERA_TEST_DB === 'pg' ? 'pg' : 'pglite');
-beforeAll(async () => { gw = await startGateway(); });
-afterAll(() => gw.close());
 
 let n = 0;
 const newKey = () => `recovery-${Date.now()}-${++n}`;
-const charge = (payload: unknown, key: string, apiKey = gw.merchant.test.private_key) =>
+const charge = (gw: TestGateway, payload: unknown, key: string, apiKey = gw.merchant.test.private_key) =>
   gw.app.inject({ method: 'POST', url: '/api/v1/charge', payload: payload as any, headers: { ...basic(apiKey), 'idempotency-key': key } });
-const rowOf = async (key: string) => (await gw.db.query('SELECT * FROM idempotency_keys WHERE key = $1', [key]))[0];
-const transactions = async () => (await gw.db.query('SELECT id FROM transactions WHERE merchant_id = $1', [gw.merchant.id])).length;
+const rowOf = async (gw: TestGateway, key: string) => (await gw.db.query('SELECT * FROM idempotency_keys WHERE key = $1', [key]))[0];
+const transactions = async (gw: TestGateway) => (await gw.db.query('SELECT id FROM transactions WHERE merchant_id = $1', [gw.merchant.id])).length;
 const sortedJson = (o: Record<string, unknown>) => JSON.stringify(Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1))));
 
 describe('the fingerprint (14.6)', () => {
-  test('is an HMAC under the data key of the body without its card fields, never a plain hash of the card', async () => {
+  test('is an HMAC under the data key of the body without its card fields, never a plain hash of the card', async ({ gateway: gw }) => {
     const key = newKey();
     const body = { ...visa, amount: 1500, description: 'fingerprint' };
-    expect((await charge(body, key)).statusCode).toBe(200);
-    const stored = (await rowOf(key)).request_hash as string;
+    expect((await charge(gw, body, key)).statusCode).toBe(200);
+    const stored = (await rowOf(gw, key)).request_hash as string;
     const { card_number: _n, csc: _c, ...rest } = body;
     expect(stored).toBe(`h2.${gw.vault.mac('idempotency', sortedJson(rest))}`);
     expect(stored.startsWith(`h2.${gw.vault.currentKeyId}.`)).toBe(true);
@@ -34,29 +30,29 @@ describe('the fingerprint (14.6)', () => {
     for (const plain of [sortedJson(body), JSON.stringify(body), visa.card_number]) {
       expect(stored).not.toContain(createHash('sha256').update(plain).digest('hex'));
     }
-    expect(JSON.stringify(await rowOf(key))).not.toContain(visa.card_number);
+    expect(JSON.stringify(await rowOf(gw, key))).not.toContain(visa.card_number);
   });
 
-  test('card fields at any depth, and the names the log redacts, are left out; the rest still tells bodies apart', async () => {
+  test('card fields at any depth, and the names the log redacts, are left out; the rest still tells bodies apart', async ({ gateway: gw }) => {
     const key = newKey();
     const body = { ...visa, amount: 1600, metadata: { card_number: '4111111111111111', cvv: '999' }, public_api_key: 'x' };
-    const first = await charge(body, key);
+    const first = await charge(gw, body, key);
     expect(first.statusCode).toBe(200);
     // Another card number or CVV is the same fingerprint: the stored answer replays.
     const other = { ...body, card_number: '4242424242424242', csc: '456', metadata: { card_number: '5555', cvv: '1' }, public_api_key: 'y' };
-    const again = await charge(other, key);
+    const again = await charge(gw, other, key);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json().id).toBe(first.json().id);
     // Any other field is part of it.
-    const res = await charge({ ...body, amount: 1601 }, key);
+    const res = await charge(gw, { ...body, amount: 1601 }, key);
     expect({ status: res.statusCode, code: res.json().errors?.[0]?.code }).toEqual({ status: 422, code: 'IDEM02' });
   });
 
-  test('a fingerprint from before they were keyed (erased by migration 016) replays on the key alone', async () => {
+  test('a fingerprint from before they were keyed (erased by migration 016) replays on the key alone', async ({ gateway: gw }) => {
     const key = newKey();
-    const first = await charge({ ...visa, amount: 1700 }, key);
+    const first = await charge(gw, { ...visa, amount: 1700 }, key);
     await gw.db.query("UPDATE idempotency_keys SET request_hash = 'legacy' WHERE key = $1", [key]);
-    const again = await charge({ ...visa, amount: 9999 }, key);
+    const again = await charge(gw, { ...visa, amount: 9999 }, key);
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json().id).toBe(first.json().id);
@@ -65,9 +61,9 @@ describe('the fingerprint (14.6)', () => {
 
 describe('a request whose node died between commit and answer (15.6)', () => {
   /** What a node leaves behind when it dies after the charge committed: the claim names the record, no answer. */
-  async function orphan(payload: Record<string, unknown>, owner: string, ageMs: number) {
+  async function orphan(gw: TestGateway, payload: Record<string, unknown>, owner: string, ageMs: number) {
     const key = newKey();
-    const done = await charge(payload, key);
+    const done = await charge(gw, payload, key);
     const id = done.statusCode === 200 ? done.json().id : done.json().errors[0].transaction_id;
     await gw.db.query(
       'UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = $2, created_at = $3 WHERE key = $1',
@@ -76,38 +72,38 @@ describe('a request whose node died between commit and answer (15.6)', () => {
     return { key, id: id as string, first: done };
   }
 
-  test('another node, gone past its lease: the retry answers 200 with the same transaction, and keeps that answer', async () => {
+  test('another node, gone past its lease: the retry answers 200 with the same transaction, and keeps that answer', async ({ gateway: gw }) => {
     const body = { ...visa, amount: 2100 };
-    const { key, id, first } = await orphan(body, 'a-node-that-died', LEASE_MS + 1000);
-    const before = await transactions();
-    const retry = await charge(body, key);
+    const { key, id, first } = await orphan(gw, body, 'a-node-that-died', LEASE_MS + 1000);
+    const before = await transactions(gw);
+    const retry = await charge(gw, body, key);
     expect(retry.statusCode).toBe(200);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json()).toEqual(first.json());
     expect(retry.json().id).toBe(id);
-    expect(await transactions()).toBe(before);
-    expect(await rowOf(key)).toMatchObject({ status_code: 200, owner: NODE_ID, resource_id: id });
-    expect((await charge(body, key)).json().id).toBe(id);
+    expect(await transactions(gw)).toBe(before);
+    expect(await rowOf(gw, key)).toMatchObject({ status_code: 200, owner: NODE_ID, resource_id: id });
+    expect((await charge(gw, body, key)).json().id).toBe(id);
   });
 
-  test('a handler of this node that never answered (not in flight): replayed at once', async () => {
+  test('a handler of this node that never answered (not in flight): replayed at once', async ({ gateway: gw }) => {
     const body = { ...visa, amount: 2200 };
-    const { key, id } = await orphan(body, NODE_ID, 0);
-    const retry = await charge(body, key);
+    const { key, id } = await orphan(gw, body, NODE_ID, 0);
+    const retry = await charge(gw, body, key);
     expect({ status: retry.statusCode, id: retry.json().id }).toEqual({ status: 200, id });
   });
 
-  test('a declined charge is rebuilt as its 402 with the transaction id', async () => {
+  test('a declined charge is rebuilt as its 402 with the transaction id', async ({ gateway: gw }) => {
     const body = { ...visa, amount: 80 };
-    const { key, id, first } = await orphan(body, NODE_ID, 0);
+    const { key, id, first } = await orphan(gw, body, NODE_ID, 0);
     expect(first.statusCode).toBe(402);
-    const retry = await charge(body, key);
+    const retry = await charge(gw, body, key);
     expect(retry.statusCode).toBe(402);
     expect(retry.json()).toEqual(first.json());
     expect(retry.json().errors[0]).toMatchObject({ code: '99820', transaction_id: id });
   });
 
-  test('a refund is rebuilt from its transaction', async () => {
+  test('a refund is rebuilt from its transaction', async ({ gateway: gw }) => {
     const id = (await gw.app.inject({ method: 'POST', url: '/api/v1/charge', payload: { ...visa, amount: 3000 }, headers: basic(gw.merchant.test.private_key) })).json().id;
     const key = newKey();
     const refund = () => gw.app.inject({
@@ -122,7 +118,7 @@ describe('a request whose node died between commit and answer (15.6)', () => {
     expect(retry.json().refunds).toHaveLength(1);
   });
 
-  test('nothing committed and the owner gone: the retry runs the request', async () => {
+  test('nothing committed and the owner gone: the retry runs the request', async ({ gateway: gw }) => {
     const key = newKey();
     const token = await tokenFor(gw);
     const body = { token, amount: 2300 };
@@ -132,11 +128,11 @@ describe('a request whose node died between commit and answer (15.6)', () => {
        VALUES ($1, 'test', '/api/v1/charge', $2, $3, $4, $5)`,
       [gw.merchant.id, key, `h2.${gw.vault.mac('idempotency', sortedJson(rest))}`, gw.clock.now(), NODE_ID],
     );
-    const before = await transactions();
-    const res = await charge(body, key);
+    const before = await transactions(gw);
+    const res = await charge(gw, body, key);
     expect(res.statusCode).toBe(200);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
-    expect(await transactions()).toBe(before + 1);
+    expect(await transactions(gw)).toBe(before + 1);
   });
 
   // Every POST that records what it created rebuilds its answer from that record.
@@ -147,28 +143,28 @@ describe('a request whose node died between commit and answer (15.6)', () => {
     ['a webhook strategy', '/api/v1/webhooks/strategies', { mode: 'webhook', url: 'http://127.0.0.1:9/hooks' }],
     ['an invoice', '/api/v1/invoices', { customer_first_name: 'Ada', customer_last_name: 'Lovelace', customer_email: 'ada@example.com', amount: 1200 }],
   ];
-  const post = (url: string, payload: Record<string, unknown>, key: string) => gw.app.inject({
+  const post = (gw: TestGateway, url: string, payload: Record<string, unknown>, key: string) => gw.app.inject({
     method: 'POST', url, payload, headers: { ...basic(gw.merchant.test.private_key), 'idempotency-key': key },
   });
 
-  test.each(creations)('%s: the retry answers 200 with the record it created, and creates no other', async (_name, url, payload) => {
+  test.for(creations)('%s: the retry answers 200 with the record it created, and creates no other', async ([_name, url, payload], { gateway: gw }) => {
     const key = newKey();
-    const created = await post(url, payload, key);
+    const created = await post(gw, url, payload, key);
     expect(created.statusCode, created.body).toBe(200);
     await gw.db.query("UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = 'gone', created_at = $2 WHERE key = $1",
       [key, new Date(gw.clock.now().getTime() - LEASE_MS - 1)]);
-    const retry = await post(url, payload, key);
+    const retry = await post(gw, url, payload, key);
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json().id).toBe(created.json().id);
-    expect(await rowOf(key)).toMatchObject({ status_code: 200, resource_id: String(created.json().id) });
+    expect(await rowOf(gw, key)).toMatchObject({ status_code: 200, resource_id: String(created.json().id) });
   });
 
-  test.runIf(gwKind() === 'pg')('another node within its lease on PostgreSQL: 409 IDEM03 naming the record', async () => {
+  test.runIf(gwKind() === 'pg')('another node within its lease on PostgreSQL: 409 IDEM03 naming the record', async ({ gateway: gw }) => {
     const key = newKey();
-    const created = await post(creations[0][1], creations[0][2], key);
+    const created = await post(gw, creations[0][1], creations[0][2], key);
     await gw.db.query("UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = 'another-node' WHERE key = $1", [key]);
-    const retry = await post(creations[0][1], creations[0][2], key);
+    const retry = await post(gw, creations[0][1], creations[0][2], key);
     expect(retry.statusCode).toBe(409);
     expect(retry.json().errors[0]).toMatchObject({ code: 'IDEM03' });
     expect(retry.json().errors[0].message).toContain(String(created.json().id));
@@ -176,22 +172,22 @@ describe('a request whose node died between commit and answer (15.6)', () => {
 });
 
 describe('the endpoint a key belongs to', () => {
-  test('//charge, %63harge and a trailing slash are the same endpoint: one charge, the others replay', async () => {
+  test('//charge, %63harge and a trailing slash are the same endpoint: one charge, the others replay', async ({ gateway: gw }) => {
     const key = newKey();
     const body = { ...visa, amount: 2400 };
     const first = await gw.app.inject({ method: 'POST', url: '/api/v1/charge', payload: body, headers: { ...basic(gw.merchant.test.private_key), 'idempotency-key': key } });
     expect(first.statusCode).toBe(200);
-    const before = await transactions();
+    const before = await transactions(gw);
     for (const url of ['/api/v1//charge', '/api/v1/%63harge', '/api//v1/charge', '/api/v1/charge/']) {
       const again = await gw.app.inject({ method: 'POST', url, payload: body, headers: { ...basic(gw.merchant.test.private_key), 'idempotency-key': key } });
       expect({ url, status: again.statusCode, replayed: again.headers['idempotent-replayed'], id: again.json().id })
         .toEqual({ url, status: 200, replayed: 'true', id: first.json().id });
     }
-    expect(await transactions()).toBe(before);
+    expect(await transactions(gw)).toBe(before);
   });
 
-  test('a refund by key: the path parameter is part of the endpoint, however the path is spelled', async () => {
-    const id = (await charge({ ...visa, amount: 3000 }, newKey())).json().id;
+  test('a refund by key: the path parameter is part of the endpoint, however the path is spelled', async ({ gateway: gw }) => {
+    const id = (await charge(gw, { ...visa, amount: 3000 }, newKey())).json().id;
     const key = newKey();
     const refund = (url: string) => gw.app.inject({ method: 'POST', url, payload: { amount: 300 }, headers: { ...basic(gw.merchant.test.private_key), 'idempotency-key': key } });
     expect((await refund(`/api/v1/charge/${id}/cancel`)).statusCode).toBe(200);

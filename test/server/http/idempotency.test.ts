@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { expectError } from '../../fixtures.js';
+import { Merchant, TestGateway, basic, describe, expect, expectError, test, tokenFor, visa } from '../../fixtures.js';
 
 // Idempotency-Key on POST (issue 3): scoped to merchant, environment and endpoint, kept 24 hours.
 
-let gw: TestGateway;
-beforeAll(async () => { gw = await startGateway(); });
-afterAll(() => gw.close());
 
 let n = 0;
 const newKey = () => `key-${Date.now()}-${++n}`;
 
-const post = (url: string, payload: unknown, key: string | undefined, apiKey = gw.merchant.test.private_key) =>
+const post = (gw: TestGateway, url: string, payload: unknown, key: string | undefined, apiKey = gw.merchant.test.private_key) =>
   gw.app.inject({
     method: 'POST', url: `/api/v1${url}`, payload: payload as any,
     headers: { ...basic(apiKey), ...(key === undefined ? {} : { 'idempotency-key': key }) },
   });
-const charge = (payload: unknown, key: string | undefined, apiKey?: string) => post('/charge', payload, key, apiKey);
-const rowsOf = async (m: Merchant = gw.merchant) =>
+const charge = (gw: TestGateway, payload: unknown, key: string | undefined, apiKey?: string) => post(gw, '/charge', payload, key, apiKey);
+const rowsOf = async (gw: TestGateway, m: Merchant = gw.merchant) =>
   (await gw.db.query('SELECT id FROM transactions WHERE merchant_id = $1', [m.id])).map((r) => r.id as string);
 /** The request hash the server keys on: JSON with sorted keys (flat bodies only). */
 const sortedJson = (o: Record<string, unknown>) => JSON.stringify(Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1))));
@@ -25,51 +20,51 @@ const sortedJson = (o: Record<string, unknown>) => JSON.stringify(Object.fromEnt
 const direct = (amount = 1500) => ({ ...visa, amount });
 
 describe('replay', () => {
-  test('same key and body: the same transaction, replayed, one row', async () => {
+  test('same key and body: the same transaction, replayed, one row', async ({ gateway: gw }) => {
     const key = newKey();
     const body = { token: await tokenFor(gw), amount: 1200, metadata: { a: 1, b: 2 } };
-    const before = (await rowsOf()).length;
-    const first = await charge(body, key);
+    const before = (await rowsOf(gw)).length;
+    const first = await charge(gw, body, key);
     expect(first.statusCode).toBe(200);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    const again = await charge(body, key);
+    const again = await charge(gw, body, key);
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers['content-type']).toMatch(/^application\/json/);
     expect(again.json()).toEqual(first.json());
     // The same body with its keys in another order is the same request.
-    const reordered = await charge({ metadata: { b: 2, a: 1 }, amount: 1200, token: body.token }, key);
+    const reordered = await charge(gw, { metadata: { b: 2, a: 1 }, amount: 1200, token: body.token }, key);
     expect(reordered.json().id).toBe(first.json().id);
     expect(reordered.headers['idempotent-replayed']).toBe('true');
-    expect((await rowsOf()).length).toBe(before + 1);
+    expect((await rowsOf(gw)).length).toBe(before + 1);
   });
 
-  test('the replay is the stored answer, not the current state of the record', async () => {
+  test('the replay is the stored answer, not the current state of the record', async ({ gateway: gw }) => {
     const key = newKey();
-    const first = await charge(direct(), key);
-    await post(`/charge/${first.json().id}/cancel`, { amount: 100 }, undefined);
-    const again = await charge(direct(), key);
+    const first = await charge(gw, direct(), key);
+    await post(gw, `/charge/${first.json().id}/cancel`, { amount: 100 }, undefined);
+    const again = await charge(gw, direct(), key);
     expect(again.json()).toMatchObject({ id: first.json().id, amount_refunded: 0 });
   });
 
-  test('a declined charge replays its 402 and is not charged again', async () => {
+  test('a declined charge replays its 402 and is not charged again', async ({ gateway: gw }) => {
     const key = newKey();
     const body = { token: await tokenFor(gw), amount: 80 };
-    const before = (await rowsOf()).length;
-    const first = await charge(body, key);
+    const before = (await rowsOf(gw)).length;
+    const first = await charge(gw, body, key);
     expectError(first, 402, '99820');
-    const again = await charge(body, key);
+    const again = await charge(gw, body, key);
     expectError(again, 402, '99820');
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
-    expect((await rowsOf()).length).toBe(before + 1);
+    expect((await rowsOf(gw)).length).toBe(before + 1);
   });
 
-  test('a refund with a key runs once', async () => {
-    const id = (await charge(direct(1000), undefined)).json().id;
+  test('a refund with a key runs once', async ({ gateway: gw }) => {
+    const id = (await charge(gw, direct(1000), undefined)).json().id;
     const key = newKey();
-    const first = await post(`/charge/${id}/cancel`, { amount: 300 }, key);
-    const again = await post(`/charge/${id}/cancel`, { amount: 300 }, key);
+    const first = await post(gw, `/charge/${id}/cancel`, { amount: 300 }, key);
+    const again = await post(gw, `/charge/${id}/cancel`, { amount: 300 }, key);
     expect(first.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
@@ -78,102 +73,102 @@ describe('replay', () => {
     expect(t.refunds).toHaveLength(1);
   });
 
-  test('a 5xx is not kept: the retry runs again', async () => {
+  test('a 5xx is not kept: the retry runs again', async ({ gateway: gw }) => {
     const key = newKey();
     const body = { token: await tokenFor(gw, visa, gw.merchant.live.public_key), amount: 500 };
-    expectError(await charge(body, key, gw.merchant.live.private_key), 503, 'PROC01');
-    const again = await charge(body, key, gw.merchant.live.private_key);
+    expectError(await charge(gw, body, key, gw.merchant.live.private_key), 503, 'PROC01');
+    const again = await charge(gw, body, key, gw.merchant.live.private_key);
     expectError(again, 503, 'PROC01');
     expect(again.headers['idempotent-replayed']).toBeUndefined();
   });
 });
 
 describe('conflicts and bad keys', () => {
-  test('same key with another body is 422 IDEM02 and charges nothing', async () => {
+  test('same key with another body is 422 IDEM02 and charges nothing', async ({ gateway: gw }) => {
     const key = newKey();
     const token = await tokenFor(gw);
-    expect((await charge({ token, amount: 1200 }, key)).statusCode).toBe(200);
-    const before = (await rowsOf()).length;
+    expect((await charge(gw, { token, amount: 1200 }, key)).statusCode).toBe(200);
+    const before = (await rowsOf(gw)).length;
     const other = await tokenFor(gw);
-    expectError(await charge({ token: other, amount: 1200 }, key), 422, 'IDEM02');
-    expectError(await charge({ token, amount: 1300 }, key), 422, 'IDEM02');
-    expect((await rowsOf()).length).toBe(before);
-    expect((await charge({ token: other, amount: 1200 }, undefined)).statusCode).toBe(200);
+    expectError(await charge(gw, { token: other, amount: 1200 }, key), 422, 'IDEM02');
+    expectError(await charge(gw, { token, amount: 1300 }, key), 422, 'IDEM02');
+    expect((await rowsOf(gw)).length).toBe(before);
+    expect((await charge(gw, { token: other, amount: 1200 }, undefined)).statusCode).toBe(200);
   });
 
-  test.each([
+  test.for([
     ['256 characters', 'k'.repeat(256)],
     ['empty', ''],
     ['with a space', 'a b'],
     ['non-ASCII', 'clé'],
-  ])('a key %s is 400 IDEM01; nothing is charged, the token stays usable', async (_, key) => {
+  ] as const)('a key %s is 400 IDEM01; nothing is charged, the token stays usable', async ([_, key], { gateway: gw }) => {
     const token = await tokenFor(gw);
-    const before = (await rowsOf()).length;
-    expectError(await charge({ token, amount: 1200 }, key), 400, 'IDEM01');
-    expect((await rowsOf()).length).toBe(before);
-    expect((await charge({ token, amount: 1200 }, undefined)).statusCode).toBe(200);
+    const before = (await rowsOf(gw)).length;
+    expectError(await charge(gw, { token, amount: 1200 }, key), 400, 'IDEM01');
+    expect((await rowsOf(gw)).length).toBe(before);
+    expect((await charge(gw, { token, amount: 1200 }, undefined)).statusCode).toBe(200);
   });
 
-  test('a key of 255 characters is fine', async () => {
+  test('a key of 255 characters is fine', async ({ gateway: gw }) => {
     const key = 'k'.repeat(254) + String(n++ % 10);
-    const res = await charge(direct(), key);
+    const res = await charge(gw, direct(), key);
     expect(res.statusCode).toBe(200);
-    expect((await charge(direct(), key)).json().id).toBe(res.json().id);
+    expect((await charge(gw, direct(), key)).json().id).toBe(res.json().id);
   });
 });
 
 describe('scope: merchant, environment, endpoint', () => {
-  test('the same key on another endpoint is independent', async () => {
+  test('the same key on another endpoint is independent', async ({ gateway: gw }) => {
     const key = newKey();
-    const charged = await charge(direct(1000), key);
+    const charged = await charge(gw, direct(1000), key);
     expect(charged.statusCode).toBe(200);
-    const refund = await post(`/charge/${charged.json().id}/cancel`, { amount: 1000 }, key);
+    const refund = await post(gw, `/charge/${charged.json().id}/cancel`, { amount: 1000 }, key);
     expect(refund.statusCode).toBe(200);
     expect(refund.headers['idempotent-replayed']).toBeUndefined();
     expect(refund.json()).toMatchObject({ refunded: true });
-    const settings = await post('/settings', { cvv_check: false }, key);
+    const settings = await post(gw, '/settings', { cvv_check: false }, key);
     expect(settings.statusCode).toBe(200);
     expect(settings.json()).toMatchObject({ class: 'settings' });
   });
 
-  test('the same key for another merchant is independent', async () => {
+  test('the same key for another merchant is independent', async ({ gateway: gw }) => {
     const key = newKey();
-    const mine = await charge(direct(), key);
-    const theirs = await charge(direct(), key, gw.other.test.private_key);
+    const mine = await charge(gw, direct(), key);
+    const theirs = await charge(gw, direct(), key, gw.other.test.private_key);
     expect(theirs.statusCode).toBe(200);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     expect(theirs.json().id).not.toBe(mine.json().id);
     expect(theirs.json().merchant_id).toBe(gw.other.id);
-    expect(await rowsOf(gw.other)).toContain(theirs.json().id);
+    expect(await rowsOf(gw, gw.other)).toContain(theirs.json().id);
   });
 
-  test('the same key in the live environment is independent (a different body is not IDEM02 there)', async () => {
+  test('the same key in the live environment is independent (a different body is not IDEM02 there)', async ({ gateway: gw }) => {
     const key = newKey();
-    expect((await charge(direct(), key)).statusCode).toBe(200);
+    expect((await charge(gw, direct(), key)).statusCode).toBe(200);
     const token = await tokenFor(gw, visa, gw.merchant.live.public_key);
-    expectError(await charge({ token, amount: 700 }, key, gw.merchant.live.private_key), 503, 'PROC01');
+    expectError(await charge(gw, { token, amount: 700 }, key, gw.merchant.live.private_key), 503, 'PROC01');
   });
 });
 
 describe('lifetime', () => {
-  test('within 24 hours the key replays; after 24 hours the request runs again', async () => {
+  test('within 24 hours the key replays; after 24 hours the request runs again', async ({ gateway: gw }) => {
     const key = newKey();
-    const first = await charge(direct(), key);
+    const first = await charge(gw, direct(), key);
     gw.clock.advance(23 * 3600_000);
-    const replay = await charge(direct(), key);
+    const replay = await charge(gw, direct(), key);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.json().id).toBe(first.json().id);
     gw.clock.advance(3600_000 + 1);
-    const fresh = await charge(direct(), key);
+    const fresh = await charge(gw, direct(), key);
     expect(fresh.statusCode).toBe(200);
     expect(fresh.headers['idempotent-replayed']).toBeUndefined();
     expect(fresh.json().id).not.toBe(first.json().id);
-    expect(await rowsOf()).toEqual(expect.arrayContaining([first.json().id, fresh.json().id]));
+    expect(await rowsOf(gw)).toEqual(expect.arrayContaining([first.json().id, fresh.json().id]));
     // ...and the new answer is what the key replays from now on.
-    expect((await charge(direct(), key)).json().id).toBe(fresh.json().id);
+    expect((await charge(gw, direct(), key)).json().id).toBe(fresh.json().id);
   });
 
-  test('a claim still in progress is 409 IDEM03; one abandoned for over a minute is taken over', async () => {
+  test('a claim still in progress is 409 IDEM03; one abandoned for over a minute is taken over', async ({ gateway: gw }) => {
     const key = newKey();
     const m = gw.merchant;
     // A request that claimed the key and never finished (a process from before claims named their
@@ -184,25 +179,25 @@ describe('lifetime', () => {
        VALUES ($1, 'test', '/api/v1/charge', $2, $3, $4)`,
       [m.id, key, `h2.${gw.vault.mac('idempotency', sortedJson(fingerprinted))}`, gw.clock.now()],
     );
-    const before = (await rowsOf()).length;
-    expectError(await charge(direct(), key), 409, 'IDEM03');
+    const before = (await rowsOf(gw)).length;
+    expectError(await charge(gw, direct(), key), 409, 'IDEM03');
     gw.clock.advance(30_000);
-    expectError(await charge(direct(), key), 409, 'IDEM03');
+    expectError(await charge(gw, direct(), key), 409, 'IDEM03');
     gw.clock.advance(31_000);
-    const res = await charge(direct(), key);
+    const res = await charge(gw, direct(), key);
     expect(res.statusCode).toBe(200);
-    expect((await rowsOf()).length).toBe(before + 1);
+    expect((await rowsOf(gw)).length).toBe(before + 1);
   });
 });
 
 describe('50 parallel requests with one key and one body', () => {
-  test('one transaction; every answer is 200 with its id or 409 IDEM03; no 5xx', async () => {
+  test('one transaction; every answer is 200 with its id or 409 IDEM03; no 5xx', async ({ gateway: gw }) => {
     const m = await gw.newMerchant();
     const key = newKey();
     const body = { token: await tokenFor(gw, visa, m.test.public_key), amount: 4200 };
-    const results = await Promise.all(Array.from({ length: 50 }, () => charge(body, key, m.test.private_key)));
+    const results = await Promise.all(Array.from({ length: 50 }, () => charge(gw, body, key, m.test.private_key)));
     expect(results.filter((r) => r.statusCode >= 500)).toHaveLength(0);
-    const rows = await rowsOf(m);
+    const rows = await rowsOf(gw, m);
     expect(rows).toHaveLength(1);
     for (const r of results) {
       if (r.statusCode === 200) expect(r.json().id).toBe(rows[0]);
@@ -210,7 +205,7 @@ describe('50 parallel requests with one key and one body', () => {
     }
     expect(results.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
     // Once it has finished, the key replays for everyone.
-    const after = await charge(body, key, m.test.private_key);
+    const after = await charge(gw, body, key, m.test.private_key);
     expect(after.json().id).toBe(rows[0]);
     expect(after.headers['idempotent-replayed']).toBe('true');
   });

@@ -1,15 +1,8 @@
 // Issue 16, items 4, 5 and 10: card (and bank) fields sent where existing clients send them, the
 // owner's name optional on a direct charge, and the spec's types for customer fields and csc_check.
 // Each request goes both ways the clients send it: form-encoded (the PHP library) and JSON.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { Body, ENCODINGS, clientCall, errorOf } from './compat-fixtures.js';
-
-let gw: TestGateway;
-beforeAll(async () => { gw = await startGateway(); });
-afterAll(() => gw.close());
-
-const call = clientCall(() => gw);
+import { Body, ENCODINGS, Call, errorOf, test } from './compat-fixtures.js';
+import { Merchant, TestGateway, basic, describe, expect, tokenFor, visa } from '../../fixtures.js';
 
 // The official client's README: a customer from card fields, no token, no card_owner_name.
 const README_CUSTOMER = {
@@ -18,13 +11,13 @@ const README_CUSTOMER = {
 };
 const BANK_FIELDS = { bank_account_number: '000123456789', bank_routing_number: '110000000', bank_account_type: 'checking' };
 
-async function countRows(m: Merchant, table: string) {
+async function countRows(gw: TestGateway, m: Merchant, table: string) {
   const [{ n }] = await gw.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE merchant_id = $1`, [m.id]);
   return n;
 }
 
 describe('card fields on POST /customers (item 4)', () => {
-  test.each(ENCODINGS)('%s: stored as the default card method, chargeable at once, never in plain text', async (enc) => {
+  test.for(ENCODINGS)('%s: stored as the default card method, chargeable at once, never in plain text', async (enc, { gateway: gw, call }) => {
     const m = await gw.newMerchant();
     const res = await call('POST', '/customers', README_CUSTOMER, m, enc);
     expect(res.statusCode, res.body).toBe(200);
@@ -47,7 +40,7 @@ describe('card fields on POST /customers (item 4)', () => {
     expect(stored.secret_enc).toMatch(/\S/);
   });
 
-  test.each(ENCODINGS)('%s: the token\'s checks refuse, and nothing is stored', async (enc) => {
+  test.for(ENCODINGS)('%s: the token\'s checks refuse, and nothing is stored', async (enc, { gateway: gw, call }) => {
     const m = await gw.newMerchant();
     const cases: [Body, number, string][] = [
       [{ card_number: '4111111111111112' }, 400, '11112'], // Luhn
@@ -70,11 +63,11 @@ describe('card fields on POST /customers (item 4)', () => {
     for (const code of [{ csc: '123' }, { cvv: '123' }] as Body[]) {
       expect(errorOf(await call('POST', '/customers', { first_name: 'Ada', ...code }, m, enc)), JSON.stringify(code)).toEqual({ status: 400, code: '11112' });
     }
-    expect(await countRows(m, 'customers')).toBe(0);
-    expect(await countRows(m, 'payment_methods')).toBe(0);
+    expect(await countRows(gw, m, 'customers')).toBe(0);
+    expect(await countRows(gw, m, 'payment_methods')).toBe(0);
   });
 
-  test('merchant verification applies as for a token: CPCVV2 without a code under cvv_check', async () => {
+  test('merchant verification applies as for a token: CPCVV2 without a code under cvv_check', async ({ gateway: gw, call }) => {
     const m = await gw.newMerchant();
     expect((await call('POST', '/settings', { cvv_check: 'true' }, m, 'form')).statusCode).toBe(200);
     const { csc: _, ...noCsc } = README_CUSTOMER;
@@ -84,7 +77,7 @@ describe('card fields on POST /customers (item 4)', () => {
     expect(ok.json().methods.find((x: any) => x.id === ok.json().default_method_id).csc_check).toBe('pass');
   });
 
-  test.each(ENCODINGS)('%s: bank-account fields make the default bank method, held by the customer\'s names', async (enc) => {
+  test.for(ENCODINGS)('%s: bank-account fields make the default bank method, held by the customer\'s names', async (enc, { gateway: gw, call }) => {
     const m = await gw.newMerchant();
     const res = await call('POST', '/customers', { first_name: 'Grace', last_name: 'Hopper', ...BANK_FIELDS }, m, enc);
     expect(res.statusCode, res.body).toBe(200);
@@ -99,7 +92,7 @@ describe('card fields on POST /customers (item 4)', () => {
       .toEqual({ status: 400, code: '91703' });
   });
 
-  test.each(ENCODINGS)('%s: POST /customers/:id with card fields replaces the default card (same method id)', async (enc) => {
+  test.for(ENCODINGS)('%s: POST /customers/:id with card fields replaces the default card (same method id)', async (enc, { gateway: gw, call }) => {
     const m = await gw.newMerchant();
     const c = (await call('POST', '/customers', README_CUSTOMER, m, enc)).json();
     const res = await call('POST', `/customers/${c.id}`, { card_number: '5555555555554444', card_exp_month: 3, card_exp_year: 2031 }, m, enc);
@@ -111,7 +104,7 @@ describe('card fields on POST /customers (item 4)', () => {
 });
 
 describe('card fields on the method endpoints (item 4)', () => {
-  test.each(ENCODINGS)('%s: create and update from card fields; a kind other than the method\'s is 82001', async (enc) => {
+  test.for(ENCODINGS)('%s: create and update from card fields; a kind other than the method\'s is 82001', async (enc, { gateway: gw, call }) => {
     const m = await gw.newMerchant();
     const c = (await call('POST', '/customers', { first_name: 'Ada', last_name: 'Lovelace' }, m, enc)).json();
     const card = { card_number: '4242424242424242', card_exp_month: 6, card_exp_year: 2032, csc: '321' };
@@ -139,7 +132,7 @@ describe('card fields on the method endpoints (item 4)', () => {
 });
 
 describe('a direct card charge without card_owner_name (item 5)', () => {
-  test.each(ENCODINGS)('%s: the official README\'s example settles; the name stays empty', async (enc) => {
+  test.for(ENCODINGS)('%s: the official README\'s example settles; the name stays empty', async (enc, { call, gateway: gw }) => {
     const body = { amount: 2000, card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2030, csc: '123' };
     const res = await call('POST', '/charge', body, gw.merchant, enc);
     expect(res.statusCode, res.body).toBe(200);
@@ -149,7 +142,7 @@ describe('a direct card charge without card_owner_name (item 5)', () => {
       .toEqual({ status: 400, code: '11112' });
   });
 
-  test('a token still needs the owner\'s name (11112), as the tokenizer says', async () => {
+  test('a token still needs the owner\'s name (11112), as the tokenizer says', async ({ gateway: gw }) => {
     const res = await gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.merchant.test.public_key),
       payload: { ...visa, card_owner_name: '' } });
     expect(errorOf(res)).toEqual({ status: 400, code: '11112' });
@@ -157,7 +150,7 @@ describe('a direct card charge without card_owner_name (item 5)', () => {
 });
 
 describe('types as the spec writes them (item 10)', () => {
-  test.each(ENCODINGS)('%s: unset customer string fields are "", never null', async (enc) => {
+  test.for(ENCODINGS)('%s: unset customer string fields are "", never null', async (enc, { gateway: gw, call }) => {
     const m = await gw.newMerchant();
     const res = await call('POST', '/customers', { first_name: 'Ada' }, m, enc);
     expect(res.statusCode).toBe(200);
@@ -173,7 +166,7 @@ describe('types as the spec writes them (item 10)', () => {
     expect(cleared.json().first_name).toBe('');
   });
 
-  test('csc_check on a stored card speaks the transactions\' vocabulary', async () => {
+  test('csc_check on a stored card speaks the transactions\' vocabulary', async ({ gateway: gw, call }) => {
     const m = await gw.newMerchant();
     const withCode = await tokenFor(gw, visa, m.test.public_key);
     const { csc: _, ...noCode } = visa;

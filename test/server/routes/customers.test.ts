@@ -1,29 +1,25 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestGateway, bank, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
 import { methodHome } from '../../../server/vault-homes.js';
+import { TestGateway, bank, basic, describe, expect, test, tokenFor, visa } from '../../fixtures.js';
 
-let gw: TestGateway;
-beforeAll(async () => { gw = await startGateway(); });
-afterAll(() => gw.close());
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const sk = () => gw.merchant.test.private_key;
+const sk = (gw: TestGateway) => gw.merchant.test.private_key;
 
-function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, key = sk()) {
+function call(gw: TestGateway, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, key = sk(gw)) {
   return gw.app.inject({ method, url: `/api/v1${url}`, headers: basic(key), payload: payload as any });
 }
-const create = (body: Record<string, unknown> = {}, key = sk()) => call('POST', '/customers', body, key);
+const create = (gw: TestGateway, body: Record<string, unknown> = {}, key = sk(gw)) => call(gw, 'POST', '/customers', body, key);
 const code = (res: { json(): any }) => res.json().errors?.[0]?.code;
 
-async function settings(cvv: boolean, zip: boolean, merchantId = gw.merchant.id) {
+async function settings(gw: TestGateway, cvv: boolean, zip: boolean, merchantId = gw.merchant.id) {
   await gw.db.query('UPDATE merchant_settings SET cvv_check = $3, zip_check = $4 WHERE merchant_id = $1 AND env = $2', [
     merchantId, 'test', cvv, zip,
   ]);
 }
 
 describe('POST /customers', () => {
-  test('without payment data: a card and a bank placeholder, the card one default', async () => {
-    const res = await create({ first_name: 'Ada', last_name: 'Lovelace' });
+  test('without payment data: a card and a bank placeholder, the card one default', async ({ gateway: gw }) => {
+    const res = await create(gw, { first_name: 'Ada', last_name: 'Lovelace' });
     expect(res.statusCode).toBe(200);
     const c = res.json();
     expect(c).toMatchObject({
@@ -42,75 +38,75 @@ describe('POST /customers', () => {
     expect(c.methods[1].address).toEqual({ address_1: null, address_2: null, city: null, state: null, country: null, zip: null, company: null });
   });
 
-  test('every field of 4.5 is saved; state and country upper-cased; unknown fields ignored', async () => {
+  test('every field of 4.5 is saved; state and country upper-cased; unknown fields ignored', async ({ gateway: gw }) => {
     const body = {
       company: 'Analytical Engines', first_name: 'Ada', last_name: 'King', address_1: '1 Main St', address_2: 'Apt 2',
       city: 'London', phone: '+44 20 7946 0000', fax: '020 7946 0001', website: 'https://example.com', state: 'ca',
       zip: '94107', country: 'gbr', email: 'ada@example.com', metadata: { plan: 'gold', seats: 3 }, unknown_field: 'x',
     };
-    const res = await create(body);
+    const res = await create(gw, body);
     expect(res.statusCode).toBe(200);
     const { unknown_field, ...expected } = body;
     expect(res.json()).toMatchObject({ ...expected, state: 'CA', country: 'GBR' });
     expect(res.json()).not.toHaveProperty('unknown_field');
   });
 
-  test('metadata as a JSON string, and form-encoded bodies with metadata[color]=red', async () => {
-    const json = await create({ metadata: '{"color":"blue","n":1}' });
+  test('metadata as a JSON string, and form-encoded bodies with metadata[color]=red', async ({ gateway: gw }) => {
+    const json = await create(gw, { metadata: '{"color":"blue","n":1}' });
     expect(json.json().metadata).toEqual({ color: 'blue', n: 1 });
     const form = await gw.app.inject({
       method: 'POST', url: '/api/v1/customers',
-      headers: { ...basic(sk()), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...basic(sk(gw)), 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'first_name=Grace&metadata[color]=red&metadata[size]=xl&default_receipts=true&state=ny',
     });
     expect(form.statusCode).toBe(200);
     expect(form.json()).toMatchObject({ first_name: 'Grace', metadata: { color: 'red', size: 'xl' }, default_receipts: true, state: 'NY' });
-    const bad = await create({ metadata: '{not json' });
+    const bad = await create(gw, { metadata: '{not json' });
     expect([bad.statusCode, code(bad)]).toEqual([400, 'REQ01']);
-    const arr = await create({ metadata: [1, 2] });
+    const arr = await create(gw, { metadata: [1, 2] });
     expect(code(arr)).toBe('REQ01');
   });
 
-  test('no body at all creates an empty customer', async () => {
-    const res = await gw.app.inject({ method: 'POST', url: '/api/v1/customers', headers: basic(sk()) });
+  test('no body at all creates an empty customer', async ({ gateway: gw }) => {
+    const res = await gw.app.inject({ method: 'POST', url: '/api/v1/customers', headers: basic(sk(gw)) });
     expect(res.statusCode).toBe(200);
     expect(res.json().country).toBe('USA');
   });
 
-  test.each([
+  test.for([
     ['fax', 32, '81602'],
     ['first_name', 100, '81603'],
     ['last_name', 100, '81604'],
     ['phone', 32, '81606'],
     ['website', 255, '81607'],
-  ])('%s: %i characters pass, one more is %s', async (field, max, err) => {
-    expect((await create({ [field]: 'x'.repeat(max) })).statusCode).toBe(200);
-    const res = await create({ [field]: 'x'.repeat(max + 1) });
+  ] as const)('%s: %i characters pass, one more is %s', async ([field, max, err], { gateway: gw }) => {
+    expect((await create(gw, { [field]: 'x'.repeat(max) })).statusCode).toBe(200);
+    const res = await create(gw, { [field]: 'x'.repeat(max + 1) });
     expect([res.statusCode, code(res)]).toEqual([400, err]);
   });
 
-  test('81609 for an invalid email or a state that is not two letters; other bad values REQ01', async () => {
-    for (const email of ['ada', 'ada@', 'ada@example', 'a b@example.com']) expect(code(await create({ email }))).toBe('81609');
-    for (const state of ['Cal', 'C', 'C1']) expect(code(await create({ state }))).toBe('81609');
-    expect(code(await create({ country: 'US' }))).toBe('REQ01');
-    expect(code(await create({ city: 'x'.repeat(101) }))).toBe('REQ01');
-    expect(code(await create({ first_name: { a: 1 } }))).toBe('REQ01');
-    expect(code(await create({ metadata: { big: 'x'.repeat(9000) } }))).toBe('REQ01');
+  test('81609 for an invalid email or a state that is not two letters; other bad values REQ01', async ({ gateway: gw }) => {
+    for (const email of ['ada', 'ada@', 'ada@example', 'a b@example.com']) expect(code(await create(gw, { email }))).toBe('81609');
+    for (const state of ['Cal', 'C', 'C1']) expect(code(await create(gw, { state }))).toBe('81609');
+    expect(code(await create(gw, { country: 'US' }))).toBe('REQ01');
+    expect(code(await create(gw, { city: 'x'.repeat(101) }))).toBe('REQ01');
+    expect(code(await create(gw, { first_name: { a: 1 } }))).toBe('REQ01');
+    expect(code(await create(gw, { metadata: { big: 'x'.repeat(9000) } }))).toBe('REQ01');
   });
 
-  test('custom id: 6+ of [A-Za-z0-9_-], 81608 when taken in the same merchant and environment', async () => {
-    const first = await create({ id: 'cust_Ada-01' });
+  test('custom id: 6+ of [A-Za-z0-9_-], 81608 when taken in the same merchant and environment', async ({ gateway: gw }) => {
+    const first = await create(gw, { id: 'cust_Ada-01' });
     expect(first.json().id).toBe('cust_Ada-01');
-    const again = await create({ id: 'cust_Ada-01' });
+    const again = await create(gw, { id: 'cust_Ada-01' });
     expect([again.statusCode, code(again)]).toEqual([409, '81608']);
-    expect((await create({ id: 'cust_Ada-01' }, gw.merchant.live.private_key)).statusCode).toBe(200);
-    expect((await create({ id: 'cust_Ada-01' }, gw.other.test.private_key)).statusCode).toBe(200);
-    for (const id of ['short', 'has space', 'semi;colon', 'search', 'x'.repeat(65)]) expect(code(await create({ id }))).toBe('REQ01');
+    expect((await create(gw, { id: 'cust_Ada-01' }, gw.merchant.live.private_key)).statusCode).toBe(200);
+    expect((await create(gw, { id: 'cust_Ada-01' }, gw.other.test.private_key)).statusCode).toBe(200);
+    for (const id of ['short', 'has space', 'semi;colon', 'search', 'x'.repeat(65)]) expect(code(await create(gw, { id }))).toBe('REQ01');
   });
 
-  test('a token becomes the default method, is consumed once, and cannot be reused', async () => {
+  test('a token becomes the default method, is consumed once, and cannot be reused', async ({ gateway: gw }) => {
     const token = await tokenFor(gw, { ...visa, zip: '94107', address_1: '1 Main St' });
-    const res = await create({ first_name: 'Ada', token });
+    const res = await create(gw, { first_name: 'Ada', token });
     expect(res.statusCode).toBe(200);
     const c = res.json();
     const card = c.methods.find((m: any) => m.method_type === 'credit_card');
@@ -121,22 +117,22 @@ describe('POST /customers', () => {
     expect(c.methods.filter((m: any) => m.method_type === 'bank_account')).toHaveLength(1);
     expect(JSON.stringify(c)).not.toContain('4111111111111111');
 
-    const reuse = await create({ token });
+    const reuse = await create(gw, { token });
     expect([reuse.statusCode, code(reuse)]).toEqual([400, '23489']);
     const token2 = await tokenFor(gw);
-    expect(code(await create({ token: token2 }, gw.other.test.private_key))).toBe('23489');
-    expect(code(await create({ token: 'ffffffffff' }))).toBe('23489');
+    expect(code(await create(gw, { token: token2 }, gw.other.test.private_key))).toBe('23489');
+    expect(code(await create(gw, { token: 'ffffffffff' }))).toBe('23489');
   });
 
-  test('an expired token is 23489', async () => {
+  test('an expired token is 23489', async ({ gateway: gw }) => {
     const token = await tokenFor(gw);
     gw.clock.advance(16 * 60 * 1000);
-    expect(code(await create({ token }))).toBe('23489');
+    expect(code(await create(gw, { token }))).toBe('23489');
   });
 
-  test('a bank-account token becomes the default bank method', async () => {
+  test('a bank-account token becomes the default bank method', async ({ gateway: gw }) => {
     const token = await tokenFor(gw, bank);
-    const c = (await create({ token })).json();
+    const c = (await create(gw, { token })).json();
     const b = c.methods.find((m: any) => m.id === c.default_method_id);
     expect(b).toMatchObject({
       method_type: 'bank_account', bank_account_number_last_4: '6789', bank_routing_number: '110000000',
@@ -145,140 +141,140 @@ describe('POST /customers', () => {
     expect(c).toMatchObject({ card_type: 'other', last_4: null, bank_account_number_last_4: '6789', bank_account_holder_last_name: 'Hopper' });
   });
 
-  test('concurrent creates with one token: exactly one succeeds', async () => {
+  test('concurrent creates with one token: exactly one succeeds', async ({ gateway: gw }) => {
     const token = await tokenFor(gw);
-    const results = await Promise.all([create({ token }), create({ token }), create({ token })]);
+    const results = await Promise.all([create(gw, { token }), create(gw, { token }), create(gw, { token })]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400]);
   });
 
-  test('public keys are refused', async () => {
-    expect((await create({}, gw.merchant.test.public_key)).statusCode).toBe(403);
+  test('public keys are refused', async ({ gateway: gw }) => {
+    expect((await create(gw, {}, gw.merchant.test.public_key)).statusCode).toBe(403);
   });
 });
 
 describe('verification on create', () => {
-  const card = (number: string, extra: Record<string, unknown> = {}) => tokenFor(gw, { ...visa, card_number: number, ...extra });
+  const card = (gw: TestGateway, number: string, extra: Record<string, unknown> = {}) => tokenFor(gw, { ...visa, card_number: number, ...extra });
   const { csc: _c, ...noCsc } = visa;
 
-  test('CVV checking: CPCVV1, CPCVV2, missing code CPCVV2, and a failure leaves the token usable', async () => {
-    await settings(true, false);
+  test('CVV checking: CPCVV1, CPCVV2, missing code CPCVV2, and a failure leaves the token usable', async ({ gateway: gw }) => {
+    await settings(gw, true, false);
     try {
-      expect(code(await create({ token: await card('4000000000000044') }))).toBe('CPCVV1');
-      const failing = await card('4000000000000101');
-      const res = await create({ token: failing });
+      expect(code(await create(gw, { token: await card(gw, '4000000000000044') }))).toBe('CPCVV1');
+      const failing = await card(gw, '4000000000000101');
+      const res = await create(gw, { token: failing });
       expect([res.statusCode, code(res)]).toEqual([402, 'CPCVV2']);
-      expect(code(await create({ token: await tokenFor(gw, noCsc) }))).toBe('CPCVV2');
-      const ok = await create({ token: await tokenFor(gw, noCsc), cvv: '123' });
+      expect(code(await create(gw, { token: await tokenFor(gw, noCsc) }))).toBe('CPCVV2');
+      const ok = await create(gw, { token: await tokenFor(gw, noCsc), cvv: '123' });
       expect(ok.statusCode).toBe(200);
       expect(ok.json().methods[0].csc_check).toBe('pass');
-      expect((await create({ token: await tokenFor(gw, noCsc), csc: '123' })).statusCode).toBe(200);
-      await settings(false, false);
-      expect((await create({ token: failing })).statusCode).toBe(200); // rolled back: still usable
+      expect((await create(gw, { token: await tokenFor(gw, noCsc), csc: '123' })).statusCode).toBe(200);
+      await settings(gw, false, false);
+      expect((await create(gw, { token: failing })).statusCode).toBe(200); // rolled back: still usable
     } finally {
-      await settings(false, false);
+      await settings(gw, false, false);
     }
   });
 
-  test('ZIP checking: AVSZIP404 without a zip, 82004 when it fails, token or body zip both count', async () => {
-    await settings(false, true);
+  test('ZIP checking: AVSZIP404 without a zip, 82004 when it fails, token or body zip both count', async ({ gateway: gw }) => {
+    await settings(gw, false, true);
     try {
-      const res = await create({ token: await card('4111111111111111') });
+      const res = await create(gw, { token: await card(gw, '4111111111111111') });
       expect([res.statusCode, code(res)]).toEqual([400, 'AVSZIP404']);
-      expect((await create({ token: await card('4111111111111111'), zip: '94107' })).statusCode).toBe(200);
-      expect((await create({ token: await card('4111111111111111', { zip: '94107' }) })).statusCode).toBe(200);
-      const zipFail = await create({ token: await card('4000000000000036'), zip: '94107' });
+      expect((await create(gw, { token: await card(gw, '4111111111111111'), zip: '94107' })).statusCode).toBe(200);
+      expect((await create(gw, { token: await card(gw, '4111111111111111', { zip: '94107' }) })).statusCode).toBe(200);
+      const zipFail = await create(gw, { token: await card(gw, '4000000000000036'), zip: '94107' });
       expect([zipFail.statusCode, code(zipFail)]).toEqual([402, '82004']);
       // Only cards are verified; a customer without a token needs no zip.
-      expect((await create({ token: await tokenFor(gw, bank) })).statusCode).toBe(200);
-      expect((await create({ first_name: 'No card' })).statusCode).toBe(200);
+      expect((await create(gw, { token: await tokenFor(gw, bank) })).statusCode).toBe(200);
+      expect((await create(gw, { first_name: 'No card' })).statusCode).toBe(200);
     } finally {
-      await settings(false, false);
+      await settings(gw, false, false);
     }
   });
 });
 
 describe('reading, listing, isolation', () => {
-  test('GET /customers/:id, 17001 when unknown, for another merchant, or in the other environment', async () => {
-    const c = (await create({ first_name: 'Iso' })).json();
-    const got = await call('GET', `/customers/${c.id}`);
+  test('GET /customers/:id, 17001 when unknown, for another merchant, or in the other environment', async ({ gateway: gw }) => {
+    const c = (await create(gw, { first_name: 'Iso' })).json();
+    const got = await call(gw, 'GET', `/customers/${c.id}`);
     expect(got.statusCode).toBe(200);
     expect(got.json()).toEqual(c);
     for (const res of [
-      await call('GET', '/customers/ffffffffffff'),
-      await call('GET', `/customers/${c.id}`, undefined, gw.other.test.private_key),
-      await call('GET', `/customers/${c.id}`, undefined, gw.merchant.live.private_key),
+      await call(gw, 'GET', '/customers/ffffffffffff'),
+      await call(gw, 'GET', `/customers/${c.id}`, undefined, gw.other.test.private_key),
+      await call(gw, 'GET', `/customers/${c.id}`, undefined, gw.merchant.live.private_key),
     ]) expect([res.statusCode, code(res)]).toEqual([404, '17001']);
-    const live = (await create({ first_name: 'Live' }, gw.merchant.live.private_key)).json();
-    expect(code(await call('GET', `/customers/${live.id}`))).toBe('17001');
+    const live = (await create(gw, { first_name: 'Live' }, gw.merchant.live.private_key)).json();
+    expect(code(await call(gw, 'GET', `/customers/${live.id}`))).toBe('17001');
   });
 
-  test('GET /customers: newest first, limit/offset, list envelope, bad paging refused', async () => {
+  test('GET /customers: newest first, limit/offset, list envelope, bad paging refused', async ({ gateway: gw }) => {
     const m = await gw.newMerchant();
     const key = m.test.private_key;
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push((await create({ first_name: `n${i}` }, key)).json().id);
-    const first = (await call('GET', '/customers', undefined, key)).json();
+    for (let i = 0; i < 12; i++) ids.push((await create(gw, { first_name: `n${i}` }, key)).json().id);
+    const first = (await call(gw, 'GET', '/customers', undefined, key)).json();
     expect(first.meta).toEqual({ limit: 10, offset: 0, total_results: 12 });
     expect(first.list.map((c: any) => c.id)).toEqual(ids.slice().reverse().slice(0, 10));
     expect(first.list[0].methods).toHaveLength(2);
-    const page = (await call('GET', '/customers?limit=5&offset=10', undefined, key)).json();
+    const page = (await call(gw, 'GET', '/customers?limit=5&offset=10', undefined, key)).json();
     expect(page.list.map((c: any) => c.id)).toEqual([ids[1], ids[0]]);
     expect(page.meta).toEqual({ limit: 5, offset: 10, total_results: 12 });
     for (const q of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'limit=1.5']) {
-      const res = await call('GET', `/customers?${q}`, undefined, key);
+      const res = await call(gw, 'GET', `/customers?${q}`, undefined, key);
       expect(res.statusCode).toBe(400);
     }
-    expect((await call('GET', '/customers?limit=100', undefined, key)).statusCode).toBe(200);
+    expect((await call(gw, 'GET', '/customers?limit=100', undefined, key)).statusCode).toBe(200);
     // The other merchant's customers and this merchant's live ones never appear.
-    expect((await call('GET', '/customers', undefined, m.live.private_key)).json().meta.total_results).toBe(0);
+    expect((await call(gw, 'GET', '/customers', undefined, m.live.private_key)).json().meta.total_results).toBe(0);
   });
 });
 
 describe('POST /customers/:id', () => {
-  test('updates any field; empty clears; absent stays; metadata replaced', async () => {
-    const c = (await create({ first_name: 'Ada', last_name: 'Byron', company: 'Old', metadata: { a: 1 } })).json();
+  test('updates any field; empty clears; absent stays; metadata replaced', async ({ gateway: gw }) => {
+    const c = (await create(gw, { first_name: 'Ada', last_name: 'Byron', company: 'Old', metadata: { a: 1 } })).json();
     gw.clock.advance(1000);
-    const res = await call('POST', `/customers/${c.id}`, { company: 'New Co', last_name: '', metadata: '{"b":2}', state: 'wa' });
+    const res = await call(gw, 'POST', `/customers/${c.id}`, { company: 'New Co', last_name: '', metadata: '{"b":2}', state: 'wa' });
     expect(res.statusCode).toBe(200);
     const u = res.json();
     expect(u).toMatchObject({ id: c.id, first_name: 'Ada', last_name: '', company: 'New Co', state: 'WA', metadata: { b: 2 } });
     expect(u.created_at).toBe(c.created_at);
     expect(new Date(u.updated_at).getTime()).toBeGreaterThan(new Date(c.updated_at).getTime());
-    expect(code(await call('POST', `/customers/${c.id}`, { first_name: 'x'.repeat(101) }))).toBe('81603');
-    expect(code(await call('POST', `/customers/${c.id}`, { email: 'nope' }))).toBe('81609');
-    expect(code(await call('POST', '/customers/ffffffffffff', { company: 'x' }))).toBe('17001');
-    expect(code(await call('POST', `/customers/${c.id}`, { company: 'x' }, gw.other.test.private_key))).toBe('17001');
+    expect(code(await call(gw, 'POST', `/customers/${c.id}`, { first_name: 'x'.repeat(101) }))).toBe('81603');
+    expect(code(await call(gw, 'POST', `/customers/${c.id}`, { email: 'nope' }))).toBe('81609');
+    expect(code(await call(gw, 'POST', '/customers/ffffffffffff', { company: 'x' }))).toBe('17001');
+    expect(code(await call(gw, 'POST', `/customers/${c.id}`, { company: 'x' }, gw.other.test.private_key))).toBe('17001');
   });
 
-  test('a token replaces the default method of its type (same id) and becomes the default', async () => {
-    const c = (await create({ token: await tokenFor(gw) })).json();
+  test('a token replaces the default method of its type (same id) and becomes the default', async ({ gateway: gw }) => {
+    const c = (await create(gw, { token: await tokenFor(gw) })).json();
     const cardId = c.default_method_id;
     const token = await tokenFor(gw, { ...visa, card_number: '5555555555554444' });
-    const u = (await call('POST', `/customers/${c.id}`, { token })).json();
+    const u = (await call(gw, 'POST', `/customers/${c.id}`, { token })).json();
     expect(u.default_method_id).toBe(cardId);
     expect(u.methods.find((m: any) => m.id === cardId)).toMatchObject({ card_type: 'mastercard', last_4: '4444' });
     expect(u.methods).toHaveLength(2);
-    expect(code(await call('POST', `/customers/${c.id}`, { token }))).toBe('23489');
+    expect(code(await call(gw, 'POST', `/customers/${c.id}`, { token }))).toBe('23489');
 
     const bankId = u.methods.find((m: any) => m.method_type === 'bank_account').id;
-    const b = (await call('POST', `/customers/${c.id}`, { token: await tokenFor(gw, bank) })).json();
+    const b = (await call(gw, 'POST', `/customers/${c.id}`, { token: await tokenFor(gw, bank) })).json();
     expect(b.default_method_id).toBe(bankId);
     expect(b).toMatchObject({ last_4: '4444', bank_account_number_last_4: '6789' });
   });
 
-  test('default_method_id sets the default; 82002 for a method that is not the customer\'s', async () => {
-    const c = (await create({})).json();
-    const other = (await create({})).json();
+  test('default_method_id sets the default; 82002 for a method that is not the customer\'s', async ({ gateway: gw }) => {
+    const c = (await create(gw, {})).json();
+    const other = (await create(gw, {})).json();
     const bankId = c.methods[1].id;
-    expect((await call('POST', `/customers/${c.id}`, { default_method_id: bankId })).json().default_method_id).toBe(bankId);
-    const res = await call('POST', `/customers/${c.id}`, { default_method_id: other.methods[0].id });
+    expect((await call(gw, 'POST', `/customers/${c.id}`, { default_method_id: bankId })).json().default_method_id).toBe(bankId);
+    const res = await call(gw, 'POST', `/customers/${c.id}`, { default_method_id: other.methods[0].id });
     expect([res.statusCode, code(res)]).toEqual([404, '82002']);
   });
 });
 
 describe('DELETE /customers/:id', () => {
-  test('soft delete: gone from reads, methods wiped, subscriptions and schedules cancelled, id stays taken', async () => {
-    const c = (await create({ id: 'to-delete-1', token: await tokenFor(gw) })).json();
+  test('soft delete: gone from reads, methods wiped, subscriptions and schedules cancelled, id stays taken', async ({ gateway: gw }) => {
+    const c = (await create(gw, { id: 'to-delete-1', token: await tokenFor(gw) })).json();
     const now = gw.clock.now();
     const scope = [gw.merchant.id, 'test'];
     await gw.db.query(`INSERT INTO subscriptions (merchant_id, env, id, customer_id, method_id, status, created_at)
@@ -287,12 +283,12 @@ describe('DELETE /customers/:id', () => {
                        VALUES ($1, $2, 'st1', $3, $4, 'scheduled', '2026-02-01', $5), ($1, $2, 'st2', $3, $4, 'billed', '2026-01-01', $5)`,
     [...scope, c.id, c.default_method_id, now]);
 
-    const res = await call('DELETE', `/customers/${c.id}`);
+    const res = await call(gw, 'DELETE', `/customers/${c.id}`);
     expect([res.statusCode, res.json()]).toEqual([200, { success: true }]);
-    expect(code(await call('GET', `/customers/${c.id}`))).toBe('17001');
-    expect(code(await call('GET', `/customers/${c.id}/methods`))).toBe('17001');
-    expect(code(await call('DELETE', `/customers/${c.id}`))).toBe('17001');
-    expect(code(await create({ id: 'to-delete-1' }))).toBe('81608');
+    expect(code(await call(gw, 'GET', `/customers/${c.id}`))).toBe('17001');
+    expect(code(await call(gw, 'GET', `/customers/${c.id}/methods`))).toBe('17001');
+    expect(code(await call(gw, 'DELETE', `/customers/${c.id}`))).toBe('17001');
+    expect(code(await create(gw, { id: 'to-delete-1' }))).toBe('81608');
     const methods = await gw.db.query('SELECT secret_enc, deleted_at FROM payment_methods WHERE merchant_id = $1 AND customer_id = $2', [gw.merchant.id, c.id]);
     expect(methods.every((m) => m.secret_enc === null && m.deleted_at !== null)).toBe(true);
     const subs = await gw.db.query('SELECT status FROM subscriptions WHERE merchant_id = $1 AND customer_id = $2', [gw.merchant.id, c.id]);
@@ -301,25 +297,25 @@ describe('DELETE /customers/:id', () => {
     expect(st.map((s) => s.status)).toEqual(['cancelled', 'billed']);
   });
 
-  test('another merchant cannot delete; DELETE /customers?id= works too', async () => {
-    const c = (await create({})).json();
-    expect(code(await call('DELETE', `/customers/${c.id}`, undefined, gw.other.test.private_key))).toBe('17001');
-    expect((await call('DELETE', `/customers?id=${c.id}`)).json()).toEqual({ success: true });
-    const d = (await create({})).json();
-    expect((await call('DELETE', '/customers', { id: d.id })).json()).toEqual({ success: true });
-    expect(code(await call('GET', `/customers/${d.id}`))).toBe('17001');
-    expect(code(await call('DELETE', '/customers'))).toBe('REQ01');
+  test('another merchant cannot delete; DELETE /customers?id= works too', async ({ gateway: gw }) => {
+    const c = (await create(gw, {})).json();
+    expect(code(await call(gw, 'DELETE', `/customers/${c.id}`, undefined, gw.other.test.private_key))).toBe('17001');
+    expect((await call(gw, 'DELETE', `/customers?id=${c.id}`)).json()).toEqual({ success: true });
+    const d = (await create(gw, {})).json();
+    expect((await call(gw, 'DELETE', '/customers', { id: d.id })).json()).toEqual({ success: true });
+    expect(code(await call(gw, 'GET', `/customers/${d.id}`))).toBe('17001');
+    expect(code(await call(gw, 'DELETE', '/customers'))).toBe('REQ01');
   });
 });
 
 describe('POST /customers/search', () => {
-  test('case-insensitive over first name, last name, company, id; paged; wildcards are literal', async () => {
+  test('case-insensitive over first name, last name, company, id; paged; wildcards are literal', async ({ gateway: gw }) => {
     const m = await gw.newMerchant();
     const key = m.test.private_key;
-    const a = (await create({ id: 'zeta-cust', first_name: 'Marie', last_name: 'Curie', company: 'Radium Ltd' }, key)).json();
-    const b = (await create({ first_name: 'Pierre', last_name: 'Curie', company: 'Sorbonne' }, key)).json();
-    await create({ first_name: 'Albert', last_name: 'Einstein', company: '100% Physics' }, key);
-    const search = async (body: Record<string, unknown>) => (await call('POST', '/customers/search', body, key)).json();
+    const a = (await create(gw, { id: 'zeta-cust', first_name: 'Marie', last_name: 'Curie', company: 'Radium Ltd' }, key)).json();
+    const b = (await create(gw, { first_name: 'Pierre', last_name: 'Curie', company: 'Sorbonne' }, key)).json();
+    await create(gw, { first_name: 'Albert', last_name: 'Einstein', company: '100% Physics' }, key);
+    const search = async (body: Record<string, unknown>) => (await call(gw, 'POST', '/customers/search', body, key)).json();
     const ids = async (term: string) => (await search({ search_term: term })).list.map((c: any) => c.id);
     expect(await ids('marie')).toEqual([a.id]);
     expect(await ids('CURIE')).toEqual([b.id, a.id]);
@@ -333,19 +329,19 @@ describe('POST /customers/search', () => {
     const page = await search({ search_term: 'curie', limit: 1, offset: 1 });
     expect(page.list.map((c: any) => c.id)).toEqual([a.id]);
     expect(page.meta).toEqual({ limit: 1, offset: 1, total_results: 2 });
-    expect((await call('POST', '/customers/search', {}, key)).statusCode).toBe(400);
-    expect(code(await call('POST', '/customers/search', { search_term: '   ' }, key))).toBe('REQ01');
-    expect((await call('POST', '/customers/search', { search_term: 'curie', limit: 500 }, key)).statusCode).toBe(400);
+    expect((await call(gw, 'POST', '/customers/search', {}, key)).statusCode).toBe(400);
+    expect(code(await call(gw, 'POST', '/customers/search', { search_term: '   ' }, key))).toBe('REQ01');
+    expect((await call(gw, 'POST', '/customers/search', { search_term: 'curie', limit: 500 }, key)).statusCode).toBe(400);
     expect((await search({ search_term: 'curie' })).list[0].class).toBe('customer');
     // Another merchant finds nothing of these.
-    expect((await call('POST', '/customers/search', { search_term: 'curie' })).json().list).toEqual([]);
+    expect((await call(gw, 'POST', '/customers/search', { search_term: 'curie' })).json().list).toEqual([]);
   });
 });
 
-test('raw rows hold no card number, account number or CVV', async () => {
+test('raw rows hold no card number, account number or CVV', async ({ gateway: gw }) => {
   const csc = '987';
-  const card = await create({ token: await tokenFor(gw, { ...visa, csc }) });
-  const acct = await create({ token: await tokenFor(gw, bank) });
+  const card = await create(gw, { token: await tokenFor(gw, { ...visa, csc }) });
+  const acct = await create(gw, { token: await tokenFor(gw, bank) });
   expect(card.statusCode).toBe(200);
   expect(acct.statusCode).toBe(200);
   const rows = [
