@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hashKey } from '../../../server/domain/keys.js';
-import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
-import { expectError } from '../../fixtures.js';
+import { Merchant, TestGateway, basic, test as base, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 
 // The dashboard's own endpoints (/api/v1/dashboard/…) and its page: auth, redaction, key sets of
 // both environments, test/live isolation, transaction filters (domain/transactions.ts).
 
-let gw: TestGateway;
-let m: Merchant;
-
-const get = (url: string, key: string) => gw.app.inject({ url, headers: basic(key) });
-const post = (url: string, key: string, payload?: object, headers: Record<string, string> = {}) =>
+const get = (gw: TestGateway, url: string, key: string) => gw.app.inject({ url, headers: basic(key) });
+const post = (gw: TestGateway, url: string, key: string, payload?: object, headers: Record<string, string> = {}) =>
   gw.app.inject({ method: 'POST', url, headers: { ...basic(key), ...headers }, ...(payload ? { payload } : {}) });
 
 /** No whole key of either kind anywhere in a body: 63-character keys, or their hex tails. */
@@ -22,30 +17,27 @@ function expectNoWholeKeys(body: string, ...keys: string[]) {
   expect(body).not.toMatch(/(test|live)_sk_[0-9a-f]{55}/);
 }
 
-beforeAll(async () => {
-  gw = await startGateway();
-  m = await gw.newMerchant();
-});
-afterAll(() => gw.close());
+/** The gateway fixture, plus `m`: a merchant of this file's own, made once per file. */
+const test = base.extend<{ m: Merchant }>({ m: [async ({ gateway }, use) => use(await gateway.newMerchant()), { scope: 'file' }] });
 
 describe('auth', () => {
-  test.each(['/api/v1/dashboard/overview', '/api/v1/dashboard/keys', '/api/v1/dashboard/test-cards', '/api/v1/dashboard/transactions'])(
+  test.for(['/api/v1/dashboard/overview', '/api/v1/dashboard/keys', '/api/v1/dashboard/test-cards', '/api/v1/dashboard/transactions'])(
     'GET %s: public key 403, no key 401',
-    async (url) => {
-      expectError(await get(url, m.test.public_key), 403, 'AUTH02');
+    async (url, { gateway: gw, m }) => {
+      expectError(await get(gw, url, m.test.public_key), 403, 'AUTH02');
       expectError(await gw.app.inject({ url }), 401, 'AUTH01');
     },
   );
 
-  test('POST /dashboard/keys: public key 403, no key 401, nothing created', async () => {
+  test('POST /dashboard/keys: public key 403, no key 401, nothing created', async ({ gateway: gw, m }) => {
     const before = await gw.db.query('SELECT count(*)::int AS n FROM api_keys WHERE merchant_id = $1', [m.id]);
-    expectError(await post('/api/v1/dashboard/keys', m.test.public_key, { expire_old: 'now' }), 403, 'AUTH02');
+    expectError(await post(gw, '/api/v1/dashboard/keys', m.test.public_key, { expire_old: 'now' }), 403, 'AUTH02');
     expectError(await gw.app.inject({ method: 'POST', url: '/api/v1/dashboard/keys', payload: {} }), 401, 'AUTH01');
     const after = await gw.db.query('SELECT count(*)::int AS n FROM api_keys WHERE merchant_id = $1', [m.id]);
     expect(after[0].n).toBe(before[0].n);
   });
 
-  test('the page and its assets need no key and forbid framing and foreign scripts', async () => {
+  test('the page and its assets need no key and forbid framing and foreign scripts', async ({ gateway: gw }) => {
     // The page, its modules (pages/ too) and styles, and uPlot's browser build from its package.
     for (const url of ['/dashboard', '/dashboard/', '/dashboard/dashboard.js', '/dashboard/dashboard.css', '/dashboard/api.js',
       '/dashboard/pages/home.js', '/dashboard/vendor/uPlot.iife.min.js', '/dashboard/vendor/uPlot.min.css']) {
@@ -71,25 +63,25 @@ describe('auth', () => {
 });
 
 describe('overview', () => {
-  test('names the merchant and environment, and carries the newest test public key', async () => {
-    const res = await get('/api/v1/dashboard/overview', m.test.private_key);
+  test('names the merchant and environment, and carries the newest test public key', async ({ gateway: gw, m }) => {
+    const res = await get(gw, '/api/v1/dashboard/overview', m.test.private_key);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       class: 'dashboard_overview', merchant_id: m.id, name: 'Test merchant', env: 'test', live_enabled: true,
       test_public_key: m.test.public_key, now: gw.clock.now().toISOString(), clock_offset_ms: 0,
     });
     expect(res.body).not.toContain(m.test.private_key);
-    const live = (await get('/api/v1/dashboard/overview', m.live.private_key)).json();
+    const live = (await get(gw, '/api/v1/dashboard/overview', m.live.private_key)).json();
     expect(live).toMatchObject({ env: 'live', merchant_id: m.id, test_public_key: m.test.public_key });
   });
 
-  test("'now' follows the merchant's test clock in test mode only", async () => {
+  test("'now' follows the merchant's test clock in test mode only", async ({ gateway: gw, m }) => {
     await gw.db.query('INSERT INTO test_clocks (merchant_id, offset_ms, updated_at) VALUES ($1, $2, $3)', [m.id, 86_400_000, gw.clock.now()]);
     try {
-      const test = (await get('/api/v1/dashboard/overview', m.test.private_key)).json();
+      const test = (await get(gw, '/api/v1/dashboard/overview', m.test.private_key)).json();
       expect(test.clock_offset_ms).toBe(86_400_000);
       expect(Date.parse(test.now)).toBe(gw.clock.now().getTime() + 86_400_000);
-      const live = (await get('/api/v1/dashboard/overview', m.live.private_key)).json();
+      const live = (await get(gw, '/api/v1/dashboard/overview', m.live.private_key)).json();
       expect(live.clock_offset_ms).toBe(0);
       expect(live.now).toBe(gw.clock.now().toISOString());
     } finally {
@@ -99,8 +91,8 @@ describe('overview', () => {
 });
 
 describe('key sets', () => {
-  test('lists both environments side by side, redacted, never a whole private key', async () => {
-    const res = await get('/api/v1/dashboard/keys', m.test.private_key);
+  test('lists both environments side by side, redacted, never a whole private key', async ({ m, gateway: gw }) => {
+    const res = await get(gw, '/api/v1/dashboard/keys', m.test.private_key);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.live_enabled).toBe(true);
@@ -116,10 +108,10 @@ describe('key sets', () => {
     expect(body.live[0]).toMatchObject({ key_set_id: m.live.key_set_id, env: 'live', private_key: expect.stringMatching(/^live_sk_…[0-9a-f]{4}$/) });
     expectNoWholeKeys(res.body, m.test.private_key, m.live.private_key, m.test.public_key, m.live.public_key);
     // The same answer whichever environment's key asks.
-    expect((await get('/api/v1/dashboard/keys', m.live.private_key)).json()).toEqual(body);
+    expect((await get(gw, '/api/v1/dashboard/keys', m.live.private_key)).json()).toEqual(body);
   });
 
-  test('a private key sent to the JSONP endpoint shows as exposed on its set, first sighting kept, that merchant only', async () => {
+  test('a private key sent to the JSONP endpoint shows as exposed on its set, first sighting kept, that merchant only', async ({ gateway: gw, m }) => {
     const x = await gw.newMerchant();
     const jsonp = (key: string) => gw.app.inject({
       url: '/api/v1/tokens/jsonp',
@@ -130,23 +122,23 @@ describe('key sets', () => {
     gw.clock.advance(60_000);
     await jsonp(x.live.private_key);
     await jsonp(x.test.public_key); // a public key is where it belongs
-    const body = (await get('/api/v1/dashboard/keys', x.test.private_key)).json();
+    const body = (await get(gw, '/api/v1/dashboard/keys', x.test.private_key)).json();
     expect(body.live.map((s: any) => [s.key_set_id, s.private_key_exposed_at])).toEqual([[x.live.key_set_id, first]]);
     expect(body.test.map((s: any) => s.private_key_exposed_at)).toEqual([null]);
-    const others = (await get('/api/v1/dashboard/keys', m.test.private_key)).json();
+    const others = (await get(gw, '/api/v1/dashboard/keys', m.test.private_key)).json();
     expect(new Set([...others.test, ...others.live].map((s: any) => s.private_key_exposed_at))).toEqual(new Set([null]));
     expectNoWholeKeys(JSON.stringify(body), x.live.private_key);
   });
 
-  test("another merchant's key sets never appear", async () => {
-    const other = (await get('/api/v1/dashboard/keys', gw.other.test.private_key)).json();
+  test("another merchant's key sets never appear", async ({ gateway: gw }) => {
+    const other = (await get(gw, '/api/v1/dashboard/keys', gw.other.test.private_key)).json();
     const ids = [...other.test, ...other.live].map((s: any) => s.key_set_id);
     expect(ids).toEqual([gw.other.test.key_set_id, gw.other.live.key_set_id]);
   });
 
-  test('a new set is shown once in full, works at once, and is redacted in every later listing', async () => {
+  test('a new set is shown once in full, works at once, and is redacted in every later listing', async ({ gateway: gw }) => {
     const x = await gw.newMerchant();
-    const res = await post('/api/v1/dashboard/keys', x.test.private_key, { expire_old: '1h' });
+    const res = await post(gw, '/api/v1/dashboard/keys', x.test.private_key, { expire_old: '1h' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const set = res.json();
@@ -161,10 +153,10 @@ describe('key sets', () => {
     expect(JSON.stringify(stored)).not.toContain(set.private_key);
 
     // Usable in an API call right away; the old key still works for the hour.
-    expect((await get('/api/v1/transactions', set.private_key)).statusCode).toBe(200);
-    expect((await get('/api/v1/transactions', x.test.private_key)).statusCode).toBe(200);
+    expect((await get(gw, '/api/v1/transactions', set.private_key)).statusCode).toBe(200);
+    expect((await get(gw, '/api/v1/transactions', x.test.private_key)).statusCode).toBe(200);
 
-    const list = await get('/api/v1/dashboard/keys', set.private_key);
+    const list = await get(gw, '/api/v1/dashboard/keys', set.private_key);
     expectNoWholeKeys(list.body, set.private_key, set.public_key, x.test.private_key);
     const sets = list.json().test;
     expect(sets.map((s: any) => [s.key_set_id, s.status])).toEqual([[set.key_set_id, 'active'], [x.test.key_set_id, 'expiring']]);
@@ -172,81 +164,81 @@ describe('key sets', () => {
 
     // An hour later the old set has expired.
     gw.clock.advance(3600_000);
-    expectError(await get('/api/v1/transactions', x.test.private_key), 401, 'AUTH01');
-    const later = (await get('/api/v1/dashboard/keys', set.private_key)).json().test;
+    expectError(await get(gw, '/api/v1/transactions', x.test.private_key), 401, 'AUTH01');
+    const later = (await get(gw, '/api/v1/dashboard/keys', set.private_key)).json().test;
     expect(later.map((s: any) => s.status)).toEqual(['active', 'expired']);
   });
 
-  test('expire_old=now ends the old keys at once; the live set is untouched', async () => {
+  test('expire_old=now ends the old keys at once; the live set is untouched', async ({ gateway: gw }) => {
     const x = await gw.newMerchant();
-    const set = (await post('/api/v1/dashboard/keys', x.test.private_key, { expire_old: 'now' })).json();
+    const set = (await post(gw, '/api/v1/dashboard/keys', x.test.private_key, { expire_old: 'now' })).json();
     expect(set.old_keys_expire_at).toBe(set.created_at);
-    expectError(await get('/api/v1/transactions', x.test.private_key), 401, 'AUTH01');
-    expectError(await post('/api/v1/tokens', x.test.public_key, visa), 401, 'AUTH01');
-    expect((await get('/api/v1/transactions', set.private_key)).statusCode).toBe(200);
-    expect((await get('/api/v1/transactions', x.live.private_key)).statusCode).toBe(200);
-    const keys = (await get('/api/v1/dashboard/keys', set.private_key)).json();
+    expectError(await get(gw, '/api/v1/transactions', x.test.private_key), 401, 'AUTH01');
+    expectError(await post(gw, '/api/v1/tokens', x.test.public_key, visa), 401, 'AUTH01');
+    expect((await get(gw, '/api/v1/transactions', set.private_key)).statusCode).toBe(200);
+    expect((await get(gw, '/api/v1/transactions', x.live.private_key)).statusCode).toBe(200);
+    const keys = (await get(gw, '/api/v1/dashboard/keys', set.private_key)).json();
     expect(keys.live.map((s: any) => s.status)).toEqual(['active']);
   });
 
-  test('without expire_old the old keys expire now (as the CLI); env defaults to the signed-in one', async () => {
+  test('without expire_old the old keys expire now (as the CLI); env defaults to the signed-in one', async ({ gateway: gw }) => {
     const x = await gw.newMerchant();
-    const set = (await post('/api/v1/dashboard/keys', x.live.private_key, {})).json();
+    const set = (await post(gw, '/api/v1/dashboard/keys', x.live.private_key, {})).json();
     expect(set.env).toBe('live');
-    expectError(await get('/api/v1/transactions', x.live.private_key), 401, 'AUTH01');
+    expectError(await get(gw, '/api/v1/transactions', x.live.private_key), 401, 'AUTH01');
     const none = await gw.app.inject({ method: 'POST', url: '/api/v1/dashboard/keys', headers: basic(set.private_key) });
     expect(none.statusCode).toBe(200);
   });
 
-  test('a live key may create test keys; a test key may never create live keys', async () => {
+  test('a live key may create test keys; a test key may never create live keys', async ({ gateway: gw }) => {
     const x = await gw.newMerchant();
-    const fromLive = await post('/api/v1/dashboard/keys', x.live.private_key, { env: 'test', expire_old: 'now' });
+    const fromLive = await post(gw, '/api/v1/dashboard/keys', x.live.private_key, { env: 'test', expire_old: 'now' });
     expect(fromLive.statusCode).toBe(200);
     expect(fromLive.json().env).toBe('test');
-    expect((await get('/api/v1/transactions', x.live.private_key)).statusCode).toBe(200); // its own set stays
+    expect((await get(gw, '/api/v1/transactions', x.live.private_key)).statusCode).toBe(200); // its own set stays
 
-    const fromTest = await post('/api/v1/dashboard/keys', fromLive.json().private_key, { env: 'live', expire_old: 'now' });
+    const fromTest = await post(gw, '/api/v1/dashboard/keys', fromLive.json().private_key, { env: 'live', expire_old: 'now' });
     expectError(fromTest, 403, 'AUTH04');
     expect(fromTest.json().errors[0].message).toMatch(/live private key/);
-    expect((await get('/api/v1/transactions', x.live.private_key)).statusCode).toBe(200);
-    const keys = (await get('/api/v1/dashboard/keys', x.live.private_key)).json();
+    expect((await get(gw, '/api/v1/transactions', x.live.private_key)).statusCode).toBe(200);
+    const keys = (await get(gw, '/api/v1/dashboard/keys', x.live.private_key)).json();
     expect(keys.live).toHaveLength(1);
   });
 
-  test('a merchant without live keys is not live-enabled, and its test key cannot enable it', async () => {
+  test('a merchant without live keys is not live-enabled, and its test key cannot enable it', async ({ gateway: gw }) => {
     const { createMerchant, createKeySet } = await import('../../../server/domain/keys.js');
     const id = await createMerchant(gw.db, 'Test only', gw.clock.now());
     const set = await createKeySet(gw.db, { merchantId: id, env: 'test' }, gw.clock.now());
-    const keys = (await get('/api/v1/dashboard/keys', set.private_key)).json();
+    const keys = (await get(gw, '/api/v1/dashboard/keys', set.private_key)).json();
     expect(keys).toMatchObject({ live_enabled: false, live: [] });
-    expectError(await post('/api/v1/dashboard/keys', set.private_key, { env: 'live' }), 403, 'AUTH04');
+    expectError(await post(gw, '/api/v1/dashboard/keys', set.private_key, { env: 'live' }), 403, 'AUTH04');
     const [row] = await gw.db.query('SELECT live_enabled FROM merchants WHERE id = $1', [id]);
     expect(row.live_enabled).toBe(false);
   });
 
-  test.each([
+  test.for([
     [{ expire_old: 'never' }],
     [{ expire_old: 'tomorrow' }],
     [{ env: 'prod' }],
-  ])('REQ01 for %j, nothing created', async (body) => {
+  ] as const)('REQ01 for %j, nothing created', async ([body], { gateway: gw }) => {
     const x = await gw.newMerchant();
-    expectError(await post('/api/v1/dashboard/keys', x.test.private_key, body), 400, 'REQ01');
-    expect((await get('/api/v1/dashboard/keys', x.test.private_key)).json().test).toHaveLength(1);
+    expectError(await post(gw, '/api/v1/dashboard/keys', x.test.private_key, body), 400, 'REQ01');
+    expect((await get(gw, '/api/v1/dashboard/keys', x.test.private_key)).json().test).toHaveLength(1);
   });
 
-  test('an Idempotency-Key is refused: a replay would need the private key stored', async () => {
+  test('an Idempotency-Key is refused: a replay would need the private key stored', async ({ gateway: gw }) => {
     const x = await gw.newMerchant();
-    const res = await post('/api/v1/dashboard/keys', x.test.private_key, { expire_old: 'now' }, { 'idempotency-key': 'k1' });
+    const res = await post(gw, '/api/v1/dashboard/keys', x.test.private_key, { expire_old: 'now' }, { 'idempotency-key': 'k1' });
     expectError(res, 400, 'REQ01');
-    expect((await get('/api/v1/transactions', x.test.private_key)).statusCode).toBe(200);
+    expect((await get(gw, '/api/v1/transactions', x.test.private_key)).statusCode).toBe(200);
     const rows = await gw.db.query('SELECT count(*)::int AS n FROM idempotency_keys WHERE merchant_id = $1', [x.id]);
     expect(rows[0].n).toBe(0);
   });
 });
 
 describe('test cards', () => {
-  test('the published table and the sample bank account', async () => {
-    const res = await get('/api/v1/dashboard/test-cards', m.test.private_key);
+  test('the published table and the sample bank account', async ({ m, gateway: gw }) => {
+    const res = await get(gw, '/api/v1/dashboard/test-cards', m.test.private_key);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.list.length).toBeGreaterThanOrEqual(15);
@@ -259,15 +251,15 @@ describe('test cards', () => {
 describe('transactions with filters', () => {
   let f: Merchant;
   const ids: Record<string, string> = {};
-  const list = (query: string, key = f.test.private_key) => get(`/api/v1/dashboard/transactions${query}`, key);
+  const list = (gw: TestGateway, query: string, key = f.test.private_key) => get(gw, `/api/v1/dashboard/transactions${query}`, key);
   const idsOf = (res: { json(): any }) => res.json().list.map((t: any) => t.id);
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ gateway: gw }) => {
     f = await gw.newMerchant();
     gw.clock.advance(86_400_000); // a day of its own
     const charge = async (name: string, amount: number) => {
       const token = await tokenFor(gw, visa, f.test.public_key);
-      const res = await post('/api/v1/charge', f.test.private_key, { token, amount });
+      const res = await post(gw, '/api/v1/charge', f.test.private_key, { token, amount });
       ids[name] = res.statusCode === 200 ? res.json().id : res.json().errors[0].transaction_id;
     };
     await charge('a', 500);
@@ -279,62 +271,62 @@ describe('transactions with filters', () => {
     await charge('c', 10_000);
     // The live environment and another merchant have charges too; they must never show.
     const token = await tokenFor(gw, visa, gw.other.test.public_key);
-    await post('/api/v1/charge', gw.other.test.private_key, { token, amount: 2500 });
+    await post(gw, '/api/v1/charge', gw.other.test.private_key, { token, amount: 2500 });
   });
 
-  test('no filter: everything, newest first, the list envelope', async () => {
-    const res = await list('');
+  test('no filter: everything, newest first, the list envelope', async ({ gateway: gw }) => {
+    const res = await list(gw, '');
     expect(res.statusCode).toBe(200);
     expect(res.json().meta).toEqual({ limit: 10, offset: 0, total_results: 4 });
     expect(idsOf(res)).toEqual([ids.c, ids.b, ids.declined, ids.a]);
     expect(res.body).not.toContain(visa.card_number);
   });
 
-  test('by status, in any case', async () => {
-    expect(idsOf(await list('?status=DECLINED'))).toEqual([ids.declined]);
-    expect(idsOf(await list('?status=settled'))).toEqual([ids.c, ids.b, ids.a]);
-    expect((await list('?status=RETURNED')).json()).toMatchObject({ list: [], meta: { total_results: 0 } });
+  test('by status, in any case', async ({ gateway: gw }) => {
+    expect(idsOf(await list(gw, '?status=DECLINED'))).toEqual([ids.declined]);
+    expect(idsOf(await list(gw, '?status=settled'))).toEqual([ids.c, ids.b, ids.a]);
+    expect((await list(gw, '?status=RETURNED')).json()).toMatchObject({ list: [], meta: { total_results: 0 } });
   });
 
-  test('by amount (inclusive bounds, on the amount asked for, declines included)', async () => {
-    expect(idsOf(await list('?amount_min=2500'))).toEqual([ids.c, ids.b]);
-    expect(idsOf(await list('?amount_max=2500'))).toEqual([ids.b, ids.declined, ids.a]);
-    expect(idsOf(await list('?amount_min=80&amount_max=80'))).toEqual([ids.declined]);
-    expect(idsOf(await list('?amount_min=501&amount_max=2499'))).toEqual([]);
+  test('by amount (inclusive bounds, on the amount asked for, declines included)', async ({ gateway: gw }) => {
+    expect(idsOf(await list(gw, '?amount_min=2500'))).toEqual([ids.c, ids.b]);
+    expect(idsOf(await list(gw, '?amount_max=2500'))).toEqual([ids.b, ids.declined, ids.a]);
+    expect(idsOf(await list(gw, '?amount_min=80&amount_max=80'))).toEqual([ids.declined]);
+    expect(idsOf(await list(gw, '?amount_min=501&amount_max=2499'))).toEqual([]);
   });
 
-  test('by date: whole UTC days, both ends included; timestamps to the millisecond', async () => {
+  test('by date: whole UTC days, both ends included; timestamps to the millisecond', async ({ gateway: gw }) => {
     const created = await Promise.all(Object.entries(ids).map(async ([k, id]) =>
-      [k, (await get(`/api/v1/charge/${id}`, f.test.private_key)).json().created_at as string] as const));
+      [k, (await get(gw, `/api/v1/charge/${id}`, f.test.private_key)).json().created_at as string] as const));
     const at = Object.fromEntries(created);
     const day = (iso: string) => iso.slice(0, 10);
     expect(day(at.a)).not.toBe(day(at.b));
-    expect(idsOf(await list(`?created_from=${day(at.a)}&created_to=${day(at.a)}`))).toEqual([ids.declined, ids.a]);
-    expect(idsOf(await list(`?created_from=${day(at.b)}`))).toEqual([ids.c, ids.b]);
-    expect(idsOf(await list(`?created_to=${day(at.a)}`))).toEqual([ids.declined, ids.a]);
-    expect(idsOf(await list(`?created_from=${encodeURIComponent(at.declined)}&created_to=${encodeURIComponent(at.b)}`))).toEqual([ids.b, ids.declined]);
+    expect(idsOf(await list(gw, `?created_from=${day(at.a)}&created_to=${day(at.a)}`))).toEqual([ids.declined, ids.a]);
+    expect(idsOf(await list(gw, `?created_from=${day(at.b)}`))).toEqual([ids.c, ids.b]);
+    expect(idsOf(await list(gw, `?created_to=${day(at.a)}`))).toEqual([ids.declined, ids.a]);
+    expect(idsOf(await list(gw, `?created_from=${encodeURIComponent(at.declined)}&created_to=${encodeURIComponent(at.b)}`))).toEqual([ids.b, ids.declined]);
   });
 
-  test('filters combine with each other and with paging; total counts the filtered rows', async () => {
-    const res = await list('?status=SETTLED&amount_min=1000&limit=1&offset=1');
+  test('filters combine with each other and with paging; total counts the filtered rows', async ({ gateway: gw }) => {
+    const res = await list(gw, '?status=SETTLED&amount_min=1000&limit=1&offset=1');
     expect(res.json().meta).toEqual({ limit: 1, offset: 1, total_results: 2 });
     expect(idsOf(res)).toEqual([ids.b]);
   });
 
-  test('test and live, and merchants, never mix', async () => {
-    expect((await list('', f.live.private_key)).json().meta.total_results).toBe(0);
-    expect(idsOf(await list('?amount_min=2500', gw.other.test.private_key))).not.toContain(ids.b);
-    expect(idsOf(await list('?amount_min=2500', gw.other.test.private_key))).toHaveLength(1);
+  test('test and live, and merchants, never mix', async ({ gateway: gw }) => {
+    expect((await list(gw, '', f.live.private_key)).json().meta.total_results).toBe(0);
+    expect(idsOf(await list(gw, '?amount_min=2500', gw.other.test.private_key))).not.toContain(ids.b);
+    expect(idsOf(await list(gw, '?amount_min=2500', gw.other.test.private_key))).toHaveLength(1);
   });
 
-  test.each([
+  test.for([
     ['?status=not-a-status', 'REQ01'],
     ['?amount_min=12.5', 'REQ01'],
     ['?amount_max=-1', 'REQ01'],
     ['?created_from=yesterday', 'REQ01'],
     ['?created_to=2026-13-45', 'REQ01'],
     ['?limit=0', 'PAGE01'],
-  ])('%s is %s', async (q, code) => {
-    expectError(await list(q), 400, code);
+  ] as const)('%s is %s', async ([q, code], { gateway: gw }) => {
+    expectError(await list(gw, q), 400, code);
   });
 });
