@@ -1,4 +1,4 @@
-import { Db, pagedQuery, Queryable } from '../db/index.js';
+import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Vault } from '../vault.js';
 import { emitEvent } from './events.js';
