@@ -37,7 +37,7 @@ import invoiceRoutes from './routes/invoices.js';
 import updaterRoutes from './routes/updater.js';
 import type { Notifier } from './notify/outbox.js';
 import type { SettleWorkers } from './jobs/settle.js';
-import { KeyCache } from './domain/keys.js';
+import { KeyCache, type Scope } from './domain/keys.js';
 import { Vault } from './vault.js';
 
 export interface Services {
@@ -52,8 +52,11 @@ export interface Services {
   notify?: Notifier;
   /** The recurring-billing scheduler (start.ts): kicked when a request queued a billing callback. */
   scheduler?: Notifier;
-  /** The webhook dispatcher (start.ts): kicked after every test-mode private-key request that may have written events. */
-  events?: Notifier;
+  /**
+   * The webhook dispatcher (start.ts): kicked after every test-mode private-key request that may
+   * have written events (with its scope: skipped where no rule listens); told when rules change.
+   */
+  events?: { kick(scope?: Scope): void; rulesChanged?(scope: Scope): void };
   /** The process's workers POST /test_helpers/settle drives (start.ts); absent, it dispatches and delivers without them. */
   settler?: SettleWorkers;
   /** Dependencies /readyz asks about besides the database, by name (start.ts: redis; the data key). */
@@ -122,8 +125,10 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     // private-key request that could change something, the dispatcher runs at once instead of at
     // its next round (2 s), so a webhook follows its charge within milliseconds. Live traffic keeps
     // the rounds: a kick per write cost ~15% of charge throughput under load (docs/decisions.md).
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.identity?.kind === 'sk' && req.identity.env === 'test' && reply.statusCode < 500) {
-      services.events?.kick();
+    // The kick names the merchant environment: the dispatcher skips it when no rule listens there.
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.identity?.kind === 'sk' && reply.statusCode < 500) {
+      if (route.startsWith('/api/v1/webhooks/rules')) services.events?.rulesChanged?.(req.identity);
+      if (req.identity.env === 'test') services.events?.kick(req.identity);
     }
   });
   registerRequestId(app);

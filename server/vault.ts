@@ -3,6 +3,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GatewayError } from './errors.js';
+import { randomBytesPooled } from './lib/random.js';
 
 /**
  * Where a blob lives. A v2 blob is sealed to it (AES-GCM associated data): copied into another
@@ -56,7 +57,7 @@ export class Vault {
   }
 
   encrypt(plain: string, home: BlobHome): string {
-    const iv = randomBytes(12);
+    const iv = randomBytesPooled(12);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentKeyId)!, iv);
     cipher.setAAD(associatedData(home));
     const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);

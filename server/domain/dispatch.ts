@@ -50,6 +50,12 @@ function smsText(e: EventRow): string {
   return `Tessera (${e.env}): ${e.type}${id}. Event ${e.id}.`.slice(0, 160);
 }
 
+/** Whether the merchant environment has any webhook rule: without one, no event of it goes anywhere. */
+export async function hasWebhookRules(q: Queryable, scope: Scope): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM webhook_rules WHERE merchant_id = $1 AND env = $2 LIMIT 1', [scope.merchantId, scope.env]);
+  return rows.length > 0;
+}
+
 /**
  * One round of the dispatcher, in the caller's transaction: claims up to `limit` undispatched events
  * (FOR UPDATE SKIP LOCKED, so several nodes share the work and never take the same event), matches

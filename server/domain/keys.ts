@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { randomHex } from '../lib/random.js';
 import { Queryable } from '../db/index.js';
 
 export type Env = 'test' | 'live';
@@ -40,7 +41,7 @@ export function redactKey(key: string): string {
 }
 
 export function newId(bytes: number): string {
-  return randomBytes(bytes).toString('hex');
+  return randomHex(bytes);
 }
 
 export async function createMerchant(q: Queryable, name: string, now: Date, opts: { demo?: boolean } = {}): Promise<string> {

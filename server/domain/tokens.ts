@@ -167,7 +167,8 @@ export async function createToken(
       csc_enc: csc ? vault.encrypt(csc, tokenHome(home, 'csc_enc')) : null,
     };
     const [saved] = await q.query(sql, [id, ...Object.values(row)]);
-    if (saved) return { ...EMPTY_TOKEN, ...row, id, used_at: null } as TokenRow;
+    // Object.assign, not a spread over EMPTY_TOKEN: V8's slow path for that costs ~100 us (charges.ts).
+    if (saved) return Object.assign({}, EMPTY_TOKEN, row, { id, used_at: null }) as unknown as TokenRow;
   }
   throw new GatewayError(E.TOKEN_RETRY);
 }
@@ -205,11 +206,10 @@ export async function consumeToken(
   if (!row) return null;
   // A blob that does not decrypt here (VAULT01/VAULT02) throws: the caller's transaction rolls the wipe back.
   const { old_csc, ...token } = row;
-  return {
-    ...token,
+  return Object.assign(token, {
     number: vault.decrypt(token.secret_enc, tokenHome(row, 'secret_enc')),
     csc: old_csc ? vault.decrypt(old_csc, tokenHome(row, 'csc_enc')) : null,
-  };
+  });
 }
 
 /**
@@ -221,11 +221,11 @@ export async function consumeToken(
 export async function peekToken(q: Queryable, vault: Vault, scope: Scope, id: string, now: Date): Promise<ConsumedToken | null> {
   const [row] = await q.query<TokenRow>(`${SELECT_TOKEN} AND used_at IS NULL AND expires_at > $4`, [id, scope.merchantId, scope.env, now]);
   if (!row) return null;
-  return {
-    ...row,
+  // Object.assign onto the row, not `{ ...row, number, csc }`: that spread is V8's slow path (charges.ts).
+  return Object.assign(row, {
     number: vault.decrypt(row.secret_enc, tokenHome(row, 'secret_enc')),
     csc: row.csc_enc ? vault.decrypt(row.csc_enc, tokenHome(row, 'csc_enc')) : null,
-  };
+  });
 }
 
 /**
