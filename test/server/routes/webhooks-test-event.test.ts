@@ -1,42 +1,42 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { configureOutbound, restoreOutbound } from '../../../server/net/outbound.js';
-import { Merchant, TestGateway, startGateway } from '../../helpers/gateway.js';
-import { Receiver, api, startReceiver, verifySignature } from '../jobs/webhooks-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { Api, Receiver, api, startReceiver, verifySignature } from '../jobs/webhooks-fixtures.js';
+import { Merchant, TestGateway, describe, expect, expectError, test as base } from '../../fixtures.js';
 
 // POST /webhooks/strategies/:id/test (the dashboard's "send test event", issue 19): a signed sample
 // event reaches the strategy's URL through the outbound client, once, now; nothing is stored.
 
-let gw: TestGateway;
-let m: Merchant;
-let receiver: Receiver;
-let a: ReturnType<typeof api>;
-let strategyId: string;
-
-beforeAll(async () => {
-  gw = await startGateway();
-  m = await gw.newMerchant();
-  a = api(gw, m.test.private_key);
-  receiver = await startReceiver((await a.ok('GET', '/webhooks/secret')).secret);
-  strategyId = (await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: receiver.url })).id;
+interface Hook { m: Merchant; a: Api; receiver: Receiver; strategyId: string }
+/**
+ * The gateway fixture, plus `hook`, made once per file: a merchant `m` of its own, its calls `a`,
+ * a receiver with the merchant's signing secret, and a webhook strategy sending to it. The
+ * receiver's log and script are emptied after every test.
+ */
+const test = base.extend<{ hook: Hook }>({
+  hook: [async ({ gateway: gw }, use) => {
+    const m = await gw.newMerchant();
+    const a = api(gw, m.test.private_key);
+    const receiver = await startReceiver((await a.ok('GET', '/webhooks/secret')).secret);
+    try {
+      const strategyId = (await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: receiver.url })).id;
+      await use({ m, a, receiver, strategyId });
+    } finally {
+      await receiver.close();
+    }
+  }, { scope: 'file' }],
 });
-afterAll(async () => {
-  await receiver.close();
-  await gw.close();
-});
-afterEach(() => {
+test.afterEach(({ hook: { receiver } }) => {
   receiver.received.length = 0;
   receiver.script.length = 0;
 });
 
-const stored = async () => (await gw.db.query(
+const stored = async (gw: TestGateway, m: Merchant) => (await gw.db.query(
   `SELECT (SELECT count(*)::int FROM events WHERE merchant_id = $1) AS events,
           (SELECT count(*)::int FROM webhook_deliveries WHERE merchant_id = $1) AS deliveries,
           (SELECT count(*)::int FROM callbacks WHERE merchant_id = $1) AS callbacks`, [m.id]))[0];
 
 describe('POST /webhooks/strategies/:id/test', () => {
-  test('a signed test event reaches the receiver; the answer says it was delivered; nothing is stored', async () => {
-    const before = await stored();
+  test('a signed test event reaches the receiver; the answer says it was delivered; nothing is stored', async ({ gateway: gw, hook: { m, a, receiver, strategyId } }) => {
+    const before = await stored(gw, m);
     const res = await a.post(`/webhooks/strategies/${strategyId}/test`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
@@ -52,19 +52,19 @@ describe('POST /webhooks/strategies/:id/test', () => {
       id: res.json().event_id, type: 'test', created_at: gw.clock.now().toISOString(),
       data: { test: true, strategy_id: strategyId, message: expect.stringContaining('test event') },
     });
-    expect(await stored()).toEqual(before);
+    expect(await stored(gw, m)).toEqual(before);
   });
 
-  test('an error status from the receiver is a failed test with its code, sent once (no retry queued)', async () => {
+  test('an error status from the receiver is a failed test with its code, sent once (no retry queued)', async ({ gateway: gw, hook: { m, a, receiver, strategyId } }) => {
     receiver.script.push(503);
     const res = await a.post(`/webhooks/strategies/${strategyId}/test`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'failed', status_code: 503, error: 'HTTP 503' });
     expect(receiver.received.map((r) => r.answered)).toEqual([503]);
-    expect((await stored()).callbacks).toBe(0);
+    expect((await stored(gw, m)).callbacks).toBe(0);
   });
 
-  test('the outbound address rules apply: with test-mode loopback switched off nothing is sent', async () => {
+  test('the outbound address rules apply: with test-mode loopback switched off nothing is sent', async ({ hook: { a, receiver, strategyId } }) => {
     const previous = configureOutbound({ testLoopback: false });
     try {
       const res = await a.post(`/webhooks/strategies/${strategyId}/test`);
@@ -76,7 +76,7 @@ describe('POST /webhooks/strategies/:id/test', () => {
     }
   });
 
-  test('an email strategy is WEBHOOK05; an unknown id, another merchant\'s or the other environment\'s strategy is 200007', async () => {
+  test('an email strategy is WEBHOOK05; an unknown id, another merchant\'s or the other environment\'s strategy is 200007', async ({ gateway: gw, hook: { m, a, receiver, strategyId } }) => {
     const email = (await a.ok('POST', '/webhooks/strategies', { mode: 'email', email_address: 'ops@example.com' })).id;
     await expectError(await a.post(`/webhooks/strategies/${email}/test`), 409, 'WEBHOOK05');
     await expectError(await a.post('/webhooks/strategies/nope/test'), 404, '200007');

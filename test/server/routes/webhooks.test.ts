@@ -1,43 +1,35 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EVENT_TYPES } from '../../../server/domain/events.js';
-import { Merchant, TestGateway, basic, startGateway } from '../../helpers/gateway.js';
 import { Api, api, testApi } from '../jobs/webhooks-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { Merchant, TestGateway, basic, describe, expect, expectError, test as base } from '../../fixtures.js';
 
 // Rules, strategies and their relations (spec 4.10): shapes, every error code, isolation.
 
-let gw: TestGateway;
-let m: Merchant;
-let a: Api;
-beforeAll(async () => {
-  gw = await startGateway();
-  m = gw.merchant;
-  a = testApi(gw, m);
-});
-afterAll(() => gw.close());
+/** The gateway fixture, plus `a`: the webhook calls of webhooks-fixtures.ts as the gateway's merchant in test mode. */
+const test = base.extend<{ a: Api }>({ a: [async ({ gateway }, use) => use(testApi(gateway, gateway.merchant)), { scope: 'file' }] });
+
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const rule = (body: object = { event_resource: 'transaction' }) => a.ok('POST', '/webhooks/rules', body);
-const strategy = (body: object = { mode: 'webhook', url: 'https://example.com/hooks' }) => a.ok('POST', '/webhooks/strategies', body);
+const rule = (a: Api, body: object = { event_resource: 'transaction' }) => a.ok('POST', '/webhooks/rules', body);
+const strategy = (a: Api, body: object = { mode: 'webhook', url: 'https://example.com/hooks' }) => a.ok('POST', '/webhooks/strategies', body);
 
 describe('event catalogue', () => {
-  test('GET /webhooks/event_types publishes every resource and its event types', async () => {
+  test('GET /webhooks/event_types publishes every resource and its event types', async ({ a }) => {
     const cat = await a.ok('GET', '/webhooks/event_types');
     expect(cat.class).toBe('event_catalogue');
     expect(cat.resources).toEqual(Object.entries(EVENT_TYPES).map(([resource, types]) => ({ resource, event_types: [...types] })));
     expect(cat.resources.map((r: any) => r.resource)).toEqual(expect.arrayContaining(['transaction', 'customer', 'subscription', 'invoice']));
   });
 
-  test('needs the private key', async () => {
-    const res = await gw.app.inject({ url: '/api/v1/webhooks/event_types', headers: basic(m.test.public_key) });
+  test('needs the private key', async ({ gateway: gw }) => {
+    const res = await gw.app.inject({ url: '/api/v1/webhooks/event_types', headers: basic(gw.merchant.test.public_key) });
     await expectError(res, 403, 'AUTH02');
     await expectError(await gw.app.inject({ url: '/api/v1/webhooks/rules' }), 401, 'AUTH01');
   });
 });
 
 describe('rules', () => {
-  test('POST /webhooks/rules creates a rule; GET reads it back', async () => {
-    const r = await rule({
+  test('POST /webhooks/rules creates a rule; GET reads it back', async ({ a }) => {
+    const r = await rule(a, {
       event_resource: 'transaction', event_types: ['transaction.failed', 'created'],
       constraints: [{ field: 'amount_settled', operator: 'gte', value: 10000 }, { field: 'status', operator: '=', value: 'SETTLED' }],
     });
@@ -50,14 +42,14 @@ describe('rules', () => {
     expect(await a.ok('GET', `/webhooks/rules/${r.id}`)).toEqual(r);
   });
 
-  test('event_types and constraints are optional: every event of the resource', async () => {
-    const r = await rule({ event_resource: 'customer' });
+  test('event_types and constraints are optional: every event of the resource', async ({ a }) => {
+    const r = await rule(a, { event_resource: 'customer' });
     expect(r).toMatchObject({ event_resource: 'customer', event_types: [], constraints: [] });
   });
 
-  test('form-encoded bodies work, with nested constraint keys and a comma-separated type list', async () => {
+  test('form-encoded bodies work, with nested constraint keys and a comma-separated type list', async ({ gateway: gw }) => {
     const res = await gw.app.inject({
-      method: 'POST', url: '/api/v1/webhooks/rules', headers: { ...basic(m.test.private_key), 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST', url: '/api/v1/webhooks/rules', headers: { ...basic(gw.merchant.test.private_key), 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'event_resource=transaction&event_types=created,refunded&constraints[0][field]=metadata.plan&constraints[0][operator]=in'
         + '&constraints[0][value][]=gold&constraints[0][value][]=silver&constraints[1][field]=amount_settled&constraints[1][operator]=gt&constraints[1][value]=500',
     });
@@ -68,41 +60,41 @@ describe('rules', () => {
     });
   });
 
-  test('constraints as a JSON-encoded string', async () => {
-    const r = await rule({ event_resource: 'invoice', constraints: JSON.stringify([{ field: 'status', operator: 'eq', value: 'paid' }]) });
+  test('constraints as a JSON-encoded string', async ({ a }) => {
+    const r = await rule(a, { event_resource: 'invoice', constraints: JSON.stringify([{ field: 'status', operator: 'eq', value: 'paid' }]) });
     expect(r.constraints).toEqual([{ field: 'status', operator: 'eq', value: 'paid' }]);
   });
 
-  test('event_resource: missing or unknown is a clear 400 naming the resources', async () => {
+  test('event_resource: missing or unknown is a clear 400 naming the resources', async ({ a }) => {
     await expectError(await a.post('/webhooks/rules', {}), 400, 'WEBHOOK01', /event_resource is required; one of transaction, customer/);
     await expectError(await a.post('/webhooks/rules', { event_resource: 'charges' }), 400, 'WEBHOOK01', /must be one of transaction, customer, subscription/);
     await expectError(await a.post('/webhooks/rules', { event_resource: '__proto__' }), 400, 'WEBHOOK01');
     await expectError(await a.post('/webhooks/rules', { event_resource: { x: 1 } }), 400, 'WEBHOOK01');
   });
 
-  test('event_types must belong to the resource', async () => {
+  test('event_types must belong to the resource', async ({ a }) => {
     await expectError(await a.post('/webhooks/rules', { event_resource: 'transaction', event_types: ['customer.created'] }), 400, 'WEBHOOK01',
       /"customer.created" is not an event of transaction; its events are transaction.created, transaction.failed, transaction.refunded/);
     await expectError(await a.post('/webhooks/rules', { event_resource: 'transaction', event_types: ['exploded'] }), 400, 'WEBHOOK01');
     await expectError(await a.post('/webhooks/rules', { event_resource: 'transaction', event_types: 7 }), 400, 'REQ01');
   });
 
-  test('bad constraints are REQ01 naming the item', async () => {
+  test('bad constraints are REQ01 naming the item', async ({ a }) => {
     await expectError(await a.post('/webhooks/rules', { event_resource: 'transaction', constraints: [{ field: 'amount', operator: 'like', value: 1 }] }),
       400, 'REQ01', /constraints\[0\]: operator must be one of/);
     await expectError(await a.post('/webhooks/rules', { event_resource: 'transaction', constraints: 'nope' }), 400, 'REQ01', /constraints/);
   });
 
-  test('GET of an unknown, malformed or deleted rule is 100001', async () => {
+  test('GET of an unknown, malformed or deleted rule is 100001', async ({ a }) => {
     await expectError(await a.get('/webhooks/rules/rule_0000000000000000'), 404, '100001', /rule not found/);
     await expectError(await a.get('/webhooks/rules/anything'), 404, '100001');
-    const r = await rule();
+    const r = await rule(a);
     expect(await a.ok('DELETE', `/webhooks/rules/${r.id}`)).toEqual({ success: true });
     await expectError(await a.get(`/webhooks/rules/${r.id}`), 404, '100001');
   });
 
-  test('PUT /webhooks/rule/:id (singular, as the spec writes it) and /webhooks/rules/:id update the fields given', async () => {
-    const r = await rule({ event_resource: 'transaction', event_types: ['failed'], constraints: [{ field: 'amount_failed', operator: 'gt', value: 0 }] });
+  test('PUT /webhooks/rule/:id (singular, as the spec writes it) and /webhooks/rules/:id update the fields given', async ({ gateway: gw, a }) => {
+    const r = await rule(a, { event_resource: 'transaction', event_types: ['failed'], constraints: [{ field: 'amount_failed', operator: 'gt', value: 0 }] });
     gw.clock.advance(1000);
     const u1 = await a.ok('PUT', `/webhooks/rule/${r.id}`, { constraints: [{ field: 'amount_failed', operator: 'gte', value: 5000 }] });
     expect(u1).toMatchObject({ id: r.id, event_resource: 'transaction', event_types: ['transaction.failed'], constraints: [{ operator: 'gte', value: 5000 }] });
@@ -116,24 +108,24 @@ describe('rules', () => {
     expect(await a.ok('GET', `/webhooks/rules/${r.id}`)).toEqual(u3);
   });
 
-  test('PUT errors: 100001 for an unknown rule; bad fields change nothing', async () => {
+  test('PUT errors: 100001 for an unknown rule; bad fields change nothing', async ({ a }) => {
     await expectError(await a.put('/webhooks/rule/rule_0000000000000000', { event_resource: 'transaction' }), 404, '100001');
     await expectError(await a.put('/webhooks/rules/nope', { event_resource: 'transaction' }), 404, '100001');
-    const r = await rule({ event_resource: 'transaction', event_types: ['created'] });
+    const r = await rule(a, { event_resource: 'transaction', event_types: ['created'] });
     await expectError(await a.put(`/webhooks/rule/${r.id}`, { event_resource: 'plans' }), 400, 'WEBHOOK01');
     await expectError(await a.put(`/webhooks/rule/${r.id}`, { event_types: ['invoice.paid'] }), 400, 'WEBHOOK01');
     await expectError(await a.put(`/webhooks/rule/${r.id}`, { constraints: [{}] }), 400, 'REQ01');
     expect(await a.ok('GET', `/webhooks/rules/${r.id}`)).toEqual(r);
   });
 
-  test('DELETE answers {success: true}; a second delete is 100001', async () => {
-    const r = await rule();
+  test('DELETE answers {success: true}; a second delete is 100001', async ({ a }) => {
+    const r = await rule(a);
     expect(await a.ok('DELETE', `/webhooks/rules/${r.id}`)).toEqual({ success: true });
     await expectError(await a.del(`/webhooks/rules/${r.id}`), 404, '100001');
     await expectError(await a.del('/webhooks/rules/x'), 404, '100001');
   });
 
-  test('GET /webhooks/rules lists newest first in the list envelope', async () => {
+  test('GET /webhooks/rules lists newest first in the list envelope', async ({ gateway: gw }) => {
     const fresh = await gw.newMerchant();
     const b = testApi(gw, fresh);
     const ids = [];
@@ -147,23 +139,23 @@ describe('rules', () => {
 });
 
 describe('strategies', () => {
-  test('POST /webhooks/strategies with mode webhook, email, sms; GET reads back', async () => {
-    const w = await strategy({ mode: 'webhook', url: 'https://example.com/hooks?x=1' });
+  test('POST /webhooks/strategies with mode webhook, email, sms; GET reads back', async ({ a }) => {
+    const w = await strategy(a, { mode: 'webhook', url: 'https://example.com/hooks?x=1' });
     expect(w).toEqual({
       class: 'webhook_strategy', id: expect.stringMatching(/^strat_[0-9a-f]{16}$/), mode: 'webhook', url: 'https://example.com/hooks?x=1',
       email_address: null, phone_number: null, rules: [], created_at: expect.stringMatching(TIME), updated_at: expect.stringMatching(TIME),
     });
-    const e = await strategy({ mode: 'email', email_address: 'ops@example.com' });
+    const e = await strategy(a, { mode: 'email', email_address: 'ops@example.com' });
     expect(e).toMatchObject({ mode: 'email', email_address: 'ops@example.com', url: null, phone_number: null });
-    const s = await strategy({ mode: 'SMS', phone_number: '+1 (555) 010-2000' });
+    const s = await strategy(a, { mode: 'SMS', phone_number: '+1 (555) 010-2000' });
     expect(s).toMatchObject({ mode: 'sms', phone_number: '+15550102000', url: null, email_address: null });
     // `email` and `phone` are accepted for the targets too.
-    expect(await strategy({ mode: 'email', email: 'x@example.org' })).toMatchObject({ email_address: 'x@example.org' });
-    expect(await strategy({ mode: 'sms', phone: '5550103000' })).toMatchObject({ phone_number: '5550103000' });
+    expect(await strategy(a, { mode: 'email', email: 'x@example.org' })).toMatchObject({ email_address: 'x@example.org' });
+    expect(await strategy(a, { mode: 'sms', phone: '5550103000' })).toMatchObject({ phone_number: '5550103000' });
     for (const x of [w, e, s]) expect(await a.ok('GET', `/webhooks/strategies/${x.id}`)).toEqual(x);
   });
 
-  test('mode and target are validated', async () => {
+  test('mode and target are validated', async ({ a }) => {
     await expectError(await a.post('/webhooks/strategies', {}), 400, 'REQ01', /mode must be one of webhook, email, sms/);
     await expectError(await a.post('/webhooks/strategies', { mode: 'pigeon' }), 400, 'REQ01', /mode must be one of/);
     await expectError(await a.post('/webhooks/strategies', { mode: 'webhook' }), 400, 'REQ01', /url is required/);
@@ -178,21 +170,21 @@ describe('strategies', () => {
     await expectError(await a.post('/webhooks/strategies', { mode: 'sms', phone_number: '12' }), 400, 'REQ01', /7 to 15 digits/);
   });
 
-  test('live mode requires https', async () => {
-    const live = api(gw, m.live.private_key);
+  test('live mode requires https', async ({ gateway: gw }) => {
+    const live = api(gw, gw.merchant.live.private_key);
     await expectError(await live.post('/webhooks/strategies', { mode: 'webhook', url: 'http://example.com/h' }), 400, 'REQ01', /https in live mode/);
     expect((await live.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: 'https://example.com/h' })).url).toBe('https://example.com/h');
   });
 
-  test('GET/PUT/DELETE of an unknown strategy are 200007', async () => {
+  test('GET/PUT/DELETE of an unknown strategy are 200007', async ({ a }) => {
     await expectError(await a.get('/webhooks/strategies/strat_0000000000000000'), 404, '200007', /strategy not found/);
     await expectError(await a.get('/webhooks/strategies/whatever'), 404, '200007');
     await expectError(await a.put('/webhooks/strategies/strat_0000000000000000', { mode: 'sms', phone_number: '5550100000' }), 404, '200007');
     await expectError(await a.del('/webhooks/strategies/strat_0000000000000000'), 404, '200007');
   });
 
-  test('PUT changes the target, or the mode with its new target; other targets clear', async () => {
-    const s = await strategy({ mode: 'webhook', url: 'https://example.com/a' });
+  test('PUT changes the target, or the mode with its new target; other targets clear', async ({ a }) => {
+    const s = await strategy(a, { mode: 'webhook', url: 'https://example.com/a' });
     expect(await a.ok('PUT', `/webhooks/strategies/${s.id}`, { url: 'https://example.com/b' })).toMatchObject({ mode: 'webhook', url: 'https://example.com/b' });
     await expectError(await a.put(`/webhooks/strategies/${s.id}`, { mode: 'sms' }), 400, 'REQ01', /phone_number is required/);
     const sms = await a.ok('PUT', `/webhooks/strategies/${s.id}`, { mode: 'sms', phone_number: '555-010-4000' });
@@ -203,14 +195,14 @@ describe('strategies', () => {
     await expectError(await a.put(`/webhooks/strategies/${s.id}`, { phone_number: 'x' }), 400, 'REQ01');
   });
 
-  test('DELETE answers {success: true}, then 200007', async () => {
-    const s = await strategy();
+  test('DELETE answers {success: true}, then 200007', async ({ a }) => {
+    const s = await strategy(a);
     expect(await a.ok('DELETE', `/webhooks/strategies/${s.id}`)).toEqual({ success: true });
     await expectError(await a.get(`/webhooks/strategies/${s.id}`), 404, '200007');
     await expectError(await a.del(`/webhooks/strategies/${s.id}`), 404, '200007');
   });
 
-  test('GET /webhooks/strategies lists newest first', async () => {
+  test('GET /webhooks/strategies lists newest first', async ({ gateway: gw }) => {
     const fresh = await gw.newMerchant();
     const b = testApi(gw, fresh);
     const one = await b.ok('POST', '/webhooks/strategies', { mode: 'email', email_address: 'a@example.com' });
@@ -221,10 +213,10 @@ describe('strategies', () => {
 });
 
 describe('relations', () => {
-  test('POST /webhooks/rules/:rule_id/strategies relates; both records show it; relating twice is harmless', async () => {
-    const r = await rule();
-    const s1 = await strategy();
-    const s2 = await strategy({ mode: 'email', email_address: 'ops@example.com' });
+  test('POST /webhooks/rules/:rule_id/strategies relates; both records show it; relating twice is harmless', async ({ gateway: gw, a }) => {
+    const r = await rule(a);
+    const s1 = await strategy(a);
+    const s2 = await strategy(a, { mode: 'email', email_address: 'ops@example.com' });
     const rel = await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s1.id });
     expect(rel).toEqual({ class: 'webhook_relation', rule_id: r.id, strategy_id: s1.id, created_at: expect.stringMatching(TIME) });
     gw.clock.advance(10);
@@ -234,18 +226,18 @@ describe('relations', () => {
     expect((await a.ok('GET', `/webhooks/strategies/${s1.id}`)).rules).toEqual([r.id]);
   });
 
-  test('relation errors: 100001 for the rule, 200007 for the strategy, REQ01 without strategy_id', async () => {
-    const r = await rule();
-    const s = await strategy();
+  test('relation errors: 100001 for the rule, 200007 for the strategy, REQ01 without strategy_id', async ({ a }) => {
+    const r = await rule(a);
+    const s = await strategy(a);
     await expectError(await a.post('/webhooks/rules/rule_0000000000000000/strategies', { strategy_id: s.id }), 404, '100001');
     await expectError(await a.post(`/webhooks/rules/${r.id}/strategies`, { strategy_id: 'strat_0000000000000000' }), 404, '200007');
     await expectError(await a.post(`/webhooks/rules/${r.id}/strategies`, { strategy_id: 12 }), 404, '200007');
     await expectError(await a.post(`/webhooks/rules/${r.id}/strategies`, {}), 400, 'REQ01', /strategy_id is required/);
   });
 
-  test('DELETE /webhooks/rules/:rule_id/strategies/:strategy_id: success, then 200007; 100001 / 200007 for unknown sides', async () => {
-    const r = await rule();
-    const s = await strategy();
+  test('DELETE /webhooks/rules/:rule_id/strategies/:strategy_id: success, then 200007; 100001 / 200007 for unknown sides', async ({ a }) => {
+    const r = await rule(a);
+    const s = await strategy(a);
     await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
     expect(await a.ok('DELETE', `/webhooks/rules/${r.id}/strategies/${s.id}`)).toEqual({ success: true });
     expect((await a.ok('GET', `/webhooks/rules/${r.id}`)).strategies).toEqual([]);
@@ -256,10 +248,10 @@ describe('relations', () => {
     await expectError(await a.del('/webhooks/rules/nope/strategies/nope'), 404, '100001');
   });
 
-  test('deleting a strategy or a rule drops its relations', async () => {
-    const r = await rule();
-    const s = await strategy();
-    const keep = await strategy();
+  test('deleting a strategy or a rule drops its relations', async ({ a }) => {
+    const r = await rule(a);
+    const s = await strategy(a);
+    const keep = await strategy(a);
     await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
     await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: keep.id });
     await a.ok('DELETE', `/webhooks/strategies/${s.id}`);
@@ -270,11 +262,11 @@ describe('relations', () => {
 });
 
 describe('isolation across merchants and environments', () => {
-  test('another merchant, or the other environment, sees none of these records', async () => {
-    const r = await rule();
-    const s = await strategy();
+  test('another merchant, or the other environment, sees none of these records', async ({ gateway: gw, a }) => {
+    const r = await rule(a);
+    const s = await strategy(a);
     await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
-    for (const key of [gw.other.test.private_key, m.live.private_key]) {
+    for (const key of [gw.other.test.private_key, gw.merchant.live.private_key]) {
       const b = api(gw, key);
       await expectError(await b.get(`/webhooks/rules/${r.id}`), 404, '100001');
       await expectError(await b.put(`/webhooks/rule/${r.id}`, { event_resource: 'customer' }), 404, '100001');
@@ -297,42 +289,42 @@ describe('isolation across merchants and environments', () => {
 });
 
 describe('signing secret', () => {
-  test('GET /webhooks/secret shows the scope\'s secret (made on first read); rotate replaces it', async () => {
+  test('GET /webhooks/secret shows the scope\'s secret (made on first read); rotate replaces it', async ({ gateway: gw, a }) => {
     const first = await a.ok('GET', '/webhooks/secret');
     expect(first).toEqual({
       class: 'webhook_secret', env: 'test', secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/), created_at: expect.stringMatching(TIME),
       previous_secret_expires_at: null,
     });
     expect(await a.ok('GET', '/webhooks/secret')).toEqual(first);
-    const live = await api(gw, m.live.private_key).ok('GET', '/webhooks/secret');
+    const live = await api(gw, gw.merchant.live.private_key).ok('GET', '/webhooks/secret');
     const other = await api(gw, gw.other.test.private_key).ok('GET', '/webhooks/secret');
     expect(new Set([first.secret, live.secret, other.secret]).size).toBe(3);
     const rotated = await a.ok('POST', '/webhooks/secret/rotate');
     expect(rotated.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(rotated.secret).not.toBe(first.secret);
     expect(await a.ok('GET', '/webhooks/secret')).toEqual(rotated);
-    expect((await api(gw, m.live.private_key).ok('GET', '/webhooks/secret')).secret).toBe(live.secret);
+    expect((await api(gw, gw.merchant.live.private_key).ok('GET', '/webhooks/secret')).secret).toBe(live.secret);
     // Kept encrypted, the overlapping old one too.
     await a.ok('POST', '/webhooks/secret/rotate', { expire_old: '1h' });
-    const rows = await gw.db.query('SELECT secret_enc, previous_secret_enc FROM webhook_secrets WHERE merchant_id = $1', [m.id]);
+    const rows = await gw.db.query('SELECT secret_enc, previous_secret_enc FROM webhook_secrets WHERE merchant_id = $1', [gw.merchant.id]);
     expect(rows.some((r) => r.previous_secret_enc)).toBe(true);
     expect(JSON.stringify(rows)).not.toContain(rotated.secret);
     expect(JSON.stringify(rows)).not.toContain(first.secret);
   });
 
-  test('rotation ignores Idempotency-Key: the secret never lands in the stored answers', async () => {
-    const headers = { ...basic(m.test.private_key), 'idempotency-key': 'rotate-1' };
+  test('rotation ignores Idempotency-Key: the secret never lands in the stored answers', async ({ gateway: gw }) => {
+    const headers = { ...basic(gw.merchant.test.private_key), 'idempotency-key': 'rotate-1' };
     const one = await gw.app.inject({ method: 'POST', url: '/api/v1/webhooks/secret/rotate', headers });
     const two = await gw.app.inject({ method: 'POST', url: '/api/v1/webhooks/secret/rotate', headers });
     expect(one.statusCode).toBe(200);
     expect(two.headers['idempotent-replayed']).toBeUndefined();
     expect(two.json().secret).not.toBe(one.json().secret);
-    const stored = await gw.db.query('SELECT * FROM idempotency_keys WHERE merchant_id = $1', [m.id]);
+    const stored = await gw.db.query('SELECT * FROM idempotency_keys WHERE merchant_id = $1', [gw.merchant.id]);
     expect(JSON.stringify(stored)).not.toContain(one.json().secret);
     expect(JSON.stringify(stored)).not.toContain(two.json().secret);
   });
 
-  test('a public key cannot read it', async () => {
-    await expectError(await gw.app.inject({ url: '/api/v1/webhooks/secret', headers: basic(m.test.public_key) }), 403, 'AUTH02');
+  test('a public key cannot read it', async ({ gateway: gw }) => {
+    await expectError(await gw.app.inject({ url: '/api/v1/webhooks/secret', headers: basic(gw.merchant.test.public_key) }), 403, 'AUTH02');
   });
 });
