@@ -1,31 +1,30 @@
-import pg from 'pg';
+import postgres from 'postgres';
 import { Db, INT8_OID, Queryable, Row, StatementNames, normaliseParams } from './db.js';
 
-const types = {
-  getTypeParser(oid: number, format?: any) {
-    if (oid === INT8_OID) return (v: string) => Number(v);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
-
-/** Names of prepared statements, for every connection of the process (db.ts says which texts get one). */
+/** Which texts get a prepared statement, for every connection of the process (see db.ts). */
 const names = new StatementNames();
 export { MAX_PREPARED } from './db.js';
 
-function wrap(c: pg.Pool | pg.PoolClient, prepare: boolean): Queryable {
+const asText = (x: unknown) => String(x);
+/**
+ * int8 read as a number (cents and counts fit). Parameters go as the text normaliseParams made of
+ * them (a JSON one is already a string, a Date already ISO): the driver's own JSON and date
+ * serializers, picked by the type the server infers for a parameter, must not touch them again.
+ */
+const types = {
+  int8: { to: INT8_OID, from: [INT8_OID], serialize: asText, parse: (v: string) => Number(v) },
+  json: { to: 114, from: [114, 3802], serialize: asText, parse: (v: string) => JSON.parse(v) },
+  date: { to: 1184, from: [1082, 1114, 1184], serialize: asText, parse: (v: string) => new Date(v) },
+};
+
+function wrap(sql: postgres.Sql | postgres.TransactionSql, prepare: boolean): Queryable {
   return {
-    async query<T extends Row>(sql: string, params?: unknown[]) {
-      const name = prepare ? names.nameOf(sql) : undefined;
-      try {
-        const res = await c.query({ name, text: sql, values: normaliseParams(params) as any[] });
-        return res.rows as T[];
-      } catch (err) {
-        if (name) names.failed(sql, err);
-        throw err;
-      }
+    async query<T extends Row>(text: string, params?: unknown[]) {
+      const named = prepare && names.nameOf(text) !== undefined;
+      return (await sql.unsafe(text, normaliseParams(params) as any[], { prepare: named })) as unknown as T[];
     },
-    async exec(sql: string) {
-      await c.query(sql);
+    async exec(text: string) {
+      await sql.unsafe(text).simple();
     },
   };
 }
@@ -35,51 +34,44 @@ export interface PgOptions {
   schema?: string;
   max?: number;
   /**
-   * Named prepared statements (default true; StatementNames in db.ts). false
+   * Prepared statements (default true; StatementNames in db.ts says which texts). false
    * (DATABASE_PREPARED_STATEMENTS=off) sends everything unnamed, e.g. behind a connection pooler in
    * transaction mode that does not track prepared statements.
    */
   prepare?: boolean;
 }
 
-/** A pool; `settings` are server settings for each of its connections (`-c name=value`). */
-function openPool(url: string, max: number, settings: Record<string, string>): pg.Pool {
-  const options = Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`).join(' ');
-  const pool = new pg.Pool({ connectionString: url, max, types: types as any, options: options || undefined });
-  // An idle client that errors (server restart) must not crash the process.
-  pool.on('error', () => {});
-  return pool;
+/** A pool; `settings` are server settings for each of its connections. */
+function openPool(url: string, max: number, settings: Record<string, string>, prepare: boolean) {
+  return postgres(url, { max, types, connection: settings, prepare, onnotice: () => {} });
 }
 
+/**
+ * PostgreSQL through `postgres` (porsager): statements of requests that arrive together are
+ * written to a connection together (pipelined, one socket write per turn of the event loop) where
+ * `pg` made one write and one round trip per statement and connection.
+ */
 export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
   const schema: Record<string, string> = opts.schema ? { search_path: opts.schema } : {};
-  const pool = openPool(url, opts.max ?? 10, schema);
-  await pool.query('SELECT 1');
-  // Db.relaxed: a few connections (opened when first used) that commit without waiting for the WAL flush.
-  const relaxedPool = openPool(url, 4, { ...schema, synchronous_commit: 'off' });
   const prepare = opts.prepare ?? true;
-  const q = wrap(pool, prepare);
+  const sql = openPool(url, opts.max ?? 10, schema, prepare);
+  try {
+    await sql`SELECT 1`;
+  } catch (err) {
+    await sql.end({ timeout: 0 }).catch(() => {});
+    throw err;
+  }
+  // Db.relaxed: a few connections (opened when first used) that commit without waiting for the WAL flush.
+  const relaxed = openPool(url, 4, { ...schema, synchronous_commit: 'off' }, prepare);
+  const q = wrap(sql, prepare);
   return {
     kind: 'pg',
     query: q.query,
     exec: q.exec,
-    relaxed: wrap(relaxedPool, prepare),
-    async tx(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const out = await fn(wrap(client, prepare));
-        await client.query('COMMIT');
-        return out;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+    relaxed: wrap(relaxed, prepare),
+    tx: (fn) => sql.begin((t) => fn(wrap(t, prepare))) as Promise<any>,
     close: async () => {
-      await Promise.all([pool.end(), relaxedPool.end()]);
+      await Promise.all([sql.end({ timeout: 5 }), relaxed.end({ timeout: 5 })]);
     },
   };
 }

@@ -103,6 +103,19 @@ describe('parameters', () => {
     }
   });
 
+  test('both adapters read bytes, booleans, numeric and JSON alike; a text parameter stays text', async () => {
+    const db = await testDb();
+    try {
+      const [row] = await db.query('SELECT $1::bytea AS b, $2::boolean AS t, $3::numeric AS x, $4::jsonb AS j, $5::text AS s', [
+        Buffer.from([0, 1, 255]), true, 12.5, ['a', { n: 1 }], '{"not":"parsed"}',
+      ]);
+      expect(Buffer.from(row.b)).toEqual(Buffer.from([0, 1, 255]));
+      expect(row).toMatchObject({ t: true, x: '12.5', j: ['a', { n: 1 }], s: '{"not":"parsed"}' });
+    } finally {
+      await db.drop();
+    }
+  });
+
   test('tx rolls back when its function throws and commits otherwise', async () => {
     const db = await testDb();
     try {
@@ -126,7 +139,6 @@ describe('parameters', () => {
       });
       // One named statement for three calls (an unnamed one would not be listed at all).
       expect(prepared).toHaveLength(1);
-      expect(prepared[0].name).toMatch(/^t[0-9a-f]{20}$/);
     } finally {
       await db.drop();
     }
@@ -150,23 +162,22 @@ describe('parameters', () => {
     }
   });
 
-  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a statement whose cached plan PostgreSQL refuses (0A000) fails once, then runs unnamed', async () => {
-    const db = await testDb();
+  test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a statement whose cached plan PostgreSQL refuses (0A000) is prepared again: unseen outside a transaction, fails a transaction once', async () => {
+    // One connection, so the statement is prepared where it runs next and the temporary table is seen.
+    const db = await openPg(process.env.TEST_DATABASE_URL!, { max: 1 });
     try {
-      await db.query('CREATE TABLE typed (a int)');
+      await db.query('CREATE TEMP TABLE typed (a int)');
       await db.query('INSERT INTO typed (a) VALUES ($1)', [7]);
       const select = 'SELECT a FROM typed WHERE $1::int >= 0';
-      // Prepare it on every pooled connection we may get.
-      await Promise.all(Array.from({ length: 10 }, () => db.query(select, [0])));
+      expect(await db.query(select, [0])).toEqual([{ a: 7 }]);
       await db.query('ALTER TABLE typed ALTER COLUMN a TYPE text');
-      const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => db.query(select, [0])));
-      // Some connections held the old plan and refused it; none of them keeps refusing.
-      for (const o of outcomes) if (o.status === 'rejected') expect((o.reason as { code: string }).code).toBe('0A000');
-      expect(outcomes.some((o) => o.status === 'rejected'), 'the cached plan was refused somewhere').toBe(true);
-      const again = await Promise.all(Array.from({ length: 10 }, () => db.query(select, [0])));
-      for (const rows of again) expect(rows).toEqual([{ a: '7' }]);
+      expect(await db.query(select, [0])).toEqual([{ a: '7' }]);
+      await db.query('ALTER TABLE typed ALTER COLUMN a TYPE int USING a::int');
+      // Inside a transaction the refusal has aborted it: that transaction fails, the next one runs.
+      await expect(db.tx((q) => q.query(select, [0]))).rejects.toMatchObject({ code: '0A000' });
+      expect(await db.tx((q) => q.query(select, [0]))).toEqual([{ a: 7 }]);
     } finally {
-      await db.drop();
+      await db.close();
     }
   });
 
