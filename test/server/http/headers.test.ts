@@ -1,19 +1,19 @@
 // Hardening headers (server/http/headers.ts): every page gets a strict CSP and frame protection,
 // every answer that did not choose its own cache policy is no-store.
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../../server/app.js';
-import { TestGateway, basic, startGateway, tokenFor } from '../../helpers/gateway.js';
+import { TestGateway, basic, describe, expect, test as base, tokenFor } from '../../fixtures.js';
 
-let gw: TestGateway;
-let demoOn: FastifyInstance;
-beforeAll(async () => {
-  gw = await startGateway();
-  demoOn = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock }, { demo: true });
-});
-afterAll(async () => {
-  await demoOn.close();
-  await gw.close();
+/** The gateway fixture, plus `demoOn`: a second app on the gateway's database with the demo switched on. */
+const test = base.extend<{ demoOn: FastifyInstance }>({
+  demoOn: [async ({ gateway: gw }, use) => {
+    const app = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock }, { demo: true });
+    try {
+      await use(app);
+    } finally {
+      await app.close();
+    }
+  }, { scope: 'file' }],
 });
 
 /** `script-src 'self'; …` as { 'script-src': ["'self'"], … }. */
@@ -42,15 +42,15 @@ function expectPageHeaders(res: { headers: Record<string, unknown> }, what: stri
 }
 
 describe('HTML pages', () => {
-  const pages: [string, () => FastifyInstance][] = [
-    ['/ (demo off)', () => gw.app],
-    ['/ (demo on)', () => demoOn],
-    ['/docs', () => gw.app],
-    ['/dashboard', () => gw.app],
-    ['/dashboard/', () => gw.app],
+  const pages: [string, (apps: { gw: TestGateway; demoOn: FastifyInstance }) => FastifyInstance][] = [
+    ['/ (demo off)', ({ gw }) => gw.app],
+    ['/ (demo on)', ({ demoOn }) => demoOn],
+    ['/docs', ({ gw }) => gw.app],
+    ['/dashboard', ({ gw }) => gw.app],
+    ['/dashboard/', ({ gw }) => gw.app],
   ];
-  test.each(pages)('%s: strict CSP, no framing, no referrer, and nothing inline the CSP would need', async (name, app) => {
-    const res = await app().inject({ url: name.split(' ')[0] });
+  test.for(pages)('%s: strict CSP, no framing, no referrer, and nothing inline the CSP would need', async ([name, app], { gateway: gw, demoOn }) => {
+    const res = await app({ gw, demoOn }).inject({ url: name.split(' ')[0] });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expectPageHeaders(res, name);
@@ -62,7 +62,7 @@ describe('HTML pages', () => {
     expect(res.body).not.toMatch(/<style|\sstyle\s*=/i);
   });
 
-  test('the stylesheets the pages link are served', async () => {
+  test('the stylesheets the pages link are served', async ({ gateway: gw, demoOn }) => {
     for (const url of ['/docs.css', '/palette.css', '/dashboard/dashboard.css']) {
       const res = await gw.app.inject({ url });
       expect(res.statusCode, url).toBe(200);
@@ -71,41 +71,41 @@ describe('HTML pages', () => {
     expect((await demoOn.inject({ url: '/demo.css' })).statusCode).toBe(200);
   });
 
-  test('answers of every other kind carry the same protection (a JSON error opened in a tab, an unknown path)', async () => {
+  test('answers of every other kind carry the same protection (a JSON error opened in a tab, an unknown path)', async ({ gateway: gw }) => {
     for (const url of ['/api/v1/customers', '/no-such-page', '/api/v1/openapi.json']) expectPageHeaders(await gw.app.inject({ url }), url);
   });
 });
 
 describe('Cache-Control', () => {
-  const sk = () => basic(gw.merchant.test.private_key);
+  const sk = (gw: TestGateway) => basic(gw.merchant.test.private_key);
 
-  test('the webhook signing secret is never stored by a cache', async () => {
+  test('the webhook signing secret is never stored by a cache', async ({ gateway: gw }) => {
     for (const [method, url] of [['GET', '/api/v1/webhooks/secret'], ['POST', '/api/v1/webhooks/secret/rotate']] as const) {
-      const res = await gw.app.inject({ method, url, headers: sk() });
+      const res = await gw.app.inject({ method, url, headers: sk(gw) });
       expect(res.statusCode, url).toBe(200);
       expect(res.json().secret, url).toEqual(expect.any(String));
       expect(res.headers['cache-control'], url).toBe('no-store');
     }
   });
 
-  test('every GET of the API without path parameters answers no-store, except the public OpenAPI document', async () => {
+  test('every GET of the API without path parameters answers no-store, except the public OpenAPI document', async ({ gateway: gw }) => {
     const doc = (await gw.app.inject({ url: '/api/v1/openapi.json' })).json();
     const paths = Object.keys(doc.paths).filter((p) => !p.includes('{') && doc.paths[p].get);
     expect(paths.length).toBeGreaterThan(20);
     for (const path of paths) {
-      const res = await gw.app.inject({ url: `/api/v1${path}`, headers: sk() });
+      const res = await gw.app.inject({ url: `/api/v1${path}`, headers: sk(gw) });
       if (path === '/openapi.json') expect(res.headers['cache-control']).toBe('public, max-age=300');
       else expect(res.headers['cache-control'], `${path} (${res.statusCode})`).toBe('no-store');
     }
   });
 
-  test('writes, public-key answers, errors and unknown paths are no-store too', async () => {
+  test('writes, public-key answers, errors and unknown paths are no-store too', async ({ gateway: gw }) => {
     const token = await gw.app.inject({
       method: 'POST', url: '/api/v1/tokens', headers: basic(gw.merchant.test.public_key),
       payload: { card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2099, card_owner_name: 'A B' },
     });
     expect(token.statusCode).toBe(200);
-    const charge = await gw.app.inject({ method: 'POST', url: '/api/v1/charge', headers: sk(), payload: { token: await tokenFor(gw), amount: 1000 } });
+    const charge = await gw.app.inject({ method: 'POST', url: '/api/v1/charge', headers: sk(gw), payload: { token: await tokenFor(gw), amount: 1000 } });
     expect(charge.statusCode).toBe(200);
     const unauthenticated = await gw.app.inject({ url: '/api/v1/customers' });
     expect(unauthenticated.statusCode).toBe(401);
@@ -114,7 +114,7 @@ describe('Cache-Control', () => {
     for (const res of [token, charge, unauthenticated, unknown]) expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  test("a route's own cache policy is kept on success and dropped on error", async () => {
+  test("a route's own cache policy is kept on success and dropped on error", async ({ gateway: gw }) => {
     const pages = await gw.app.inject({ url: '/dashboard' });
     expect(pages.headers['cache-control']).toBe('no-cache');
     // The versioned tokenizer URL is cached for a year; a wrong version is an error, never cached.
