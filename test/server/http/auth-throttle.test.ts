@@ -1,15 +1,12 @@
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { vi } from 'vitest';
 import { trustProxyOf } from '../../../server/config.js';
-import { TestGateway, basic, startGateway, visa } from '../../helpers/gateway.js';
+import { GatewayFixtures, TestGateway, basic, describe, expect, test, visa } from '../../fixtures.js';
 
 // Failed authentication is throttled per client address (auth_failures): 429 RATE01 with
 // Retry-After, logged at warn with the key's kind prefix only; other addresses are unaffected.
 
-let gw: TestGateway | undefined;
-afterEach(async () => {
+test.afterEach(() => {
   vi.restoreAllMocks();
-  await gw?.close();
-  gw = undefined;
 });
 
 const UNKNOWN_SK = `test_sk_${'a'.repeat(55)}`;
@@ -24,16 +21,16 @@ const jsonp = (g: TestGateway, key: string, ip: string) =>
 const callbackArg = (body: string) => JSON.parse(body.slice('/**/cb('.length, -2));
 
 /** Starts a gateway with only the failed-authentication ceiling, and records the limiter's warnings. */
-async function throttled(authFailures: number) {
-  gw = await startGateway({ limits: { perIp: 0, perKey: 0, failures: 0, authFailures } });
+async function throttled(newGateway: GatewayFixtures['newGateway'], authFailures: number) {
+  const gw = await newGateway({ limits: { perIp: 0, perKey: 0, failures: 0, authFailures } });
   const warnings: [Record<string, unknown>, string][] = [];
   const limiter = gw.app.services.limiter!;
   limiter.events = { ...limiter.events!, warn: (obj, msg) => warnings.push([obj, msg]) };
   return { gw, warnings };
 }
 
-test('past the ceiling an address gets 429 RATE01 with Retry-After, its valid key included; other addresses keep working', async () => {
-  const { gw, warnings } = await throttled(3);
+test('past the ceiling an address gets 429 RATE01 with Retry-After, its valid key included; other addresses keep working', async ({ newGateway }) => {
+  const { gw, warnings } = await throttled(newGateway, 3);
   const key = gw.merchant.test.private_key;
   for (let i = 0; i < 3; i++) expect((await charges(gw, UNKNOWN_SK, '203.0.113.1')).json().errors[0].code).toBe('AUTH01');
   const blocked = await charges(gw, key, '203.0.113.1');
@@ -62,8 +59,8 @@ test('past the ceiling an address gets 429 RATE01 with Retry-After, its valid ke
   expect((await charges(gw, key, '203.0.113.1')).statusCode).toBe(200);
 });
 
-test('a blocked address costs no key lookup; a request without a key is not counted', async () => {
-  const { gw } = await throttled(2);
+test('a blocked address costs no key lookup; a request without a key is not counted', async ({ newGateway }) => {
+  const { gw } = await throttled(newGateway, 2);
   for (let i = 0; i < 5; i++) expect((await gw.app.inject({ url: '/api/v1/transactions', remoteAddress: '203.0.113.3' })).statusCode).toBe(401);
   expect((await charges(gw, gw.merchant.test.private_key, '203.0.113.3')).statusCode).toBe(200);
   await charges(gw, UNKNOWN_SK, '203.0.113.3');
@@ -73,14 +70,14 @@ test('a blocked address costs no key lookup; a request without a key is not coun
   expect(lookups).not.toHaveBeenCalled();
 });
 
-test('a key that is not a key is logged by its length only', async () => {
-  const { gw, warnings } = await throttled(5);
+test('a key that is not a key is logged by its length only', async ({ newGateway }) => {
+  const { gw, warnings } = await throttled(newGateway, 5);
   await charges(gw, 'hunter2-my-password', '203.0.113.4');
   expect(warnings.map(([o]) => o.key_prefix)).toEqual(['(not a key, 19 characters)']);
 });
 
-test('JSONP: unknown keys and private keys count alike, and the 429 arrives through the callback', async () => {
-  const { gw } = await throttled(2);
+test('JSONP: unknown keys and private keys count alike, and the 429 arrives through the callback', async ({ newGateway }) => {
+  const { gw } = await throttled(newGateway, 2);
   expect(callbackArg((await jsonp(gw, `test_pk_${'0'.repeat(55)}`, '203.0.113.5')).body).errors[0].code).toBe('AUTH01');
   expect(callbackArg((await jsonp(gw, gw.merchant.test.private_key, '203.0.113.5')).body).errors[0].code).toBe('AUTH01');
   const res = await jsonp(gw, gw.merchant.test.public_key, '203.0.113.5');
@@ -90,8 +87,8 @@ test('JSONP: unknown keys and private keys count alike, and the 429 arrives thro
   expect(callbackArg((await jsonp(gw, gw.merchant.test.public_key, '198.51.100.5')).body).class).toBe('token');
 });
 
-test('without auth_failures nothing is throttled', async () => {
-  const { gw } = await throttled(0);
+test('without auth_failures nothing is throttled', async ({ newGateway }) => {
+  const { gw } = await throttled(newGateway, 0);
   for (let i = 0; i < 30; i++) expect((await charges(gw, UNKNOWN_SK, '203.0.113.6')).statusCode).toBe(401);
   expect((await charges(gw, gw.merchant.test.private_key, '203.0.113.6')).statusCode).toBe(200);
 });
@@ -105,8 +102,8 @@ describe('behind a proxy (TRUST_PROXY)', () => {
     for (const bad of ['maybe', 'yes', '10.0.0.0/99', '1.2.3', '-1']) expect(() => trustProxyOf(bad), bad).toThrow(/^TRUST_PROXY must be/);
   });
 
-  test('one proxy in front: the address it appended counts, not the entries the client wrote', async () => {
-    gw = await startGateway({ limits: { perIp: 0, perKey: 0, failures: 0, authFailures: 3 }, trustProxy: trustProxyOf('true') });
+  test('one proxy in front: the address it appended counts, not the entries the client wrote', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 0, perKey: 0, failures: 0, authFailures: 3 }, trustProxy: trustProxyOf('true') });
     const g = gw;
     // The proxy at 10.0.0.1 appends the address it saw (198.51.100.7); the client made up the rest.
     const via = (key: string, forged: string) => g.app.inject({

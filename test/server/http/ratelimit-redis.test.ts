@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, test } from 'vitest';
 import type { KeyIdentity } from '../../../server/domain/keys.js';
 import { GatewayError } from '../../../server/errors.js';
 import { CounterStore, MemoryCounters, RedisCounters, RedisLike, connectRedis, localCounters } from '../../../server/http/counters.js';
 import { TokenLimiter } from '../../../server/http/ratelimit.js';
 import { startTessera } from '../../../server/start.js';
-import { TestGateway, basic, startGateway, testDb, visa } from '../../helpers/gateway.js';
 import { freePort } from '../notify/notify-fixtures.js';
+import { testDb } from '../../helpers/gateway.js';
+import { GatewayFixtures, TestGateway, basic, describe, expect, test, visa } from '../../fixtures.js';
 
 // The card-testing counters in Redis (REDIS_URL). Needs a Redis: TEST_REDIS_URL (.ci/run sets it).
 const REDIS = process.env.TEST_REDIS_URL;
 const prefix = () => `tessera-test:${randomBytes(6).toString('hex')}:`;
 
 let closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
+test.afterEach(async () => {
   for (const c of closers.reverse()) await c();
   closers = [];
 });
@@ -23,11 +23,9 @@ const redis = async (url = REDIS!) => {
   await r.ready;
   return r;
 };
-const gateway = async (counters: (local: CounterStore) => CounterStore) => {
-  const gw = await startGateway({ limits: { perIp: 3, perKey: 0, failures: 0 }, counters });
-  closers.push(() => gw.close());
-  return gw;
-};
+/** A gateway for this test alone (closed after it), its per-IP ceiling 3 counted by `counters`. */
+const limited = (newGateway: GatewayFixtures['newGateway'], counters: (local: CounterStore) => CounterStore) =>
+  newGateway({ limits: { perIp: 3, perKey: 0, failures: 0 }, counters });
 const post = (g: TestGateway) =>
   g.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(g.merchant.test.public_key), payload: visa, remoteAddress: '203.0.113.9' });
 const statuses = async (g: TestGateway, n: number) => {
@@ -88,10 +86,10 @@ describe.skipIf(!REDIS)(`rate-limit counters in Redis${REDIS ? '' : ' (skipped: 
     expect(ttl).toBeLessThanOrEqual(120_000);
   });
 
-  test('the gateway limits through Redis: 429 RATE01 after the ceiling, nothing counted in the database', async () => {
+  test('the gateway limits through Redis: 429 RATE01 after the ceiling, nothing counted in the database', async ({ newGateway }) => {
     const p = prefix();
     const r = await redis();
-    const gw = await gateway((local) => new RedisCounters(r, local, { prefix: p }));
+    const gw = await limited(newGateway, (local) => new RedisCounters(r, local, { prefix: p }));
     expect(await statuses(gw, 4)).toEqual([200, 200, 200, 429]);
     const keys = (await r.sendCommand(['KEYS', `${p}rate:ip:*`])) as string[];
     expect(keys).toHaveLength(1);
@@ -119,10 +117,10 @@ describe.skipIf(!REDIS)(`rate-limit counters in Redis${REDIS ? '' : ' (skipped: 
       .sort()).toEqual(['rate:fail-ip:<client>', 'rate:fail-key-ip:mer_clean:test:<client>', 'rate:fail:mer_clean:test']);
   });
 
-  test('Redis unreachable: the ceiling still holds, counted in the database or memory instead, and no request fails', async () => {
+  test('Redis unreachable: the ceiling still holds, counted in the database or memory instead, and no request fails', async ({ newGateway }) => {
     const down = await redis(`redis://127.0.0.1:${await freePort()}`);
     expect(await down.ready).toBe(false);
-    const gw = await gateway((local) => new RedisCounters(down, local, { prefix: prefix() }));
+    const gw = await limited(newGateway, (local) => new RedisCounters(down, local, { prefix: prefix() }));
     expect(await statuses(gw, 4)).toEqual([200, 200, 200, 429]);
     if (gw.db.kind === 'pg') expect((await gw.db.query('SELECT count FROM rate_counters'))[0].count).toBe(4);
   });

@@ -1,12 +1,5 @@
-import { afterEach, describe, expect, test } from 'vitest';
 import { alarmLevel, clientOf, parseLimits, tightened } from '../../../server/http/ratelimit.js';
-import { TestGateway, basic, startGateway, visa } from '../../helpers/gateway.js';
-
-let gw: TestGateway | undefined;
-afterEach(async () => {
-  await gw?.close();
-  gw = undefined;
-});
+import { GatewayFixtures, TestGateway, basic, describe, expect, test, visa } from '../../fixtures.js';
 
 const jsonp = (g: TestGateway, data: Record<string, unknown>, ip = '203.0.113.7', key = g.merchant.test.public_key) =>
   g.app.inject({
@@ -19,8 +12,8 @@ const post = (g: TestGateway, data: Record<string, unknown>, ip = '203.0.113.7')
 const callbackArg = (body: string) => JSON.parse(body.slice('/**/cb('.length, -2));
 
 describe('card-testing defence', () => {
-  test('per-IP ceiling: the next request in the minute is 429 RATE01 with Retry-After; another IP is unaffected', async () => {
-    gw = await startGateway({ limits: { perIp: 3, perKey: 0, failures: 0 } });
+  test('per-IP ceiling: the next request in the minute is 429 RATE01 with Retry-After; another IP is unaffected', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 3, perKey: 0, failures: 0 } });
     for (let i = 0; i < 3; i++) expect((await post(gw, visa)).statusCode).toBe(200);
     const res = await post(gw, visa);
     expect(res.statusCode).toBe(429);
@@ -33,8 +26,8 @@ describe('card-testing defence', () => {
     expect((await post(gw, visa)).statusCode).toBe(200);
   });
 
-  test('JSONP delivers the 429 through the callback (status 200) with Retry-After', async () => {
-    gw = await startGateway({ limits: { perIp: 1, perKey: 0, failures: 0 } });
+  test('JSONP delivers the 429 through the callback (status 200) with Retry-After', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 1, perKey: 0, failures: 0 } });
     expect(callbackArg((await jsonp(gw, visa)).body).class).toBe('token');
     const res = await jsonp(gw, visa);
     expect(res.statusCode).toBe(200);
@@ -42,8 +35,8 @@ describe('card-testing defence', () => {
     expect(callbackArg(res.body).errors[0].code).toBe('RATE01');
   });
 
-  test('per-key ceiling holds across IPs; other merchants are unaffected', async () => {
-    gw = await startGateway({ limits: { perIp: 0, perKey: 2, failures: 0 } });
+  test('per-key ceiling holds across IPs; other merchants are unaffected', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 0, perKey: 2, failures: 0 } });
     expect((await post(gw, visa, '192.0.2.1')).statusCode).toBe(200);
     expect((await post(gw, visa, '192.0.2.2')).statusCode).toBe(200);
     expect((await post(gw, visa, '192.0.2.3')).statusCode).toBe(429);
@@ -51,8 +44,8 @@ describe('card-testing defence', () => {
     expect(other.statusCode).toBe(200);
   });
 
-  test('a flood of refused cards from one address stops that address only: the other shoppers of the merchant still get tokens', async () => {
-    gw = await startGateway({ limits: { perIp: 0, perKey: 0, failures: 200, keyIpFailures: 10, ipFailures: 30 } });
+  test('a flood of refused cards from one address stops that address only: the other shoppers of the merchant still get tokens', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 0, perKey: 0, failures: 200, keyIpFailures: 10, ipFailures: 30 } });
     const attacker = '203.0.113.66';
     const statuses: number[] = [];
     for (let i = 0; i < 200; i++) statuses.push((await post(gw, { ...visa, card_number: '4111111111111112' }, attacker)).statusCode);
@@ -71,8 +64,8 @@ describe('card-testing defence', () => {
     expect((await post(gw, visa, attacker)).statusCode).toBe(200);
   });
 
-  test('refusals are counted per address across merchants too (ip_failures)', async () => {
-    gw = await startGateway({ limits: { perIp: 0, perKey: 0, failures: 0, keyIpFailures: 0, ipFailures: 3 } });
+  test('refusals are counted per address across merchants too (ip_failures)', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 0, perKey: 0, failures: 0, keyIpFailures: 0, ipFailures: 3 } });
     const bad = { ...visa, card_number: '4111111111111112' };
     expect((await post(gw, bad)).statusCode).toBe(400);
     expect((await post(gw, bad)).statusCode).toBe(400);
@@ -83,8 +76,8 @@ describe('card-testing defence', () => {
     expect((await post(gw, visa, '198.51.100.1')).statusCode).toBe(200);
   });
 
-  test('merchant-wide alarm: logged and counted, halves the ceiling of refused addresses at each doubling; a clean address always passes', async () => {
-    gw = await startGateway({ limits: { perIp: 0, perKey: 0, failures: 6, keyIpFailures: 4, ipFailures: 0 } });
+  test('merchant-wide alarm: logged and counted, halves the ceiling of refused addresses at each doubling; a clean address always passes', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 0, perKey: 0, failures: 6, keyIpFailures: 4, ipFailures: 0 } });
     const warnings: [Record<string, unknown>, string][] = [];
     const limiter = gw.app.services.limiter!;
     const events = limiter.events!;
@@ -114,8 +107,8 @@ describe('card-testing defence', () => {
     expect(metrics).toMatch(/^tessera_rate_limited_total\{rule="key_ip_failures"\} 2$/m);
   });
 
-  test('an IPv6 client is counted by its /64, an IPv4-mapped address as the IPv4 address', async () => {
-    gw = await startGateway({ limits: { perIp: 1, perKey: 0, failures: 0 } });
+  test('an IPv6 client is counted by its /64, an IPv4-mapped address as the IPv4 address', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 1, perKey: 0, failures: 0 } });
     expect((await post(gw, visa, '2001:db8:1:2::1')).statusCode).toBe(200);
     expect((await post(gw, visa, '2001:db8:1:2:ffff::9')).statusCode).toBe(429);
     expect((await post(gw, visa, '2001:db8:1:3::1')).statusCode).toBe(200);
@@ -123,8 +116,8 @@ describe('card-testing defence', () => {
     expect((await post(gw, visa, '::ffff:203.0.113.80')).statusCode).toBe(429);
   });
 
-  test('without a limiter nothing is limited, refusals included', async () => {
-    gw = await startGateway();
+  test('without a limiter nothing is limited, refusals included', async ({ newGateway }) => {
+    const gw = await newGateway();
     for (let i = 0; i < 20; i++) expect((await post(gw, { ...visa, card_number: '4111111111111112' })).statusCode).toBe(400);
     expect((await post(gw, visa)).statusCode).toBe(200);
   });
