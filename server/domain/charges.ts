@@ -149,7 +149,14 @@ export async function createCharge(
  * already consumed in the open transaction (createCharge).
  */
 export const chargesAtOnce = (scope: Scope, deps: ChargeDeps, input: ChargeInput): input is Extract<ChargeInput, { shape: 'token' }> =>
-  input.shape === 'token' && processorFor(scope.env, deps.live) === simulator;
+  input.shape === 'token' && simulated(scope, deps);
+
+/**
+ * Whether the charge's processor is the test-mode simulator. Then a charge of a stored method or of
+ * a card needs no transaction either: createCharge only reads before its one writing statement
+ * (the transaction row and its event, withEvent), and a simulated outcome moves no money.
+ */
+export const simulated = (scope: Scope, deps: ChargeDeps): boolean => processorFor(scope.env, deps.live) === simulator;
 
 /**
  * A charge by token in one statement and no transaction (see chargesAtOnce): read the token

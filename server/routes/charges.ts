@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { readChargeInput, readRefundAmount } from '../domain/charge-input.js';
-import { chargeTokenAtOnce, chargesAtOnce, createCharge } from '../domain/charges.js';
+import { chargeTokenAtOnce, chargesAtOnce, createCharge, simulated } from '../domain/charges.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
 import { getSettings } from '../domain/settings.js';
 import type { Scope } from '../domain/keys.js';
@@ -58,11 +58,16 @@ export default async function chargeRoutes(app: FastifyInstance) {
     const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>, settings);
     const input = readChargeInput(req.identity, body, req.now);
     // A decline is recorded (committed) before its 402 is answered. Without an Idempotency-Key to
-    // remember in the same transaction, a test-mode token charge is one statement (chargesAtOnce).
+    // remember in the same transaction, a test-mode charge writes in one statement and needs no
+    // transaction: a token's (chargesAtOnce) consumes the token in it, a stored method's or a card's
+    // (simulated) only reads before it.
     const deps = { vault };
-    const { txn, failure } = !req.idempotency && chargesAtOnce(req.identity, deps, input)
-      ? await chargeTokenAtOnce(db, deps, req.identity, input, req.now, { settings })
-      : await req.tx((q) => createCharge(q, deps, req.identity, input, req.now, { settings }), { resource: (r) => r.txn.id });
+    const opts = { settings };
+    const { txn, failure } = req.idempotency || !simulated(req.identity, deps)
+      ? await req.tx((q) => createCharge(q, deps, req.identity, input, req.now, opts), { resource: (r) => r.txn.id })
+      : chargesAtOnce(req.identity, deps, input)
+        ? await chargeTokenAtOnce(db, deps, req.identity, input, req.now, opts)
+        : await createCharge(db, deps, req.identity, input, req.now, opts);
     app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
     if (failure) throw failure;
     return presentTransaction(await afterCharge(req.identity, txn, req.now));
