@@ -3,6 +3,25 @@ import { defineConfig } from 'vitest/config';
 // The API suite runs on embedded PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
 const pg = process.env.TEST_DATABASE_URL;
 
+// Server tests that open no database (pure modules: input readers, calendar, rules, constraints,
+// verification, config, lib/): they run once, in the unit project, not on each database. The unit
+// project sets TESSERA_TEST_DB=none, so a file listed here that opens a test database fails
+// (test/helpers/gateway.ts) instead of silently losing its PostgreSQL run.
+const PURE_SERVER = [
+  'test/server/domain/*-input.test.ts',
+  'test/server/domain/{billings-calendar,calendar,receipts-render,rules,validate-readers,verification,webhooks-constraints}.test.ts',
+  'test/server/jobs/scheduler-config.test.ts',
+  'test/server/lib/*.test.ts',
+  'test/server/routes/demo-page.test.ts',
+];
+
+// Files whose every test runs on one database only (they skip themselves on the other, so the
+// other project would only import them), or where the database is beside the point: the snapshot
+// cache (always in-memory PGlite, building snapshots on disk) and the OpenAPI client check (tsc over
+// the generated types; the flows it runs are tested on both databases by the route files).
+const PGLITE_ONLY = ['test/server/db/{lock,pglite,private-dir}.test.ts', 'test/server/routes/openapi-client.test.ts'];
+const PG_ONLY = ['test/server/db/start-together.test.ts'];
+
 // Suites run one group after another (sequence.groupOrder), each with its own worker count: the API
 // files wait on PGlite, PostgreSQL and their own timers, so two run at once even on two cores; the
 // proof, browser and QA suites spawn gateways (and Chromium, npm) and measure them, one file at a
@@ -10,15 +29,21 @@ const pg = process.env.TEST_DATABASE_URL;
 const API_WORKERS = Number(process.env.TEST_API_WORKERS ?? 2);
 const api = (name: string, db: 'pglite' | 'pg') => ({
   test: {
-    name, include: ['test/server/**/*.test.ts'], env: { TESSERA_TEST_DB: db }, testTimeout: 30_000, hookTimeout: 60_000,
-    maxWorkers: API_WORKERS, sequence: { groupOrder: 1 },
+    name, include: ['test/server/**/*.test.ts'], exclude: [...PURE_SERVER, ...(db === 'pg' ? PGLITE_ONLY : PG_ONLY)], env: { TESSERA_TEST_DB: db },
+    testTimeout: 30_000, hookTimeout: 60_000, maxWorkers: API_WORKERS, sequence: { groupOrder: 1 },
+    // One module registry per worker, not per file: a file no longer pays for importing the server
+    // and compiling PGlite's WebAssembly again (12 route files: 110 s of CPU -> 43 s). Each file still
+    // gets its own gateway and database; helpers/gateway.ts refuses a worker that ran another project.
+    isolate: false,
+    // The migrated PGlite snapshot is built (or found) once before the workers start (test/setup/snapshot.ts).
+    globalSetup: ['test/setup/snapshot.ts'],
   },
 });
 
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'tokenizer', include: ['test/src/**/*.test.ts'], sequence: { groupOrder: 0 } } },
+      { test: { name: 'unit', include: ['test/src/**/*.test.ts', ...PURE_SERVER], env: { TESSERA_TEST_DB: 'none' }, testTimeout: 30_000, sequence: { groupOrder: 0 } } },
       api('api:pglite', 'pglite'),
       ...(pg ? [api('api:postgres', 'pg')] : []),
       // Proof under load, faults and attack (docs/decisions.md (Proof under load, faults and attack)); PROOF_FULL=1 runs the heavy variants.

@@ -14,6 +14,14 @@ export const DB_KIND = process.env.TESSERA_TEST_DB === 'pg' ? 'pg' : 'pglite';
 
 /** An empty database: in-memory PGlite, or a fresh schema of TEST_DATABASE_URL dropped on close. */
 export async function testDb(): Promise<Db & { drop(): Promise<void> }> {
+  // Workers run several files without isolation (vitest.config.ts): never one that ran the other project.
+  if ((process.env.TESSERA_TEST_DB === 'pg' ? 'pg' : 'pglite') !== DB_KIND && process.env.TESSERA_TEST_DB !== 'none') {
+    throw new Error(`this worker imported the test helpers as ${DB_KIND} and now runs TESSERA_TEST_DB=${process.env.TESSERA_TEST_DB}`);
+  }
+  if (process.env.TESSERA_TEST_DB === 'none') {
+    // The unit project (vitest.config.ts, PURE_SERVER) runs each file once, on no database.
+    throw new Error('this test file opens a database: remove it from PURE_SERVER in vitest.config.ts so it runs on PGlite and PostgreSQL');
+  }
   if (DB_KIND === 'pg') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TESSERA_TEST_DB=pg needs TEST_DATABASE_URL');

@@ -40,7 +40,7 @@ Install it with one of:
   Ubuntu:        sudo apt-get install -y chromium-browser   (the snap; then CHROMIUM_PATH=$(command -v chromium-browser))
   other:         any Chromium or Chrome build, then CHROMIUM_PATH=/path/to/chrome npm test
 To run the other suites without a browser:
-  npx vitest run --project tokenizer --project api:pglite`;
+  npx vitest run --project unit --project api:pglite`;
 
 function main() {
   const path = chromiumPath();
