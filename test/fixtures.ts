@@ -9,6 +9,24 @@
 // when the project says so; see helpers/gateway.ts), closed after the file. `api` is the shipped QA
 // client (server/testing/client.ts) as the gateway's merchant in test mode, sent through Fastify's
 // inject: no socket, no port. `apiFor(gateway, keys)` makes one for another merchant or the live keys.
+//
+// A file whose gateway differs sets `gatewayOptions` once at its top level (rate limits, proxy trust,
+// counters, a clock): `test.override({ gatewayOptions: { limits } })`. A test that needs a gateway of
+// its own (different limits per test, Redis counters, a gateway nobody else touched) asks for
+// `newGateway(opts)`, closed when the test ends. What a file seeds once (a merchant, charges, a second
+// app on the same database, a receiver) is a file-scoped fixture of that file, built on `gateway`.
+// The shared calls are fixtures too: each file binds `calls()` (routes/receipts-fixtures.ts) as a
+// file-scoped `calls`; routes/compat-fixtures.ts exports a `test` with `call`, routes/invoices-fixtures.ts
+// one with `s`; deliveryHarness (jobs/webhooks-fixtures.ts) takes this fixture's gateway.
+//
+// Set-up kept on purpose, outside this fixture (they test the set-up itself, or build an app with
+// unusual dependencies): start.ts and its boot-time checks (vault-canary, vault-reencrypt, health,
+// *-start.test.ts, db/lock, db/start-together, ratelimit-redis's full start); apps built beside the
+// gateway on a broken or spying database or other services (updater, receipts-charges,
+// charges-at-once, health, request-id, admin-route's loopback app); suites of a bare database and
+// app (settle, dispatch-kick, keycache, counters, db/*); and clock-background's one test that closes
+// its own gateway mid-advance (newGateway would close it a second time), the only file left in
+// `grep -rlE "startGateway\(" test/server --include='*.test.ts'`.
 import { test as base } from 'vitest';
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';

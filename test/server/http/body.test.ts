@@ -1,12 +1,10 @@
 import Fastify, { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GatewayError } from '../../../server/errors.js';
 import { registerBodyParsers } from '../../../server/http/body.js';
 import { parseForm } from '../../../server/http/form.js';
 import { assertNoNul, parseObjectParam } from '../../../server/lib/input.js';
 import { registerErrorHandler } from '../../../server/http/errors.js';
-import { TestGateway, basic, startGateway, visa } from '../../helpers/gateway.js';
-import { expectError } from '../../fixtures.js';
+import { TestGateway, basic, describe, expect, expectError, test, visa } from '../../fixtures.js';
 
 /** Exactly the error envelope: one {code, message}, nothing Fastify-shaped, no stack. */
 
@@ -134,7 +132,7 @@ describe('parseObjectParam', () => {
 
 describe('body parsers and the error handler on a bare app', () => {
   let app: FastifyInstance;
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     app = Fastify({ bodyLimit: 1024 });
     registerBodyParsers(app);
     registerErrorHandler(app);
@@ -145,7 +143,7 @@ describe('body parsers and the error handler on a bare app', () => {
     app.get('/typed', { schema: { querystring: { type: 'object', properties: { n: { type: 'integer' } } } } }, async () => ({}));
     await app.ready();
   });
-  afterAll(() => app.close());
+  test.afterAll(() => app.close());
 
   const echo = (payload: string, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url: '/echo', payload, headers });
@@ -225,51 +223,48 @@ describe('body parsers and the error handler on a bare app', () => {
 });
 
 describe('the gateway', () => {
-  let gw: TestGateway;
-  beforeAll(async () => { gw = await startGateway(); });
-  afterAll(() => gw.close());
 
-  const post = (payload: string, headers: Record<string, string>) =>
+  const post = (gw: TestGateway, payload: string, headers: Record<string, string>) =>
     gw.app.inject({ method: 'POST', url: '/api/v1/tokens', payload, headers: { ...basic(gw.merchant.test.public_key), ...headers } });
 
-  test('malformed JSON -> 400 REQ01', async () => {
-    expectError(await post('{"card_number": "4111', { 'content-type': 'application/json' }), 400, 'REQ01');
-    expectError(await post('{"card_number": ', {}), 400, 'REQ01');
+  test('malformed JSON -> 400 REQ01', async ({ gateway: gw }) => {
+    expectError(await post(gw, '{"card_number": "4111', { 'content-type': 'application/json' }), 400, 'REQ01');
+    expectError(await post(gw, '{"card_number": ', {}), 400, 'REQ01');
   });
 
-  test('the key is looked at before the body: malformed JSON without a key is 401, with one 400', async () => {
+  test('the key is looked at before the body: malformed JSON without a key is 401, with one 400', async ({ gateway: gw }) => {
     const res = await gw.app.inject({ method: 'POST', url: '/api/v1/tokens', payload: '{', headers: { 'content-type': 'application/json' } });
     expectError(res, 401, 'AUTH01');
-    expectError(await post('{', { 'content-type': 'application/json' }), 400, 'REQ01');
+    expectError(await post(gw, '{', { 'content-type': 'application/json' }), 400, 'REQ01');
   });
 
-  test('a body over the 256 KiB default -> 413 REQ02', async () => {
+  test('a body over the 256 KiB default -> 413 REQ02', async ({ gateway: gw }) => {
     const big = JSON.stringify({ ...visa, address_1: 'x'.repeat(300 * 1024) });
-    expectError(await post(big, { 'content-type': 'application/json' }), 413, 'REQ02');
+    expectError(await post(gw, big, { 'content-type': 'application/json' }), 413, 'REQ02');
   });
 
-  test('a body just under the limit is parsed (and then validated)', async () => {
-    const res = await post(JSON.stringify({ ...visa, address_1: 'x'.repeat(200 * 1024) }), { 'content-type': 'application/json' });
+  test('a body just under the limit is parsed (and then validated)', async ({ gateway: gw }) => {
+    const res = await post(gw, JSON.stringify({ ...visa, address_1: 'x'.repeat(200 * 1024) }), { 'content-type': 'application/json' });
     expectError(res, 400, 'REQ01'); // address_1 longer than 255: a validation error, not a size error
   });
 
-  test('a parameter of the wrong type -> 400 REQ01, not a Fastify error', async () => {
-    const res = await post(JSON.stringify({ ...visa, card_number: { nested: true } }), { 'content-type': 'application/json' });
+  test('a parameter of the wrong type -> 400 REQ01, not a Fastify error', async ({ gateway: gw }) => {
+    const res = await post(gw, JSON.stringify({ ...visa, card_number: { nested: true } }), { 'content-type': 'application/json' });
     expectError(res, 400, 'REQ01');
     expect(res.json().errors[0].message).toContain('card_number');
   });
 
-  test.each([
+  test.for([
     ['GET', '/api/v1/nope'],
     ['POST', '/api/v1/nope'],
     ['DELETE', '/api/v1/tokens'],
     ['GET', '/api/v2/tokens/abc'],
-  ])('%s %s -> 404 NOTFOUND', async (method, url) => {
+  ] as const)('%s %s -> 404 NOTFOUND', async ([method, url], { gateway: gw }) => {
     const res = await gw.app.inject({ method: method as any, url, headers: basic(gw.merchant.test.private_key) });
     expectError(res, 404, 'NOTFOUND');
   });
 
-  test('an unknown path is 404, not 415, whatever body it is sent with', async () => {
+  test('an unknown path is 404, not 415, whatever body it is sent with', async ({ gateway: gw }) => {
     const res = await gw.app.inject({
       method: 'POST', url: '/api/v1/nope', payload: '<a/>', headers: { ...basic(gw.merchant.test.private_key), 'content-type': 'application/xml' },
     });

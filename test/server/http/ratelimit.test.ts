@@ -1,5 +1,5 @@
 import { alarmLevel, clientOf, parseLimits, tightened } from '../../../server/http/ratelimit.js';
-import { GatewayFixtures, TestGateway, basic, describe, expect, test, visa } from '../../fixtures.js';
+import { TestGateway, basic, describe, expect, test, visa } from '../../fixtures.js';
 
 const jsonp = (g: TestGateway, data: Record<string, unknown>, ip = '203.0.113.7', key = g.merchant.test.public_key) =>
   g.app.inject({

@@ -1,25 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { systemClock } from '../../../server/clock.js';
 import { loopbackUrl } from '../../../server/control-file.js';
 import adminRoutes, { ADMIN_KEYS_PATH, isLoopback } from '../../../server/routes/admin.js';
 import { Vault } from '../../../server/vault.js';
-import { TestGateway, basic, startGateway, testDb } from '../../helpers/gateway.js';
+import { testDb } from '../../helpers/gateway.js';
+import { TestGateway, basic, describe, expect, test as base } from '../../fixtures.js';
 
 // The loopback admin route `tessera keys` uses while an embedded gateway holds its data directory.
 const TOKEN = randomBytes(32).toString('hex');
 const bearer = (t = TOKEN) => ({ authorization: `Bearer ${t}` });
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-  await gw.app.register(adminRoutes, { token: TOKEN });
+/** The gateway fixture with the admin route registered (token TOKEN), as `admin`. */
+const test = base.extend<{ admin: TestGateway }>({
+  admin: [async ({ gateway }, use) => {
+    await gateway.app.register(adminRoutes, { token: TOKEN });
+    await use(gateway);
+  }, { scope: 'file' }],
 });
-afterAll(() => gw.close());
 
 describe('with the token, from loopback', () => {
-  test('POST creates a key set that authenticates; GET lists it, redacted', async () => {
+  test('POST creates a key set that authenticates; GET lists it, redacted', async ({ admin: gw }) => {
     const res = await gw.app.inject({ method: 'POST', url: ADMIN_KEYS_PATH, headers: bearer(), payload: { merchant: gw.merchant.id, expire_old: 'never' } });
     expect(res.statusCode).toBe(200);
     const { merchant_id, key_set } = res.json();
@@ -37,7 +38,7 @@ describe('with the token, from loopback', () => {
     expect(mine[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
   });
 
-  test('without a merchant: a new merchant named as asked, live keys', async () => {
+  test('without a merchant: a new merchant named as asked, live keys', async ({ admin: gw }) => {
     const res = await gw.app.inject({ method: 'POST', url: ADMIN_KEYS_PATH, headers: bearer(), payload: { name: 'Shop', env: 'live' } });
     expect(res.statusCode).toBe(200);
     expect(res.json().merchant_id).toMatch(/^mer_[0-9a-f]{16}$/);
@@ -45,7 +46,7 @@ describe('with the token, from loopback', () => {
     expect(res.json().key_set.private_key).toMatch(/^live_sk_/);
   });
 
-  test('an unknown merchant is 404 MERCHANT01 for both, and nothing is created', async () => {
+  test('an unknown merchant is 404 MERCHANT01 for both, and nothing is created', async ({ admin: gw }) => {
     const create = await gw.app.inject({ method: 'POST', url: ADMIN_KEYS_PATH, headers: bearer(), payload: { merchant: 'mer_nope' } });
     expect(create.statusCode).toBe(404);
     expect(create.json().errors[0].code).toBe('MERCHANT01');
@@ -56,7 +57,7 @@ describe('with the token, from loopback', () => {
     expect(n).toBe(0);
   });
 
-  test('bad values are 400 in the catalogue shape, never 500', async () => {
+  test('bad values are 400 in the catalogue shape, never 500', async ({ admin: gw }) => {
     for (const payload of [{ env: 'prod' }, { expire_old: 'later' }, { merchant: '' }, { name: { a: 1 } }]) {
       const res = await gw.app.inject({ method: 'POST', url: ADMIN_KEYS_PATH, headers: bearer(), payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
@@ -68,7 +69,7 @@ describe('with the token, from loopback', () => {
 });
 
 describe('refusals', () => {
-  test('a wrong, missing or malformed token is 401 ADMIN01', async () => {
+  test('a wrong, missing or malformed token is 401 ADMIN01', async ({ admin: gw }) => {
     for (const headers of [bearer(randomBytes(32).toString('hex')), bearer('ab'), {}, basic(gw.merchant.test.private_key), { authorization: `Bearer ${TOKEN}x` }]) {
       for (const req of [{ url: `${ADMIN_KEYS_PATH}?merchant=${gw.merchant.id}` }, { method: 'POST' as const, url: ADMIN_KEYS_PATH, payload: {} }]) {
         const res = await gw.app.inject({ ...req, headers });
@@ -78,7 +79,7 @@ describe('refusals', () => {
     }
   });
 
-  test('a connection from another address is the ordinary 404, token or not; loopback in any spelling is let through', async () => {
+  test('a connection from another address is the ordinary 404, token or not; loopback in any spelling is let through', async ({ admin: gw }) => {
     for (const remoteAddress of ['10.0.0.1', '192.168.1.20', '::ffff:10.0.0.1', '2001:db8::1']) {
       const res = await gw.app.inject({ url: `${ADMIN_KEYS_PATH}?merchant=${gw.merchant.id}`, headers: bearer(), remoteAddress });
       expect(res.statusCode, remoteAddress).toBe(404);
@@ -119,7 +120,7 @@ describe('refusals', () => {
     }
   });
 
-  test('the route is not in the OpenAPI document', async () => {
+  test('the route is not in the OpenAPI document', async ({ admin: gw }) => {
     const doc = (await gw.app.inject({ url: '/api/v1/openapi.json' })).json();
     const paths = Object.keys(doc.paths);
     expect(paths).toContain('/charge');

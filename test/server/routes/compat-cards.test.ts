@@ -1,7 +1,7 @@
 // Issue 16, items 4, 5 and 10: card (and bank) fields sent where existing clients send them, the
 // owner's name optional on a direct charge, and the spec's types for customer fields and csc_check.
 // Each request goes both ways the clients send it: form-encoded (the PHP library) and JSON.
-import { Body, ENCODINGS, Call, errorOf, test } from './compat-fixtures.js';
+import { Body, ENCODINGS, errorOf, test } from './compat-fixtures.js';
 import { Merchant, TestGateway, basic, describe, expect, tokenFor, visa } from '../../fixtures.js';
 
 // The official client's README: a customer from card fields, no token, no card_owner_name.

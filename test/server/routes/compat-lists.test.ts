@@ -1,20 +1,12 @@
 // Issue 16, items 6 and 7: lists the spec calls "all" answer every row without `limit`, and the
 // plan-and-customer subscription is one object, as clients of this API family read them.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestGateway, startGateway } from '../../helpers/gateway.js';
-import { api, isolated } from './billings-fixtures.js';
-import { expectError } from '../../fixtures.js';
-
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
+import { isolated } from './billings-fixtures.js';
+import { describe, expect, expectError, test } from '../../fixtures.js';
 
 const MANY = 12; // more than the old default page of 10
 
 describe('"all" means all (item 6)', () => {
-  test('GET /plans without limit answers every plan; limit and offset still page', async () => {
+  test('GET /plans without limit answers every plan; limit and offset still page', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     for (let i = 0; i < MANY; i++) await a.plan({ name: `P${i}` });
     const all = (await a.get('/plans')).json();
@@ -28,7 +20,7 @@ describe('"all" means all (item 6)', () => {
     expectError(await a.get('/plans?limit=0'), 400, 'PAGE01');
   });
 
-  test('GET /subscriptions, /subscriptions/customer/:id and /subscriptions/plan/:id answer every row', async () => {
+  test('GET /subscriptions, /subscriptions/customer/:id and /subscriptions/plan/:id answer every row', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     const plans = [];
     for (let i = 0; i < MANY; i++) plans.push(await a.plan({ name: `P${i}` }));
@@ -54,7 +46,7 @@ describe('"all" means all (item 6)', () => {
 });
 
 describe('GET /subscriptions/plan/:plan_id/customer/:customer_id (item 7)', () => {
-  test('one subscription object: the active one, else the newest; the pair\'s history in `subscriptions`', async () => {
+  test('one subscription object: the active one, else the newest; the pair\'s history in `subscriptions`', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     const p = await a.plan();
     const c = await a.customer();

@@ -1,28 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { ConfigError, loadConfig } from '../../../server/config.js';
 import { createKeySet, createMerchant, demoMerchantId } from '../../../server/domain/keys.js';
-import { TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { TestGateway, basic, describe, expect, test as base, tokenFor, visa } from '../../fixtures.js';
 
-let gw: TestGateway;
-/** The same database served with the demo on (TESSERA_DEMO=on, or `tessera serve --dev`); gw.app has the default, off. */
-let demo: FastifyInstance;
-beforeAll(async () => {
-  gw = await startGateway();
-  demo = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock }, { demo: true });
-});
-afterAll(async () => {
-  await demo.close();
-  await gw.close();
+/**
+ * The gateway fixture (gateway.app has the default: demo off), plus `demo`: the same database served
+ * with the demo on (TESSERA_DEMO=on, or `tessera serve --dev`).
+ */
+const test = base.extend<{ demo: FastifyInstance }>({
+  demo: [async ({ gateway: gw }, use) => {
+    const app = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock }, { demo: true });
+    try {
+      await use(app);
+    } finally {
+      await app.close();
+    }
+  }, { scope: 'file' }],
 });
 
-const demoCharge = (payload: object, headers: Record<string, string> = {}) =>
+const demoCharge = (demo: FastifyInstance, payload: object, headers: Record<string, string> = {}) =>
   demo.inject({ method: 'POST', url: '/demo/charge', payload, headers });
-const countTransactions = async () => (await gw.db.query('SELECT count(*)::int AS n FROM transactions'))[0].n as number;
+const countTransactions = async (gw: TestGateway) => (await gw.db.query('SELECT count(*)::int AS n FROM transactions'))[0].n as number;
 
 describe('off by default (production)', () => {
-  test('/ is a short page pointing to /docs and /dashboard, with no checkout', async () => {
+  test('/ is a short page pointing to /docs and /dashboard, with no checkout', async ({ gateway: gw }) => {
     const res = await gw.app.inject({ url: '/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -33,7 +35,7 @@ describe('off by default (production)', () => {
     expect(res.body).not.toContain('<script');
   });
 
-  test('/demo/charge and the demo assets do not exist', async () => {
+  test('/demo/charge and the demo assets do not exist', async ({ gateway: gw }) => {
     const charge = await gw.app.inject({ method: 'POST', url: '/demo/charge', payload: { token: 'abcdef0123', amount: 100 } });
     expect(charge.statusCode).toBe(404);
     expect(charge.json().errors[0].code).toBe('NOTFOUND');
@@ -42,7 +44,7 @@ describe('off by default (production)', () => {
 });
 
 describe('on', () => {
-  test('/ is the checkout with the demo public key, and its assets are served', async () => {
+  test('/ is the checkout with the demo public key, and its assets are served', async ({ demo }) => {
     const page = await demo.inject({ url: '/' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('id="card-form"');
@@ -52,51 +54,51 @@ describe('on', () => {
     expect((await demo.inject({ url: '/demo.css' })).headers['content-type']).toMatch(/^text\/css/);
   });
 
-  test('without a demo merchant the demo merchant server answers NOTFOUND', async () => {
-    const res = await demoCharge({ token: 'abcdef0123', amount: 100 });
+  test('without a demo merchant the demo merchant server answers NOTFOUND', async ({ demo }) => {
+    const res = await demoCharge(demo, { token: 'abcdef0123', amount: 100 });
     expect(res.statusCode).toBe(404);
     expect(res.json().errors[0].code).toBe('NOTFOUND');
   });
 
-  test("it charges only the demo merchant's test tokens, and saves customers in its test environment", async () => {
+  test("it charges only the demo merchant's test tokens, and saves customers in its test environment", async ({ gateway: gw, demo }) => {
     const now = gw.clock.now();
     const id = await createMerchant(gw.db, 'Demo merchant', now, { demo: true });
     const keys = await createKeySet(gw.db, { merchantId: id, env: 'test' }, now);
 
     // Another merchant's token is not the demo merchant's: 69201, nothing charged.
-    const foreign = await demoCharge({ token: await tokenFor(gw, visa), amount: 100 });
+    const foreign = await demoCharge(demo, { token: await tokenFor(gw, visa), amount: 100 });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().errors[0].code).toBe('69201');
 
-    const ok = await demoCharge({ token: await tokenFor(gw, visa, keys.public_key), amount: 1234 });
+    const ok = await demoCharge(demo, { token: await tokenFor(gw, visa, keys.public_key), amount: 1234 });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ customer_id: null, transaction: { status: 'SETTLED', amount_settled: 1234, merchant_id: id } });
 
-    const saved = await demoCharge({ token: await tokenFor(gw, visa, keys.public_key), amount: 500, save_customer: true });
+    const saved = await demoCharge(demo, { token: await tokenFor(gw, visa, keys.public_key), amount: 500, save_customer: true });
     expect(saved.statusCode).toBe(200);
     const customerId = saved.json().customer_id;
     expect(saved.json().transaction).toMatchObject({ customer_id: customerId, source: 'customer' });
     const customer = await gw.app.inject({ url: `/api/v1/customers/${customerId}`, headers: basic(keys.private_key) });
     expect(customer.statusCode).toBe(200);
 
-    const declined = await demoCharge({ token: await tokenFor(gw, visa, keys.public_key), amount: 99 });
+    const declined = await demoCharge(demo, { token: await tokenFor(gw, visa, keys.public_key), amount: 99 });
     expect(declined.statusCode).toBe(402);
     expect(declined.json().errors[0]).toMatchObject({ code: '99820', transaction_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
 
     // The page itself, as a browser sends it (same origin, JSON), still charges.
     const fromPage = await demoCharge(
-      { token: await tokenFor(gw, visa, keys.public_key), amount: 700 },
+      demo, { token: await tokenFor(gw, visa, keys.public_key), amount: 700 },
       { origin: 'http://localhost', 'sec-fetch-site': 'same-origin', host: 'localhost' },
     );
     expect(fromPage.statusCode).toBe(200);
   });
 
-  test('refuses cross-site requests and simple (form-shaped) posts, and charges nothing', async () => {
+  test('refuses cross-site requests and simple (form-shaped) posts, and charges nothing', async ({ gateway: gw, demo }) => {
     const now = gw.clock.now();
     const id = (await demoMerchantId(gw.db)) ?? (await createMerchant(gw.db, 'Demo merchant', now, { demo: true }));
     const keys = await createKeySet(gw.db, { merchantId: id, env: 'test' }, now);
     const token = await tokenFor(gw, visa, keys.public_key);
-    const before = await countTransactions();
+    const before = await countTransactions(gw);
     const json = JSON.stringify({ token, amount: 1000 });
     const post = (headers: Record<string, string>, payload = json) =>
       demo.inject({ method: 'POST', url: '/demo/charge', headers: { host: 'pay.example.com', ...headers }, payload });
@@ -119,12 +121,12 @@ describe('on', () => {
       expect(res.statusCode, JSON.stringify(headers)).toBe(status);
       expect(res.json().errors[0].code, JSON.stringify(headers)).toBe(code);
     }
-    expect(await countTransactions()).toBe(before);
+    expect(await countTransactions(gw)).toBe(before);
 
     // The same token from the page itself (https, default port) is charged: it was never used above.
     const ok = await post({ 'content-type': 'application/json; charset=utf-8', origin: 'https://pay.example.com', 'sec-fetch-site': 'same-origin' });
     expect(ok.statusCode).toBe(200);
-    expect(await countTransactions()).toBe(before + 1);
+    expect(await countTransactions(gw)).toBe(before + 1);
   });
 });
 

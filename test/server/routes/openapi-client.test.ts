@@ -10,20 +10,20 @@ import { pathToFileURL } from 'node:url';
 import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { TestGateway, startGateway } from '../../helpers/gateway.js';
+import { expect, test as base } from '../../fixtures.js';
 
-let gw: TestGateway;
-let doc: any;
-let dir: string;
-beforeAll(async () => {
-  gw = await startGateway();
-  doc = (await gw.app.inject({ url: '/api/v1/openapi.json' })).json();
-  dir = mkdtempSync(join(tmpdir(), 'tessera-client-'));
-});
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await gw.close();
+/** The gateway fixture, plus `doc` (its /api/v1/openapi.json) and `dir` (a scratch folder, removed after the file). */
+const test = base.extend<{ doc: any; dir: string }>({
+  doc: [async ({ gateway: gw }, use) => use((await gw.app.inject({ url: '/api/v1/openapi.json' })).json()), { scope: 'file' }],
+  // eslint-disable-next-line no-empty-pattern
+  dir: [async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-client-'));
+    try {
+      await use(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, { scope: 'file' }],
 });
 
 /** A merchant's program, written against the generated types only. */
@@ -71,7 +71,7 @@ export async function run(create: typeof createClient, fetch: typeof globalThis.
 let previous: ts.Program | undefined;
 
 /** tsc's complaints about PROGRAM against the types generated from `document`, in a folder of its own. */
-async function typeCheck(document: object, name: string): Promise<string[]> {
+async function typeCheck(dir: string, document: object, name: string): Promise<string[]> {
   const folder = join(dir, name);
   const types = astToString(await openapiTS(document as any));
   const main = join(folder, 'program.ts');
@@ -88,8 +88,8 @@ async function typeCheck(document: object, name: string): Promise<string[]> {
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
-test('a program using the generated client type-checks, and runs against the gateway', async () => {
-  expect(await typeCheck(doc, 'complete')).toEqual([]);
+test('a program using the generated client type-checks, and runs against the gateway', async ({ gateway: gw, doc, dir }) => {
+  expect(await typeCheck(dir, doc, 'complete')).toEqual([]);
 
   // The same program, run: openapi-fetch over the gateway's own request handling.
   const js = ts.transpileModule(PROGRAM, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
@@ -109,23 +109,23 @@ test('a program using the generated client type-checks, and runs against the gat
 }, 120_000);
 
 /** The document with only the paths the program calls: quicker to generate and check. */
-const used = () => ({
+const used = (doc: any) => ({
   ...doc,
   paths: Object.fromEntries(['/tokens', '/charge', '/charge/{id}', '/charge/{id}/cancel', '/transactions'].map((p) => [p, structuredClone(doc.paths[p])])),
 });
 
-test('without a field the program reads, or with a path renamed, the program no longer type-checks', async () => {
-  expect(await typeCheck(used(), 'used-paths')).toEqual([]);
-  const lost = used();
+test('without a field the program reads, or with a path renamed, the program no longer type-checks', async ({ doc, dir }) => {
+  expect(await typeCheck(dir, used(doc), 'used-paths')).toEqual([]);
+  const lost = used(doc);
   const charge = lost.paths['/charge'].post.responses['200'].content['application/json'].schema;
   delete charge.properties.amount_settled;
   charge.required = charge.required.filter((f: string) => f !== 'amount_settled');
-  const errors = await typeCheck(lost, 'no-amount-settled');
+  const errors = await typeCheck(dir, lost, 'no-amount-settled');
   expect(errors.join('\n')).toMatch(/Property 'amount_settled' does not exist/);
   expect(errors).toHaveLength(1);
 
-  const renamed = used();
+  const renamed = used(doc);
   renamed.paths['/charge/{id}/refund'] = renamed.paths['/charge/{id}/cancel'];
   delete renamed.paths['/charge/{id}/cancel'];
-  expect((await typeCheck(renamed, 'no-cancel')).join('\n')).toMatch(/\/charge\/\{id\}\/cancel/);
+  expect((await typeCheck(dir, renamed, 'no-cancel')).join('\n')).toMatch(/\/charge\/\{id\}\/cancel/);
 }, 120_000);

@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from '../../../server/domain/events.js';
 import { Api, api, testApi } from '../jobs/webhooks-fixtures.js';
-import { Merchant, TestGateway, basic, describe, expect, expectError, test as base } from '../../fixtures.js';
+import { basic, describe, expect, expectError, test as base } from '../../fixtures.js';
 
 // Rules, strategies and their relations (spec 4.10): shapes, every error code, isolation.
 

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, test } from 'vitest';
 import { RunningTessera, StartOptions, startTessera } from '../../../server/start.js';
 import { Vault, keyId } from '../../../server/vault.js';
 import { DataKeyError, checkDataKey } from '../../../server/vault-canary.js';
-import { DB_KIND, basic, startGateway, testDb, tokenFor, visa } from '../../helpers/gateway.js';
+import { DB_KIND, testDb } from '../../helpers/gateway.js';
+import { basic, describe, expect, test, tokenFor, visa } from '../../fixtures.js';
 
 // A node must prove at start that its data key reads what is stored (vault_canary, one row per
 // key id): with a wrong TESSERA_DATA_KEY it refuses to start with one line naming the variables
@@ -20,7 +20,7 @@ const STARTS = 120_000;
 const [K1, K2, K3] = [randomBytes(32), randomBytes(32), randomBytes(32)];
 const b64 = (k: Buffer) => k.toString('base64');
 const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
+test.afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
@@ -131,21 +131,17 @@ describe(`checkDataKey, the rules (${DB_KIND})`, () => {
     }
   });
 
-  test('a database from before the canary: the stored blobs decide; a wrong key refuses, the right one writes the canary; an altered canary is refused', async () => {
-    const gw = await startGateway(); // its vault wrote the token; no canary yet (that is written at start)
-    try {
-      await tokenFor(gw);
-      expect(await gw.db.query('SELECT key_id FROM vault_canary')).toEqual([]);
-      expect(await refused(check(gw.db, K2))).toContain(`encrypted with data key id ${gw.vault.currentKeyId}`);
-      expect(await gw.db.query('SELECT key_id FROM vault_canary')).toEqual([]); // a refusal writes nothing
-      const warnings: string[] = [];
-      expect(await checkDataKey(gw.db, gw.vault, new Date(), (w) => warnings.push(w))).toBe('created');
-      expect(warnings).toEqual([]);
-      expect(await gw.db.query('SELECT key_id FROM vault_canary')).toEqual([{ key_id: gw.vault.currentKeyId }]);
-      await gw.db.query("UPDATE vault_canary SET blob = replace(blob, 'v2.', 'v1.')");
-      expect(await refused(checkDataKey(gw.db, gw.vault, new Date()))).toContain('does not decrypt');
-    } finally {
-      await gw.close();
-    }
+  test('a database from before the canary: the stored blobs decide; a wrong key refuses, the right one writes the canary; an altered canary is refused', async ({ newGateway }) => {
+    const gw = await newGateway(); // its vault wrote the token; no canary yet (that is written at start)
+    await tokenFor(gw);
+    expect(await gw.db.query('SELECT key_id FROM vault_canary')).toEqual([]);
+    expect(await refused(check(gw.db, K2))).toContain(`encrypted with data key id ${gw.vault.currentKeyId}`);
+    expect(await gw.db.query('SELECT key_id FROM vault_canary')).toEqual([]); // a refusal writes nothing
+    const warnings: string[] = [];
+    expect(await checkDataKey(gw.db, gw.vault, new Date(), (w) => warnings.push(w))).toBe('created');
+    expect(warnings).toEqual([]);
+    expect(await gw.db.query('SELECT key_id FROM vault_canary')).toEqual([{ key_id: gw.vault.currentKeyId }]);
+    await gw.db.query("UPDATE vault_canary SET blob = replace(blob, 'v2.', 'v1.')");
+    expect(await refused(checkDataKey(gw.db, gw.vault, new Date()))).toContain('does not decrypt');
   });
 });

@@ -2,11 +2,11 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { vi } from 'vitest';
 import { GatewayError } from '../../../server/errors.js';
 import { BlobHome, Vault, keyId, loadVault } from '../../../server/vault.js';
 import { tokenHome } from '../../../server/vault-homes.js';
-import { TestGateway, bank, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { bank, describe, expect, test, tokenFor, visa } from '../../fixtures.js';
 
 const key = () => randomBytes(32);
 const home: BlobHome = { table: 'tokens', column: 'secret_enc', merchantId: 'mer_a', env: 'test', id: 'abcdef0123' };
@@ -127,8 +127,8 @@ describe('Vault', () => {
 
 describe('loadVault', () => {
   let dir: string;
-  beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'tessera-vault-')); });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  test.beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'tessera-vault-')); });
+  test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('generates data.key with mode 0600 and warns, once; the key persists', () => {
     const warn = vi.fn();
@@ -175,11 +175,7 @@ describe('loadVault', () => {
 });
 
 describe('payment data at rest', () => {
-  let gw: TestGateway;
-  beforeAll(async () => { gw = await startGateway(); });
-  afterAll(() => gw.close());
-
-  test('token rows hold neither card number, nor csc, nor bank account number', async () => {
+  test('token rows hold neither card number, nor csc, nor bank account number', async ({ gateway: gw }) => {
     const amex = { ...visa, card_number: '378282246310005', csc: '7391' };
     const account = '9876543210123';
     const ids = [
