@@ -341,9 +341,11 @@ describe('a real listening server', () => {
     figure('slow-loris', summary);
     for (const r of results) {
       // requestTimeout 30 s, checked every second (app.ts: connectionsCheckingInterval); a request
-      // whose headers are complete is cut at the second check of its deadline (60 s).
+      // whose headers are complete is cut at the second check of its deadline (60 s). The upper bound
+      // tells those two apart, halfway between them: a loaded machine answering a few seconds late
+      // (33.5 s seen with load average 10) is not what the test is about.
       expect(r.closedAfterMs, r.kind).toBeGreaterThanOrEqual(29_000);
-      expect(r.closedAfterMs, r.kind).toBeLessThan(r.kind === 'body trickled' ? 63_000 : 33_000);
+      expect(r.closedAfterMs, r.kind).toBeLessThan(r.kind === 'body trickled' ? 75_000 : 45_000);
       const p = parseRaw(r.response);
       expect(p.status, r.kind).toBe(408);
       expect(p.body, r.kind).toEqual({ errors: [{ code: 'REQ04', message: expect.any(String) }] });
