@@ -128,11 +128,3 @@ export const test = base.extend<GatewayFixtures>({
     }
   },
 });
-
-// The gateway starts in a suite hook of every file that uses this fixture, as the set-up blocks it
-// replaces did: its boot (and a file's seeded data) counts against hookTimeout, not the first test's
-// testTimeout. Files that ask only for `newGateway` boot one gateway they do not use (about a second).
-test.beforeAll(({ gateway }) => {
-  expect(gateway.app).toBeDefined();
-});
-

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Scheduler } from '../../../server/jobs/scheduler.js';
 import { SYNC_RUNS, stopAdvances } from '../../../server/jobs/test-clock.js';
 import { tesseraClient } from '../../../server/testing/client.js';
-import { Merchant, TestGateway, basic, startGateway } from '../../helpers/gateway.js';
 import { DAY, api, isolated, jobDeps } from '../routes/billings-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { startGateway } from '../../helpers/gateway.js';
+import { Merchant, TestGateway, basic, describe, expect, expectError, test } from '../../fixtures.js';
 
 // Issue 14: one merchant's long test-clock advance must not hold the gateway. It runs at most
 // SYNC_RUNS runs inside its request, then answers 202 and goes on in the background, a run at a
 // time with the event loop served in between; the results are the same as advancing in steps.
 // The gateway clock (real time here) is a ManualClock at 2026-01-15T12:00:00Z.
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
 
 /** A merchant with `n` customers on a daily plan: an advance of `days` days makes n × days runs. */
-async function dailyMerchant(n = 1) {
+async function dailyMerchant(gw: TestGateway, n = 1) {
   const { m, a } = await isolated(gw);
   const plan = await a.plan({ frequency: 'daily', amount: 700 });
   const subs = [];
@@ -25,7 +19,7 @@ async function dailyMerchant(n = 1) {
   return { m, a, subs };
 }
 
-const billingRows = async (m: Merchant) =>
+const billingRows = async (gw: TestGateway, m: Merchant) =>
   (await gw.db.query<{ n: number }>('SELECT count(*)::int AS n FROM billings WHERE merchant_id = $1', [m.id]))[0].n;
 
 /** Everything of a merchant's billings that must come out the same however the clock got there. */
@@ -42,8 +36,8 @@ async function billingsOf(a: ReturnType<typeof api>, subscriptionId: number) {
 }
 
 describe('a long advance', () => {
-  test('answers 202 after SYNC_RUNS runs; other merchants are served while it runs; it finishes in the background', async () => {
-    const { m, a, subs } = await dailyMerchant();
+  test('answers 202 after SYNC_RUNS runs; other merchants are served while it runs; it finishes in the background', async ({ gateway: gw }) => {
+    const { m, a, subs } = await dailyMerchant(gw);
     const other = api(gw);
     const res = await a.post('/test_helpers/clock/advance', { days: 160 });
     expect(res.statusCode, res.body).toBe(202);
@@ -59,7 +53,7 @@ describe('a long advance', () => {
     // Another merchant's live request is answered while the advance is still under way.
     const live = await gw.app.inject({ url: '/api/v1/transactions', headers: basic(gw.merchant.live.private_key) });
     expect(live.statusCode).toBe(200);
-    expect(await billingRows(m)).toBeLessThan(160);
+    expect(await billingRows(gw, m)).toBeLessThan(160);
 
     // One advance at a time per merchant: a second one is refused with a code, and changes nothing.
     expectError(await a.post('/test_helpers/clock/advance', { days: 1 }), 409, 'CLOCK03');
@@ -83,9 +77,9 @@ describe('a long advance', () => {
     expect((await a.advance({ days: 1 })).ran.billings).toBe(1);
   });
 
-  test('?wait=true answers 200 when done, with the same billings as advancing in short steps', async () => {
-    const long = await dailyMerchant();
-    const stepped = await dailyMerchant();
+  test('?wait=true answers 200 when done, with the same billings as advancing in short steps', async ({ gateway: gw }) => {
+    const long = await dailyMerchant(gw);
+    const stepped = await dailyMerchant(gw);
     const out = await long.a.ok('POST', '/test_helpers/clock/advance?wait=true', { days: 130 });
     expect(out).toMatchObject({ advancing: false, previous: '2026-01-15T12:00:00.000Z', now: '2026-05-25T12:00:00.000Z', offset_ms: 130 * DAY });
     expect(out.ran).toEqual({ billings: 130, failed_billings: 0, scheduled_transactions: 0, failed_scheduled_transactions: 0, errors: 0 });
@@ -102,24 +96,24 @@ describe('a long advance', () => {
     expectError(await long.a.post('/test_helpers/clock/advance?wait=soon', { days: 1 }), 400, 'REQ01');
   });
 
-  test('advances of one merchant sent at once take turns while short, and add up', async () => {
-    const { m, a } = await dailyMerchant();
+  test('advances of one merchant sent at once take turns while short, and add up', async ({ gateway: gw }) => {
+    const { m, a } = await dailyMerchant(gw);
     const all = await Promise.all(Array.from({ length: 5 }, () => a.post('/test_helpers/clock/advance', { hours: 24 })));
     expect(all.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
     expect(all.reduce((n, r) => n + r.json().ran.billings, 0)).toBe(5);
     expect((await a.ok('GET', '/test_helpers/clock')).offset_ms).toBe(5 * DAY);
-    expect(await billingRows(m)).toBe(5);
+    expect(await billingRows(gw, m)).toBe(5);
   });
 
-  test('an advance its node stopped holding is taken over by the next scheduler round and finished once', async () => {
-    const { m, a, subs } = await dailyMerchant();
+  test('an advance its node stopped holding is taken over by the next scheduler round and finished once', async ({ gateway: gw }) => {
+    const { m, a, subs } = await dailyMerchant(gw);
     expect((await a.post('/test_helpers/clock/advance', { days: 150 })).statusCode).toBe(202);
     // This process stops its advances (as on shutdown): the advance stays under way, its lease given up.
     await stopAdvances(gw.db);
     const [row] = await gw.db.query('SELECT advance_state, advance_lease FROM test_clocks WHERE merchant_id = $1', [m.id]);
     expect(row.advance_state).toBe('background');
     expect(new Date(row.advance_lease).getTime()).toBe(0);
-    const stopped = await billingRows(m);
+    const stopped = await billingRows(gw, m);
     expect(stopped).toBeLessThan(150);
     // Any node's scheduler round takes it over from where it was.
     const round = await new Scheduler(jobDeps(gw)).tick();
@@ -131,6 +125,7 @@ describe('a long advance', () => {
   });
 
   test('closing the gateway stops an advance after its current step and answers a waiting request 202', async () => {
+    // A gateway of its own that the test closes itself, mid-advance (newGateway would close it again).
     const own = await startGateway();
     let closed = false;
     try {
@@ -154,8 +149,8 @@ describe('a long advance', () => {
     }
   });
 
-  test('the QA toolkit\'s advanceClock answers when the advance is done', async () => {
-    const { m, subs } = await dailyMerchant();
+  test('the QA toolkit\'s advanceClock answers when the advance is done', async ({ gateway: gw }) => {
+    const { m, subs } = await dailyMerchant(gw);
     await gw.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = gw.app.server.address() as { port: number };
     const client = tesseraClient({ url: `http://127.0.0.1:${port}`, publicKey: m.test.public_key, privateKey: m.test.private_key });

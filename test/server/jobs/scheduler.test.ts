@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db, Queryable } from '../../../server/db/index.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { JobDeps, RunSummary, Scheduler, runDue } from '../../../server/jobs/scheduler.js';
-import { DB_KIND, Merchant, TestGateway, startGateway } from '../../helpers/gateway.js';
 import { DAY, api, isolated, jobDeps } from '../routes/billings-fixtures.js';
+import { DB_KIND } from '../../helpers/gateway.js';
+import { Merchant, TestGateway, describe, expect, test } from '../../fixtures.js';
 
 // The gateway clock (real time here) is a ManualClock at 2026-01-15T12:00:00Z; runDue(now) is
 // what the scheduler loop calls every round, so tests call it instead of sleeping.
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(() => gw.close());
 
-const count = async (sql: string, params: unknown[]) => (await gw.db.query<{ n: number }>(sql, params))[0].n;
-const charges = (m: Merchant) => count("SELECT count(*)::int AS n FROM transactions WHERE merchant_id = $1 AND source = 'subscription'", [m.id]);
-const billingRows = (m: Merchant) => count('SELECT count(*)::int AS n FROM billings WHERE merchant_id = $1', [m.id]);
+const count = async (gw: TestGateway, sql: string, params: unknown[]) => (await gw.db.query<{ n: number }>(sql, params))[0].n;
+const charges = (gw: TestGateway, m: Merchant) => count(gw, "SELECT count(*)::int AS n FROM transactions WHERE merchant_id = $1 AND source = 'subscription'", [m.id]);
+const billingRows = (gw: TestGateway, m: Merchant) => count(gw, 'SELECT count(*)::int AS n FROM billings WHERE merchant_id = $1', [m.id]);
 
 /** `n` subscriptions of one customer (to n plans) whose first run fell due at 2026-01-15T00:00Z. */
-async function dueSubscriptions(m: Merchant, n: number): Promise<void> {
+async function dueSubscriptions(gw: TestGateway, m: Merchant, n: number): Promise<void> {
   const a = api(gw, m);
   const c = await a.customer();
   const now = gw.clock.now();
@@ -40,7 +35,7 @@ async function dueSubscriptions(m: Merchant, n: number): Promise<void> {
 const add = (x: RunSummary, y: RunSummary) => x.billings + x.failed_billings + y.billings + y.failed_billings;
 
 describe('runDue', () => {
-  test('bills what is due at real time; a test environment is judged at real time + its clock offset', async () => {
+  test('bills what is due at real time; a test environment is judged at real time + its clock offset', async ({ gateway: gw }) => {
     const { m: early, a: ea } = await isolated(gw);
     const { m: ahead, a: aa } = await isolated(gw);
     const se = await ea.subscribe((await ea.plan({ frequency: 'daily' })).id, (await ea.customer()).id);
@@ -48,18 +43,18 @@ describe('runDue', () => {
     // Merchant `ahead` is 10 days ahead, set directly: nothing has run for it yet.
     await gw.db.query('INSERT INTO test_clocks (merchant_id, offset_ms, updated_at) VALUES ($1, $2, $3)', [ahead.id, 10 * DAY, gw.clock.now()]);
     await runDue(jobDeps(gw), gw.clock.now());
-    expect(await billingRows(early)).toBe(0);
+    expect(await billingRows(gw, early)).toBe(0);
     // 2026-01-16..25 fell due for `ahead`: catch-up bills each run once, stamped at that merchant's now.
     const b = await aa.billings(sa.id);
     expect(b.map((x) => x.scheduled_for.slice(0, 10))).toEqual(Array.from({ length: 10 }, (_, i) => `2026-01-${String(16 + i)}`));
     expect(new Set(b.map((x) => x.created_at))).toEqual(new Set(['2026-01-25 12:00:00']));
     await runDue(jobDeps(gw), new Date(gw.clock.now().getTime() + DAY));
     expect((await ea.billings(se.id)).map((x) => x.created_at)).toEqual(['2026-01-16 12:00:00']);
-    expect(await charges(early)).toBe(1);
-    expect(await charges(ahead)).toBe(11);
+    expect(await charges(gw, early)).toBe(1);
+    expect(await charges(gw, ahead)).toBe(11);
   });
 
-  test('leaves a test environment whose clock is being advanced to the advance', async () => {
+  test('leaves a test environment whose clock is being advanced to the advance', async ({ gateway: gw }) => {
     // The advance bills each run at the moment it fell due; the loop would bill them at the clock's current point.
     const { m, a } = await isolated(gw);
     const s = await a.subscribe((await a.plan({ frequency: 'daily' })).id, (await a.customer()).id);
@@ -68,26 +63,26 @@ describe('runDue', () => {
       [m.id, 10 * DAY, gw.clock.now(), new Date(gw.clock.now().getTime() + 60_000)],
     );
     await runDue(jobDeps(gw), gw.clock.now());
-    expect(await billingRows(m)).toBe(0);
+    expect(await billingRows(gw, m)).toBe(0);
     await gw.db.query(`UPDATE test_clocks SET advance_state = 'ready' WHERE merchant_id = $1`, [m.id]);
     await runDue(jobDeps(gw), gw.clock.now());
     expect((await a.billings(s.id)).length).toBe(10);
   });
 
-  test('a run again at the same time bills nothing more', async () => {
+  test('a run again at the same time bills nothing more', async ({ gateway: gw }) => {
     const { m } = await isolated(gw);
-    await dueSubscriptions(m, 5);
+    await dueSubscriptions(gw, m, 5);
     expect((await runDue(jobDeps(gw), gw.clock.now())).billings).toBeGreaterThanOrEqual(5);
-    expect(await billingRows(m)).toBe(5);
+    expect(await billingRows(gw, m)).toBe(5);
     await runDue(jobDeps(gw), gw.clock.now());
-    expect(await billingRows(m)).toBe(5);
-    expect(await charges(m)).toBe(5);
+    expect(await billingRows(gw, m)).toBe(5);
+    expect(await charges(gw, m)).toBe(5);
   });
 });
 
 describe('crash safety', () => {
   /** Deps whose database fails the first time a billing is recorded: the process "dies" between charge and record. */
-  function crashingOnce(db: Db, m: Merchant): { deps: JobDeps; crashed: () => boolean } {
+  function crashingOnce(gw: TestGateway, db: Db, m: Merchant): { deps: JobDeps; crashed: () => boolean } {
     let crashed = false;
     const wrap = (q: Queryable): Queryable => ({
       exec: (sql) => q.exec(sql),
@@ -103,38 +98,38 @@ describe('crash safety', () => {
     return { deps: { ...jobDeps(gw), db: crashy }, crashed: () => crashed };
   }
 
-  test('a charge whose billing was not recorded is rolled back with it; the next run charges once', async () => {
+  test('a charge whose billing was not recorded is rolled back with it; the next run charges once', async ({ gateway: gw }) => {
     const { m } = await isolated(gw);
-    await dueSubscriptions(m, 1);
-    const { deps, crashed } = crashingOnce(gw.db, m);
+    await dueSubscriptions(gw, m, 1);
+    const { deps, crashed } = crashingOnce(gw, gw.db, m);
     const first = await runDue(deps, gw.clock.now());
     expect(crashed()).toBe(true);
     expect(first).toMatchObject({ billings: 0, errors: 1 });
-    expect(await charges(m)).toBe(0); // the charge of the crashed run is gone with it
-    expect(await count("SELECT count(*)::int AS n FROM events WHERE merchant_id = $1 AND type <> 'customer.created'", [m.id])).toBe(0);
+    expect(await charges(gw, m)).toBe(0); // the charge of the crashed run is gone with it
+    expect(await count(gw, "SELECT count(*)::int AS n FROM events WHERE merchant_id = $1 AND type <> 'customer.created'", [m.id])).toBe(0);
     const [sub] = await gw.db.query('SELECT billed_count FROM subscriptions WHERE merchant_id = $1', [m.id]);
     expect(sub.billed_count).toBe(0);
 
     expect((await runDue(jobDeps(gw), gw.clock.now())).billings).toBeGreaterThanOrEqual(1);
     expect(await runDue(jobDeps(gw), gw.clock.now())).toMatchObject({ billings: 0, errors: 0 });
-    expect(await charges(m)).toBe(1);
-    expect(await billingRows(m)).toBe(1);
+    expect(await charges(gw, m)).toBe(1);
+    expect(await billingRows(gw, m)).toBe(1);
   });
 
-  test('one broken run does not hold up the others (it is retried next round)', async () => {
+  test('one broken run does not hold up the others (it is retried next round)', async ({ gateway: gw }) => {
     const { m } = await isolated(gw);
-    await dueSubscriptions(m, 3);
-    const { deps } = crashingOnce(gw.db, m);
+    await dueSubscriptions(gw, m, 3);
+    const { deps } = crashingOnce(gw, gw.db, m);
     const out = await runDue(deps, gw.clock.now());
     expect(out.errors).toBe(1);
-    expect(await charges(m)).toBe(2);
+    expect(await charges(gw, m)).toBe(2);
     await runDue(jobDeps(gw), gw.clock.now());
-    expect(await charges(m)).toBe(3);
+    expect(await charges(gw, m)).toBe(3);
   });
 
-  test('the database itself refuses a second billing of one run', async () => {
+  test('the database itself refuses a second billing of one run', async ({ gateway: gw }) => {
     const { m } = await isolated(gw);
-    await dueSubscriptions(m, 1);
+    await dueSubscriptions(gw, m, 1);
     await runDue(jobDeps(gw), gw.clock.now());
     const dup = gw.db.query(
       `INSERT INTO billings (merchant_id, env, plan_id, subscription_id, sequence, customer_id, transaction_id, transaction_status,
@@ -148,18 +143,18 @@ describe('crash safety', () => {
 });
 
 describe('several scheduler instances', () => {
-  test('two runDue at once on one database: each due billing exactly once', async () => {
+  test('two runDue at once on one database: each due billing exactly once', async ({ gateway: gw }) => {
     const { m } = await isolated(gw);
-    await dueSubscriptions(m, 200);
+    await dueSubscriptions(gw, m, 200);
     const [x, y] = await Promise.all([runDue(jobDeps(gw), gw.clock.now()), runDue(jobDeps(gw), gw.clock.now())]);
     expect(add(x, y)).toBeGreaterThanOrEqual(200);
-    expect(await billingRows(m)).toBe(200);
-    expect(await charges(m)).toBe(200);
+    expect(await billingRows(gw, m)).toBe(200);
+    expect(await charges(gw, m)).toBe(200);
   });
 
-  test.runIf(DB_KIND === 'pg')('two nodes (two pools) on one PostgreSQL over 1,000 due billings: each billed exactly once', async () => {
+  test.runIf(DB_KIND === 'pg')('two nodes (two pools) on one PostgreSQL over 1,000 due billings: each billed exactly once', async ({ gateway: gw }) => {
     const { m } = await isolated(gw);
-    await dueSubscriptions(m, 1000);
+    await dueSubscriptions(gw, m, 1000);
     const [{ schema }] = await gw.db.query<{ schema: string }>('SELECT current_schema() AS schema');
     const second = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, schema });
     try {
@@ -172,10 +167,10 @@ describe('several scheduler instances', () => {
       expect(x.errors + y.errors).toBe(0);
       expect(x.billings).toBeGreaterThan(0);
       expect(y.billings).toBeGreaterThan(0);
-      expect(await billingRows(m)).toBe(1000);
-      expect(await charges(m)).toBe(1000);
-      expect(await count('SELECT count(DISTINCT subscription_id)::int AS n FROM billings WHERE merchant_id = $1', [m.id])).toBe(1000);
-      expect(await count('SELECT count(*)::int AS n FROM subscriptions WHERE merchant_id = $1 AND billed_count = 1', [m.id])).toBe(1000);
+      expect(await billingRows(gw, m)).toBe(1000);
+      expect(await charges(gw, m)).toBe(1000);
+      expect(await count(gw, 'SELECT count(DISTINCT subscription_id)::int AS n FROM billings WHERE merchant_id = $1', [m.id])).toBe(1000);
+      expect(await count(gw, 'SELECT count(*)::int AS n FROM subscriptions WHERE merchant_id = $1 AND billed_count = 1', [m.id])).toBe(1000);
       console.log(`two nodes billed 1000 runs in ${ms} ms (${x.billings} + ${y.billings})`);
     } finally {
       await second.close();
@@ -184,14 +179,14 @@ describe('several scheduler instances', () => {
 });
 
 describe('Scheduler (the per-process loop)', () => {
-  test('start() runs rounds every intervalMs; tick() runs one now; stop() waits for the round in flight', async () => {
+  test('start() runs rounds every intervalMs; tick() runs one now; stop() waits for the round in flight', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     const s = await a.subscribe((await a.plan({ frequency: 'daily' })).id, (await a.customer()).id);
     const scheduler = new Scheduler(jobDeps(gw), { intervalMs: 20 });
     scheduler.start();
     try {
       gw.clock.advance(DAY);
-      for (let i = 0; i < 100 && (await billingRows(m)) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && (await billingRows(gw, m)) === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect((await a.billings(s.id)).length).toBe(1);
       gw.clock.advance(DAY);
       // tick() runs a round now (the loop may have billed this run first; the count below decides);

@@ -1,29 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { webhookSecret } from '../../../server/domain/signing.js';
 import { OutboundPolicy, configureOutbound, restoreOutbound } from '../../../server/net/outbound.js';
-import { Merchant, TestGateway, startGateway } from '../../helpers/gateway.js';
 import { ScriptedServer, endless, fakeDns, latch, startScripted } from '../net/outbound-fixtures.js';
 import { verifySignature } from './webhooks-fixtures.js';
+import { Merchant, TestGateway, describe, expect, test } from '../../fixtures.js';
 
 // Delivery under bad receivers: one merchant's hanging endpoints do not hold up another's
 // deliveries, each request is signed when it leaves, and an answer is never read past 4 KiB.
 
-let gw: TestGateway;
 const dns = fakeDns();
 let saved: OutboundPolicy;
 const open: ScriptedServer[] = [];
-beforeAll(async () => {
-  gw = await startGateway();
+test.beforeAll(() => {
   saved = configureOutbound({ resolve: dns.resolve });
 });
-afterEach(async () => {
+test.afterEach(async () => {
   dns.gate = null;
   while (open.length) await open.pop()!.close();
 });
-afterAll(async () => {
+test.afterAll(() => {
   restoreOutbound(saved);
-  await gw.close();
 });
 
 async function server(): Promise<ScriptedServer> {
@@ -32,18 +28,18 @@ async function server(): Promise<ScriptedServer> {
   return s;
 }
 
-const deps = () => ({ db: gw.db, vault: gw.vault, clock: gw.clock });
-const at = (ms: number) => new Date(gw.clock.now().getTime() + ms);
+const deps = (gw: TestGateway) => ({ db: gw.db, vault: gw.vault, clock: gw.clock });
+const at = (gw: TestGateway, ms: number) => new Date(gw.clock.now().getTime() + ms);
 
 /** Queues a callback of the merchant's test environment, as the dispatcher or a billing does. */
-async function queue(m: Merchant, url: string, body = '{"n":1}'): Promise<number> {
+async function queue(gw: TestGateway, m: Merchant, url: string, body = '{"n":1}'): Promise<number> {
   const [row] = await gw.db.query<{ id: number }>(
     `INSERT INTO callbacks (merchant_id, env, billing_id, url, body, next_attempt_at, created_at, max_attempts)
-     VALUES ($1, 'test', NULL, $2, $3, $4, $4, 5) RETURNING id`, [m.id, url, body, at(0)]);
+     VALUES ($1, 'test', NULL, $2, $3, $4, $4, 5) RETURNING id`, [m.id, url, body, at(gw, 0)]);
   return row.id;
 }
 
-const statusOf = async (id: number) => (await gw.db.query('SELECT status FROM callbacks WHERE id = $1', [id]))[0].status;
+const statusOf = async (gw: TestGateway, id: number) => (await gw.db.query('SELECT status FROM callbacks WHERE id = $1', [id]))[0].status;
 
 /** Waits (without a clock) until `cond` holds. */
 async function until(cond: () => Promise<boolean>) {
@@ -51,23 +47,23 @@ async function until(cond: () => Promise<boolean>) {
 }
 
 describe('fairness', () => {
-  test("merchant B's delivery completes while merchant A's endpoints hang; A has at most 2 in flight", async () => {
+  test("merchant B's delivery completes while merchant A's endpoints hang; A has at most 2 in flight", async ({ gateway: gw }) => {
     const [a, b] = [await gw.newMerchant(), await gw.newMerchant()];
     const slow = await server();
     slow.handler = () => 'hold';
     const fast = await server();
     // A's three are older than B's one: a queue worked in order would send A's first.
-    const aIds = [await queue(a, `${slow.origin}/a1`), await queue(a, `${slow.origin}/a2`), await queue(a, `${slow.origin}/a3`)];
-    const bId = await queue(b, `${fast.origin}/b`);
+    const aIds = [await queue(gw, a, `${slow.origin}/a1`), await queue(gw, a, `${slow.origin}/a2`), await queue(gw, a, `${slow.origin}/a3`)];
+    const bId = await queue(gw, b, `${fast.origin}/b`);
 
-    const round = deliverCallbacks(deps(), at(0), { timeoutMs: 600_000 });
-    await until(async () => (await statusOf(bId)) === 'sent');
+    const round = deliverCallbacks(deps(gw), at(gw, 0), { timeoutMs: 600_000 });
+    await until(async () => (await statusOf(gw, bId)) === 'sent');
     // B is delivered while A's requests are still held open by A's endpoint.
     await slow.arrived(2);
     expect(slow.held).toHaveLength(2);
     expect(slow.held.map((x) => x.req.url).sort()).toEqual(['/a1', '/a2']);
     expect(fast.requests.map((r) => r.url)).toEqual(['/b']);
-    expect(await Promise.all(aIds.map(statusOf))).toEqual(['pending', 'pending', 'pending']);
+    expect(await Promise.all(aIds.map((id) => statusOf(gw, id)))).toEqual(['pending', 'pending', 'pending']);
 
     slow.release(200);
     expect(await round).toEqual({ claimed: 3, sent: 3, retrying: 0, failed: 0 });
@@ -75,43 +71,43 @@ describe('fairness', () => {
     slow.handler = (_req, res) => {
       res.writeHead(204).end();
     };
-    expect(await deliverCallbacks(deps(), at(0))).toMatchObject({ claimed: 1, sent: 1 });
-    expect(await Promise.all(aIds.map(statusOf))).toEqual(['sent', 'sent', 'sent']);
+    expect(await deliverCallbacks(deps(gw), at(gw, 0))).toMatchObject({ claimed: 1, sent: 1 });
+    expect(await Promise.all(aIds.map((id) => statusOf(gw, id)))).toEqual(['sent', 'sent', 'sent']);
   });
 
-  test('a round claims round-robin across merchant environments, not oldest first', async () => {
+  test('a round claims round-robin across merchant environments, not oldest first', async ({ gateway: gw }) => {
     const [a, b] = [await gw.newMerchant(), await gw.newMerchant()];
     const rx = await server();
-    await queue(a, `${rx.origin}/a1`);
-    await queue(a, `${rx.origin}/a2`);
-    await queue(a, `${rx.origin}/a3`);
-    await queue(b, `${rx.origin}/b1`);
-    expect(await deliverCallbacks(deps(), at(0), { batchSize: 2, roundBudgetMs: 0 })).toMatchObject({ claimed: 2, sent: 2 });
+    await queue(gw, a, `${rx.origin}/a1`);
+    await queue(gw, a, `${rx.origin}/a2`);
+    await queue(gw, a, `${rx.origin}/a3`);
+    await queue(gw, b, `${rx.origin}/b1`);
+    expect(await deliverCallbacks(deps(gw), at(gw, 0), { batchSize: 2, roundBudgetMs: 0 })).toMatchObject({ claimed: 2, sent: 2 });
     expect(rx.requests.map((r) => r.url).sort()).toEqual(['/a1', '/b1']);
-    expect(await deliverCallbacks(deps(), at(0), { batchSize: 2, roundBudgetMs: 0 })).toMatchObject({ claimed: 2, sent: 2 });
+    expect(await deliverCallbacks(deps(gw), at(gw, 0), { batchSize: 2, roundBudgetMs: 0 })).toMatchObject({ claimed: 2, sent: 2 });
     expect(rx.requests.map((r) => r.url).sort()).toEqual(['/a1', '/a2', '/a3', '/b1']);
   });
 
-  test('a full batch is followed by another while the round is young: a backlog drains in one round', async () => {
+  test('a full batch is followed by another while the round is young: a backlog drains in one round', async ({ gateway: gw }) => {
     const m = await gw.newMerchant();
     const rx = await server();
-    for (let i = 0; i < 7; i++) await queue(m, `${rx.origin}/n${i}`);
+    for (let i = 0; i < 7; i++) await queue(gw, m, `${rx.origin}/n${i}`);
     // Two per merchant environment per batch: four batches (2, 2, 2, 1) in one call.
-    expect(await deliverCallbacks(deps(), at(0), { batchSize: 2, roundBudgetMs: 600_000 })).toEqual({ claimed: 7, sent: 7, retrying: 0, failed: 0 });
+    expect(await deliverCallbacks(deps(gw), at(gw, 0), { batchSize: 2, roundBudgetMs: 600_000 })).toEqual({ claimed: 7, sent: 7, retrying: 0, failed: 0 });
     expect(rx.requests).toHaveLength(7);
   });
 });
 
 describe('signing and answers', () => {
-  test('the signature timestamp is taken when the request leaves, not when the round started', async () => {
+  test('the signature timestamp is taken when the request leaves, not when the round started', async ({ gateway: gw }) => {
     const m = await gw.newMerchant();
     const rx = await server();
     dns.names.set('slow-dns.test', ['127.0.0.1']);
     const gate = latch();
     dns.gate = gate.promise;
-    const id = await queue(m, `http://slow-dns.test:${rx.port}/hook`, '{"n":2}');
+    const id = await queue(gw, m, `http://slow-dns.test:${rx.port}/hook`, '{"n":2}');
     const roundStart = gw.clock.now();
-    const round = deliverCallbacks(deps(), roundStart);
+    const round = deliverCallbacks(deps(gw), roundStart);
     await until(async () => dns.asked.includes('slow-dns.test'));
     gw.clock.advance(100_000); // the name takes 100 s to resolve
     gate.open();
@@ -121,20 +117,20 @@ describe('signing and answers', () => {
     const { ok, t } = verifySignature(secret, got.headers['tessera-signature'] as string, got.body);
     expect(ok).toBe(true);
     expect(t).toBe(Math.floor(roundStart.getTime() / 1000) + 100);
-    expect(await statusOf(id)).toBe('sent');
+    expect(await statusOf(gw, id)).toBe('sent');
   });
 
-  test('an endless answer is cut: a 200 is delivered and a 500 retried, without reading the stream', async () => {
+  test('an endless answer is cut: a 200 is delivered and a 500 retried, without reading the stream', async ({ gateway: gw }) => {
     const m = await gw.newMerchant();
     const ok = await server();
     ok.handler = endless(200);
     const bad = await server();
     bad.handler = endless(500);
-    const good = await queue(m, `${ok.origin}/hook`);
-    const failing = await queue(m, `${bad.origin}/hook`);
-    const r = await deliverCallbacks(deps(), at(0), { timeoutMs: 600_000 });
+    const good = await queue(gw, m, `${ok.origin}/hook`);
+    const failing = await queue(gw, m, `${bad.origin}/hook`);
+    const r = await deliverCallbacks(deps(gw), at(gw, 0), { timeoutMs: 600_000 });
     expect(r).toEqual({ claimed: 2, sent: 1, retrying: 1, failed: 0 });
-    expect(await statusOf(good)).toBe('sent');
+    expect(await statusOf(gw, good)).toBe('sent');
     const [attempt] = await gw.db.query('SELECT status_code, error FROM callback_attempts WHERE callback_id = $1', [failing]);
     expect(attempt).toEqual({ status_code: 500, error: 'HTTP 500' });
     await until(async () => ok.closed >= 1 && bad.closed >= 1);

@@ -3,9 +3,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { IncomingHttpHeaders, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { WebhookDispatcher } from '../../../server/jobs/dispatch.js';
-import { Merchant, TestGateway, basic, startGateway, tokenFor, visa } from '../../helpers/gateway.js';
+import { Merchant, TestGateway, basic, test, tokenFor, visa } from '../../fixtures.js';
 
 export function api(gw: TestGateway, key: string) {
   const headers = basic(key);
@@ -127,17 +127,17 @@ export function deliveryHarness() {
     },
   };
   const open: Array<{ close(): Promise<void> }> = [];
-  beforeAll(async () => {
-    h.gw = await startGateway();
+  // The gateway is the file's gateway fixture (test/fixtures.ts), closed with the file.
+  test.beforeAll(async ({ gateway }) => {
+    h.gw = gateway;
     h.dispatcher = new WebhookDispatcher({ db: h.gw.db, clock: h.gw.clock });
     h.sink = await startReceiver(null);
   });
-  afterEach(async () => {
+  test.afterEach(async () => {
     while (open.length) await open.pop()!.close();
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await h.sink.close();
-    await h.gw.close();
   });
   return h;
 }

@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Scope } from '../../../server/domain/keys.js';
 import { EmailMessage, OutboxMessage, SmsMessage, enqueue } from '../../../server/domain/outbox.js';
 import { Delivery, OutboxWorker, SendError, Transport, exponentialBackoff } from '../../../server/notify/outbox.js';
-import { DB_KIND, TestGateway, startGateway } from '../../helpers/gateway.js';
+import { DB_KIND } from '../../helpers/gateway.js';
+import { TestGateway, describe, expect, test } from '../../fixtures.js';
 
 // The outbox worker itself, with in-memory transports: claiming, backoff, give-up, leases,
 // several workers at once, and the production loop.
 
-let gw: TestGateway;
+// Each test uses a merchant of its own, so counts never mix.
 let scope: Scope;
-beforeAll(async () => {
-  gw = await startGateway();
-  // Each test uses a merchant of its own, so counts never mix.
-});
-afterAll(() => gw.close());
 
-async function freshScope(): Promise<Scope> {
+async function freshScope(gw: TestGateway): Promise<Scope> {
   scope = { merchantId: (await gw.newMerchant()).id, env: 'test' };
   return scope;
 }
@@ -37,39 +32,39 @@ function recorder<M extends OutboxMessage>() {
 }
 
 const email = (to: string): EmailMessage => ({ kind: 'email', to, subject: 'Hi', text: 'Hello', html: '<p>Hello</p>' });
-const rows = (s: Scope) => gw.db.query('SELECT * FROM outbox WHERE merchant_id = $1 AND env = $2 ORDER BY id', [s.merchantId, s.env]);
-const put = (s: Scope, m: OutboxMessage, source?: string) => enqueue(gw.db, s, m, gw.clock.now(), source);
+const rows = (gw: TestGateway, s: Scope) => gw.db.query('SELECT * FROM outbox WHERE merchant_id = $1 AND env = $2 ORDER BY id', [s.merchantId, s.env]);
+const put = (gw: TestGateway, s: Scope, m: OutboxMessage, source?: string) => enqueue(gw.db, s, m, gw.clock.now(), source);
 
 describe('enqueue and deliver', () => {
-  test('a message is delivered once with its id, scope and attempt; the row reads sent', async () => {
-    const s = await freshScope();
+  test('a message is delivered once with its id, scope and attempt; the row reads sent', async ({ gateway: gw }) => {
+    const s = await freshScope(gw);
     const mail = recorder<EmailMessage>();
     const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail } });
-    const id = await put(s, email('a@example.com'), 'test:1');
+    const id = await put(gw, s, email('a@example.com'), 'test:1');
     expect(Number.isInteger(id)).toBe(true);
     await worker.drain();
     expect(mail.seen).toEqual([{ message: email('a@example.com'), delivery: { id, merchantId: s.merchantId, env: 'test', attempt: 1 } }]);
-    expect((await rows(s))[0]).toMatchObject({ status: 'sent', attempts: 1, source: 'test:1', last_error: null });
-    expect(new Date((await rows(s))[0].sent_at).getTime()).toBe(gw.clock.now().getTime());
+    expect((await rows(gw, s))[0]).toMatchObject({ status: 'sent', attempts: 1, source: 'test:1', last_error: null });
+    expect(new Date((await rows(gw, s))[0].sent_at).getTime()).toBe(gw.clock.now().getTime());
   });
 
-  test('enqueue belongs to the caller\'s transaction: rolled back, no message', async () => {
-    const s = await freshScope();
+  test('enqueue belongs to the caller\'s transaction: rolled back, no message', async ({ gateway: gw }) => {
+    const s = await freshScope(gw);
     await expect(gw.db.tx(async (q) => {
       await enqueue(q, s, email('rollback@example.com'), gw.clock.now());
       throw new Error('producer failed');
     })).rejects.toThrow('producer failed');
-    expect(await rows(s)).toEqual([]);
+    expect(await rows(gw, s)).toEqual([]);
   });
 
-  test('without a transport for its kind a message stays pending and untouched', async () => {
-    const s = await freshScope();
+  test('without a transport for its kind a message stays pending and untouched', async ({ gateway: gw }) => {
+    const s = await freshScope(gw);
     const mail = recorder<EmailMessage>();
     const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail } });
     expect(worker.kinds).toEqual(['email']);
-    await put(s, { kind: 'sms', to: '+15550100000', text: 'hi' });
+    await put(gw, s, { kind: 'sms', to: '+15550100000', text: 'hi' });
     await worker.drain();
-    expect((await rows(s))[0]).toMatchObject({ kind: 'sms', status: 'pending', attempts: 0 });
+    expect((await rows(gw, s))[0]).toMatchObject({ kind: 'sms', status: 'pending', attempts: 0 });
     expect(await new OutboxWorker({ db: gw.db, clock: gw.clock, transports: {} }).runOnce()).toEqual({ claimed: 0, sent: 0, retrying: 0, failed: 0 });
     // Out of the way of the next tests' workers, which deliver SMS.
     await gw.db.query("UPDATE outbox SET status = 'failed' WHERE merchant_id = $1", [s.merchantId]);
@@ -83,18 +78,18 @@ describe('retries', () => {
     );
   });
 
-  test('a message that keeps failing is retried on schedule, then kept as failed after maxAttempts', async () => {
-    const s = await freshScope();
+  test('a message that keeps failing is retried on schedule, then kept as failed after maxAttempts', async ({ gateway: gw }) => {
+    const s = await freshScope(gw);
     const mail = recorder<EmailMessage>();
     mail.failing = new Error('421 try later');
     const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail }, maxAttempts: 4 });
-    await put(s, email('flaky@example.com'));
+    await put(gw, s, email('flaky@example.com'));
     const schedule: number[] = [];
     for (let attempt = 1; attempt <= 4; attempt++) {
       const before = gw.clock.now().getTime();
       const r = await worker.drain();
       expect(r.claimed).toBe(1);
-      const [row] = await rows(s);
+      const [row] = await rows(gw, s);
       expect(row.attempts).toBe(attempt);
       expect(row.last_error).toBe('421 try later');
       schedule.push(new Date(row.next_attempt_at).getTime() - before);
@@ -107,29 +102,29 @@ describe('retries', () => {
     }
     expect(schedule.slice(0, 3)).toEqual([30_000, 60_000, 120_000]);
     expect((await worker.drain()).claimed).toBe(0);
-    expect(await rows(s)).toHaveLength(1);
+    expect(await rows(gw, s)).toHaveLength(1);
   });
 
-  test('a permanent SendError fails at once', async () => {
-    const s = await freshScope();
+  test('a permanent SendError fails at once', async ({ gateway: gw }) => {
+    const s = await freshScope(gw);
     const sms = recorder<SmsMessage>();
     sms.failing = new SendError('number not reachable', true);
     const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { sms } });
-    await put(s, { kind: 'sms', to: '+15550100000', text: 'x' });
+    await put(gw, s, { kind: 'sms', to: '+15550100000', text: 'x' });
     expect(await worker.drain()).toMatchObject({ failed: 1 });
-    expect((await rows(s))[0]).toMatchObject({ status: 'failed', attempts: 1, last_error: 'number not reachable' });
+    expect((await rows(gw, s))[0]).toMatchObject({ status: 'failed', attempts: 1, last_error: 'number not reachable' });
   });
 
-  test('a worker that dies mid-send leaves the message to another after the lease', async () => {
-    const s = await freshScope();
+  test('a worker that dies mid-send leaves the message to another after the lease', async ({ gateway: gw }) => {
+    const s = await freshScope(gw);
     let release: () => void = () => {};
     const hang: Transport<EmailMessage> = { send: () => new Promise<void>((r) => { release = r; }) };
     const dead = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: hang }, leaseMs: 60_000 });
-    await put(s, email('lease@example.com'));
+    await put(gw, s, email('lease@example.com'));
     void dead.runOnce();
     // Until the dead worker has claimed it (its send never returns): polled, not a fixed sleep.
-    for (let i = 0; i < 200 && (await rows(s))[0].attempts === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect((await rows(s))[0]).toMatchObject({ status: 'pending', attempts: 1 });
+    for (let i = 0; i < 200 && (await rows(gw, s))[0].attempts === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await rows(gw, s))[0]).toMatchObject({ status: 'pending', attempts: 1 });
 
     const mail = recorder<EmailMessage>();
     const other = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail } });
@@ -141,9 +136,9 @@ describe('retries', () => {
   });
 });
 
-test(`four workers draining at once on ${DB_KIND} deliver each of 60 messages exactly once`, async () => {
-  const s = await freshScope();
-  for (let i = 0; i < 60; i++) await put(s, email(`m${i}@example.com`));
+test(`four workers draining at once on ${DB_KIND} deliver each of 60 messages exactly once`, async ({ gateway: gw }) => {
+  const s = await freshScope(gw);
+  for (let i = 0; i < 60; i++) await put(gw, s, email(`m${i}@example.com`));
   const mail = recorder<EmailMessage>();
   mail.delayMs = 2;
   const workers = Array.from({ length: 4 }, () => new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail }, batchSize: 5 }));
@@ -152,11 +147,11 @@ test(`four workers draining at once on ${DB_KIND} deliver each of 60 messages ex
   const to = mail.seen.map((x) => x.message.to);
   expect(new Set(to).size).toBe(60);
   expect(to).toHaveLength(60);
-  expect((await rows(s)).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+  expect((await rows(gw, s)).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
 });
 
-test('the production loop: start, kick after enqueue, stop waits for the round and closes transports', async () => {
-  const s = await freshScope();
+test('the production loop: start, kick after enqueue, stop waits for the round and closes transports', async ({ gateway: gw }) => {
+  const s = await freshScope(gw);
   const mail = recorder<EmailMessage>();
   let closed = false;
   const worker = new OutboxWorker({
@@ -165,13 +160,13 @@ test('the production loop: start, kick after enqueue, stop waits for the round a
   worker.kick(); // not started: a no-op
   worker.start(60_000);
   await new Promise((r) => setTimeout(r, 100));
-  await put(s, email('loop@example.com'));
+  await put(gw, s, email('loop@example.com'));
   worker.kick();
   for (let i = 0; i < 50 && mail.seen.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
   expect(mail.seen.map((x) => x.message.to)).toEqual(['loop@example.com']);
   await worker.stop();
   expect(closed).toBe(true);
-  await put(s, email('after-stop@example.com'));
+  await put(gw, s, email('after-stop@example.com'));
   worker.kick();
   await new Promise((r) => setTimeout(r, 100));
   expect(mail.seen).toHaveLength(1);

@@ -1,26 +1,20 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { OutboxWorker } from '../../../server/notify/outbox.js';
 import { signBody, webhookSmsTransport } from '../../../server/notify/sms.js';
-import { TestGateway, startGateway } from '../../helpers/gateway.js';
 import { HttpSink, freePort, startHttpSink } from './notify-fixtures.js';
 import { endless, startScripted } from '../net/outbound-fixtures.js';
 import { RECEIPT_TIME, calls } from '../routes/receipts-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { TestGateway, describe, expect, expectError, test as base } from '../../fixtures.js';
 
 // SMS receipts through the HTTP webhook transport, received by a node:http server.
 
-let gw: TestGateway;
-let api: ReturnType<typeof calls>;
+/** The gateway fixture, plus the receipt calls of receipts-fixtures.ts as the gateway's merchant. */
+type Calls = ReturnType<typeof calls>;
+const test = base.extend<{ calls: Calls }>({ calls: [async ({ gateway }, use) => use(calls(gateway)), { scope: 'file' }] });
 const open: Array<{ close(): Promise<void> | void }> = [];
-beforeAll(async () => {
-  gw = await startGateway();
-  api = calls(gw);
-});
-afterEach(async () => {
+test.afterEach(async () => {
   while (open.length) await open.pop()!.close();
 });
-afterAll(() => gw.close());
 
 async function sink(): Promise<HttpSink> {
   const s = await startHttpSink();
@@ -28,18 +22,18 @@ async function sink(): Promise<HttpSink> {
   return s;
 }
 
-function workerFor(url: string, secret?: string) {
+function workerFor(gw: TestGateway, url: string, secret?: string) {
   const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { sms: webhookSmsTransport({ url, secret, timeoutMs: 3000 }) } });
   open.push({ close: () => worker.stop() });
   return worker;
 }
 
-const outboxOf = async (receiptId: number) => (await gw.db.query('SELECT * FROM outbox WHERE source = $1', [`receipt:${receiptId}`]))[0];
+const outboxOf = async (gw: TestGateway, receiptId: number) => (await gw.db.query('SELECT * FROM outbox WHERE source = $1', [`receipt:${receiptId}`]))[0];
 
 describe('SMS receipts', () => {
-  test('POST /charge/:id/receipt with receipt_type sms: a signed JSON request reaches the webhook', async () => {
+  test('POST /charge/:id/receipt with receipt_type sms: a signed JSON request reaches the webhook', async ({ gateway: gw, calls: api }) => {
     const http = await sink();
-    const worker = workerFor(http.url, 'whsec_test');
+    const worker = workerFor(gw, http.url, 'whsec_test');
     const t = await api.charge({ description: 'Coffee' });
     const res = await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '+1 (555) 010-9999' });
     expect(res.statusCode, res.body).toBe(200);
@@ -68,9 +62,9 @@ describe('SMS receipts', () => {
     expect((await api.get(`/receipts/${receipt.id}`)).json().delivery.status).toBe('sent');
   });
 
-  test('an SMS with a template renders its plain text (<br> as a newline)', async () => {
+  test('an SMS with a template renders its plain text (<br> as a newline)', async ({ calls: api, gateway: gw }) => {
     const http = await sink();
-    const worker = workerFor(http.url);
+    const worker = workerFor(gw, http.url);
     const tpl = (await api.post('/receipts/templates', { receipt_text: 'Paid [Amount]<br>Ref [Last4]' })).json();
     const t = await api.charge();
     const receipt = (await api.post(`/charge/${t.id}/receipt`, {
@@ -82,7 +76,7 @@ describe('SMS receipts', () => {
     expect(http.requests[0].headers['x-tessera-signature']).toBeUndefined();
   });
 
-  test('10302 without phone_number; REQ01 for one that is not a number', async () => {
+  test('10302 without phone_number; REQ01 for one that is not a number', async ({ gateway: gw, calls: api }) => {
     const t = await api.charge();
     expectError(await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms' }), 400, '10302');
     expectError(await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '  ' }), 400, '10302');
@@ -95,34 +89,34 @@ describe('SMS receipts', () => {
 });
 
 describe('webhook failures', () => {
-  test('5xx and an unreachable receiver are retried with backoff; a 4xx is permanent', async () => {
+  test('5xx and an unreachable receiver are retried with backoff; a 4xx is permanent', async ({ gateway: gw, calls: api }) => {
     const http = await sink();
     http.status = 503;
-    const worker = workerFor(http.url);
+    const worker = workerFor(gw, http.url);
     const t = await api.charge();
     const r1 = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100001' })).json();
     expect(await worker.drain()).toMatchObject({ retrying: 1 });
-    expect(await outboxOf(r1.id)).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringContaining('503') });
+    expect(await outboxOf(gw, r1.id)).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringContaining('503') });
 
     http.status = 200;
     gw.clock.advance(30_000);
     expect(await worker.drain()).toMatchObject({ sent: 1 });
-    expect(await outboxOf(r1.id)).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(await outboxOf(gw, r1.id)).toMatchObject({ status: 'sent', attempts: 2 });
     // Both attempts carried the same idempotency key, so the receiver can drop a duplicate.
     expect(new Set(http.requests.map((r) => r.headers['idempotency-key'])).size).toBe(1);
 
     http.status = 400;
     const r2 = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100002' })).json();
     expect(await worker.drain()).toMatchObject({ failed: 1 });
-    expect(await outboxOf(r2.id)).toMatchObject({ status: 'failed', attempts: 1, last_error: expect.stringContaining('400') });
+    expect(await outboxOf(gw, r2.id)).toMatchObject({ status: 'failed', attempts: 1, last_error: expect.stringContaining('400') });
 
-    const down = workerFor(`http://127.0.0.1:${await freePort()}/sms`);
+    const down = workerFor(gw, `http://127.0.0.1:${await freePort()}/sms`);
     const r3 = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100003' })).json();
     expect(await down.drain()).toMatchObject({ retrying: 1 });
-    expect((await outboxOf(r3.id)).last_error).toMatch(/unreachable/);
+    expect((await outboxOf(gw, r3.id)).last_error).toMatch(/unreachable/);
   });
 
-  test('an endless answer from the SMS webhook is cut after 4 KiB: the message is retried, the process does not buffer it', async () => {
+  test('an endless answer from the SMS webhook is cut after 4 KiB: the message is retried, the process does not buffer it', async ({ gateway: gw, calls: api }) => {
     const rx = await startScripted();
     open.push(rx);
     rx.handler = endless(503);
@@ -131,6 +125,6 @@ describe('webhook failures', () => {
     const t = await api.charge();
     const r = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100004' })).json();
     expect(await worker.drain()).toMatchObject({ retrying: 1 });
-    expect((await outboxOf(r.id)).last_error).toMatch(/^SMS webhook answered 503: x{200}$/);
+    expect((await outboxOf(gw, r.id)).last_error).toMatch(/^SMS webhook answered 503: x{200}$/);
   });
 });

@@ -1,25 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { smtpTransport } from '../../../server/notify/email.js';
 import { OutboxWorker } from '../../../server/notify/outbox.js';
-import { TestGateway, startGateway } from '../../helpers/gateway.js';
 import { SmtpSink, freePort, startSmtpSink } from './notify-fixtures.js';
 import { RECEIPT_TIME, calls } from '../routes/receipts-fixtures.js';
+import { TestGateway, describe, expect, test as base } from '../../fixtures.js';
 
 // Email receipts over real SMTP: nodemailer in the outbox worker, smtp-server receiving.
 
-let gw: TestGateway;
-let api: ReturnType<typeof calls>;
+/** The gateway fixture, plus the receipt calls of receipts-fixtures.ts as the gateway's merchant. */
+type Calls = ReturnType<typeof calls>;
+const test = base.extend<{ calls: Calls }>({ calls: [async ({ gateway }, use) => use(calls(gateway)), { scope: 'file' }] });
 const open: Array<{ close(): Promise<void> | void }> = [];
-beforeAll(async () => {
-  gw = await startGateway();
-  api = calls(gw);
-});
-afterEach(async () => {
+test.afterEach(async () => {
   while (open.length) await open.pop()!.close();
 });
-afterAll(() => gw.close());
 
-function workerFor(url: string) {
+function workerFor(gw: TestGateway, url: string) {
   const email = smtpTransport({ url, from: 'Shop Receipts <receipts@shop.test>', timeoutMs: 5000 });
   const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email } });
   open.push({ close: () => worker.stop() });
@@ -32,13 +27,13 @@ async function sink(port?: number): Promise<SmtpSink> {
   return s;
 }
 
-const outboxRow = async (receiptId: number) =>
+const outboxRow = async (gw: TestGateway, receiptId: number) =>
   (await gw.db.query('SELECT * FROM outbox WHERE source = $1', [`receipt:${receiptId}`]))[0];
 
 describe('SMTP round trip', () => {
-  test('the recipient gets the subject, the text and the HTML; the receipt reads as sent', async () => {
+  test('the recipient gets the subject, the text and the HTML; the receipt reads as sent', async ({ calls: api, gateway: gw }) => {
     const smtp = await sink();
-    const worker = workerFor(smtp.url);
+    const worker = workerFor(gw, smtp.url);
     const t = await api.charge({ description: 'Tea & <Cake>', metadata: { order: 'A-7' } });
     const tpl = (await api.post('/receipts/templates', {
       name: 'plain', subject: 'Receipt [TransactionID] from [MerchantName]',
@@ -72,9 +67,9 @@ describe('SMTP round trip', () => {
     expect(smtp.mails).toHaveLength(1);
   });
 
-  test('a charge with send_receipt is mailed with the built-in template', async () => {
+  test('a charge with send_receipt is mailed with the built-in template', async ({ calls: api, gateway: gw }) => {
     const smtp = await sink();
-    const worker = workerFor(smtp.url);
+    const worker = workerFor(gw, smtp.url);
     const t = await api.charge({ send_receipt: true, email_address: 'grace@example.com', description: 'Lunch' });
     expect(t.receipt.receipt_id).toEqual(expect.any(Number));
     await worker.drain();
@@ -87,14 +82,14 @@ describe('SMTP round trip', () => {
 });
 
 describe('SMTP failures', () => {
-  test('server down: the first attempt fails and is recorded; a later round delivers it', async () => {
+  test('server down: the first attempt fails and is recorded; a later round delivers it', async ({ gateway: gw, calls: api }) => {
     const port = await freePort();
-    const worker = workerFor(`smtp://127.0.0.1:${port}`);
+    const worker = workerFor(gw, `smtp://127.0.0.1:${port}`);
     const t = await api.charge();
     const receipt = (await api.post(`/charge/${t.id}/receipt`, { email_address: 'late@example.com' })).json();
 
     expect(await worker.drain()).toMatchObject({ claimed: 1, sent: 0, retrying: 1 });
-    let row = await outboxRow(receipt.id);
+    let row = await outboxRow(gw, receipt.id);
     expect(row).toMatchObject({ status: 'pending', attempts: 1 });
     expect(row.last_error).toMatch(/ECONNREFUSED|connect/i);
     expect(new Date(row.next_attempt_at).getTime()).toBe(gw.clock.now().getTime() + 30_000);
@@ -108,19 +103,19 @@ describe('SMTP failures', () => {
     const smtp = await sink(port);
     gw.clock.advance(30_000);
     expect(await worker.drain()).toMatchObject({ claimed: 1, sent: 1 });
-    row = await outboxRow(receipt.id);
+    row = await outboxRow(gw, receipt.id);
     expect(row).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
     expect(smtp.mails.map((m) => m.to)).toEqual([['late@example.com']]);
   });
 
-  test('a 550 rejection is permanent: failed at once, kept, and can be queued again', async () => {
+  test('a 550 rejection is permanent: failed at once, kept, and can be queued again', async ({ gateway: gw, calls: api }) => {
     const smtp = await sink();
     smtp.rejectWith = 550;
-    const worker = workerFor(smtp.url);
+    const worker = workerFor(gw, smtp.url);
     const t = await api.charge();
     const receipt = (await api.post(`/charge/${t.id}/receipt`, { email_address: 'nobody@example.com' })).json();
     expect(await worker.drain()).toMatchObject({ claimed: 1, failed: 1 });
-    const row = await outboxRow(receipt.id);
+    const row = await outboxRow(gw, receipt.id);
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });
     expect(row.last_error).toMatch(/550/);
     expect((await api.get(`/receipts/${receipt.id}`)).json().delivery.status).toBe('failed');

@@ -1,16 +1,13 @@
-import { describe, expect, test } from 'vitest';
-import { ID, invoiceSuite } from './invoices-fixtures.js';
+import { ID, test } from './invoices-fixtures.js';
 import { Res } from './receipts-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { describe, expect, expectError } from '../../fixtures.js';
 
 // The invoice state machine (state table of spec 3; docs/decisions.md (Invoices and the account
 // updater)): deliver, mark_as_paid (partial and full), and every (state, action) pair.
 // Create, read, list, update and delete are in invoices.test.ts.
 
-const s = invoiceSuite();
-
 describe('POST /invoices/:id/deliver', () => {
-  test('queues the email again and emits invoice.delivered; a paid invoice can be resent', async () => {
+  test('queues the email again and emits invoice.delivered; a paid invoice can be resent', async ({ s }) => {
     const inv = await s.create();
     s.gw.clock.advance(1000);
     const now = s.gw.clock.now().toISOString();
@@ -28,7 +25,7 @@ describe('POST /invoices/:id/deliver', () => {
     expect(last.payload.text).toContain('Paid: $424.99');
   });
 
-  test('the delivery state follows the outbox (sent, attempts)', async () => {
+  test('the delivery state follows the outbox (sent, attempts)', async ({ s }) => {
     const inv = await s.create();
     await s.gw.db.query("UPDATE outbox SET status = 'sent', attempts = 1, sent_at = $2 WHERE id = (SELECT outbox_id FROM invoices WHERE id = $1)",
       [inv.id, s.gw.clock.now()]);
@@ -36,7 +33,7 @@ describe('POST /invoices/:id/deliver', () => {
       .toMatchObject({ status: 'sent', attempts: 1, sent_at: s.gw.clock.now().toISOString() });
   });
 
-  test('92002 for a deleted invoice or one without customer_email; 92000 for an unknown one', async () => {
+  test('92002 for a deleted invoice or one without customer_email; 92000 for an unknown one', async ({ s }) => {
     const deleted = await s.create();
     await s.api.del(`/invoices/${deleted.id}`);
     const res = await s.api.post(`/invoices/${deleted.id}/deliver`);
@@ -53,7 +50,7 @@ describe('POST /invoices/:id/deliver', () => {
 });
 
 describe('POST /invoices/:id/mark_as_paid', () => {
-  test('without amount the balance is paid: unpaid → paid, with paid_at and the payment recorded', async () => {
+  test('without amount the balance is paid: unpaid → paid, with paid_at and the payment recorded', async ({ s }) => {
     const inv = await s.create();
     s.gw.clock.advance(5000);
     const now = s.gw.clock.now().toISOString();
@@ -68,7 +65,7 @@ describe('POST /invoices/:id/mark_as_paid', () => {
     expect((await s.eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.paid']);
   });
 
-  test('partial payments: unpaid → partially_paid → partially_paid → paid; balance in cents; events', async () => {
+  test('partial payments: unpaid → partially_paid → partially_paid → paid; balance in cents; events', async ({ s }) => {
     const inv = await s.create({ items: [{ description: 'x', unit_amount: 1000 }] });
     const a = (await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 250 })).json();
     expect(a).toMatchObject({ status: 'partially_paid', amount_paid: 250, balance: 750, paid_at: null });
@@ -82,7 +79,7 @@ describe('POST /invoices/:id/mark_as_paid', () => {
     ]);
   });
 
-  test('an amount equal to the balance pays in full; more is INV03 and changes nothing', async () => {
+  test('an amount equal to the balance pays in full; more is INV03 and changes nothing', async ({ s }) => {
     const inv = await s.create({ items: [{ description: 'x', unit_amount: 1000 }] });
     await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 400 });
     const over = await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 601 });
@@ -92,14 +89,14 @@ describe('POST /invoices/:id/mark_as_paid', () => {
     expect((await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 600 })).json()).toMatchObject({ status: 'paid', balance: 0 });
   });
 
-  test.each([0, -5, 'abc', 1.5, '12.50'])('REQ01 for amount %s', async (amount) => {
+  test.for([0, -5, 'abc', 1.5, '12.50'])('REQ01 for amount %s', async (amount, { s }) => {
     const inv = await s.create();
     const res = await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount });
     expectError(res, 400, 'REQ01');
     expect(res.json().errors[0].message).toContain('amount');
   });
 
-  test('INV02 (409) for a paid or deleted invoice; 92000 for an unknown one', async () => {
+  test('INV02 (409) for a paid or deleted invoice; 92000 for an unknown one', async ({ s }) => {
     const paid = await s.create();
     await s.api.post(`/invoices/${paid.id}/mark_as_paid`);
     expectError(await s.api.post(`/invoices/${paid.id}/mark_as_paid`, { amount: 1 }), 409, 'INV02');
@@ -109,14 +106,14 @@ describe('POST /invoices/:id/mark_as_paid', () => {
     expectError(await s.api.post('/invoices/0123456789abcdef/mark_as_paid'), 404, '92000');
   });
 
-  test('concurrent payments never exceed the total', async () => {
+  test('concurrent payments never exceed the total', async ({ s }) => {
     const inv = await s.create({ items: [{ description: 'x', unit_amount: 1000 }] });
     const results = await Promise.all([600, 600, 600].map((amount) => s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount })));
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400]);
     expect((await s.api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ amount_paid: 600, balance: 400 });
   });
 
-  test('Idempotency-Key: a retried payment is recorded once', async () => {
+  test('Idempotency-Key: a retried payment is recorded once', async ({ s }) => {
     const inv = await s.create({ items: [{ description: 'x', unit_amount: 1000 }] });
     const headers = { 'idempotency-key': `pay-${inv.id}` };
     await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount: 300 }, s.gw.merchant.test.private_key, headers);
@@ -126,7 +123,7 @@ describe('POST /invoices/:id/mark_as_paid', () => {
   });
 });
 
-test('the state table: every (state, action) pair answers as documented', async () => {
+test('the state table: every (state, action) pair answers as documented', async ({ s }) => {
   // state → how to reach it
   const reach: Record<string, () => Promise<string>> = {
     unpaid: async () => (await s.create()).id,

@@ -1,7 +1,7 @@
 // Shared by the invoice suites (invoices.test.ts, invoice-states.test.ts): the request body of a
-// typical invoice, and calls bound to a gateway (create, the invoice's outbox rows and events).
-import { afterAll, beforeAll, expect } from 'vitest';
-import { TestGateway, startGateway } from '../../helpers/gateway.js';
+// typical invoice, and calls bound to a gateway (create, the invoice's outbox rows and events),
+// as the file-scoped fixture `s`.
+import { TestGateway, expect, test as base } from '../../fixtures.js';
 import { calls } from './receipts-fixtures.js';
 
 export const ID = /^[0-9a-f]{16}$/;
@@ -36,20 +36,10 @@ export function invoiceCalls(gw: TestGateway) {
 
 export type InvoiceCalls = ReturnType<typeof invoiceCalls>;
 
-/** A suite's gateway (made before its tests, closed after) and its invoice calls, bound lazily. */
-export function invoiceSuite() {
-  let bound: InvoiceCalls;
-  const s = {
-    gw: undefined as unknown as TestGateway,
-    get api() { return bound.api; },
-    create: (...a: Parameters<InvoiceCalls['create']>) => bound.create(...a),
-    outboxFor: (id: string) => bound.outboxFor(id),
-    eventsFor: (id: string) => bound.eventsFor(id),
-  };
-  beforeAll(async () => {
-    s.gw = await startGateway();
-    bound = invoiceCalls(s.gw);
-  });
-  afterAll(() => s.gw.close());
-  return s;
-}
+/** The gateway and its invoice calls: what the fixture `s` of the invoice suites holds. */
+export type InvoiceSuite = InvoiceCalls & { gw: TestGateway };
+
+/** The gateway fixture, plus `s`: this file's gateway (`s.gw`) and its invoice calls. */
+export const test = base.extend<{ s: InvoiceSuite }>({
+  s: [async ({ gateway }, use) => use({ gw: gateway, ...invoiceCalls(gateway) }), { scope: 'file' }],
+});

@@ -1,16 +1,12 @@
-import { describe, expect, test } from 'vitest';
-import { basic } from '../../helpers/gateway.js';
-import { ID, TIME, body, invoiceSuite } from './invoices-fixtures.js';
-import { expectError } from '../../fixtures.js';
+import { ID, TIME, body, test } from './invoices-fixtures.js';
+import { basic, describe, expect, expectError } from '../../fixtures.js';
 
 // Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)):
 // create, read, list, update and delete, and their validation. The state machine (deliver,
 // mark_as_paid, the state × action table) is in invoice-states.test.ts.
 
-const s = invoiceSuite();
-
 describe('POST /invoices', () => {
-  test('creates an unpaid invoice with totals in cents, emails it through the outbox, emits created and delivered', async () => {
+  test('creates an unpaid invoice with totals in cents, emails it through the outbox, emits created and delivered', async ({ s }) => {
     const inv = await s.create();
     expect(Object.keys(inv).sort()).toEqual([
       'amount', 'amount_paid', 'balance', 'class', 'created_at', 'customer_address_1', 'customer_address_2', 'customer_city',
@@ -56,7 +52,7 @@ describe('POST /invoices', () => {
     expect(events.every((e) => e.env === 'test' && e.merchant_id === s.gw.merchant.id)).toBe(true);
   });
 
-  test('totals: quantity × unit_amount per line, summed in integer cents; a free line is allowed', async () => {
+  test('totals: quantity × unit_amount per line, summed in integer cents; a free line is allowed', async ({ s }) => {
     const inv = await s.create({
       items: [
         { description: 'a', quantity: 3, unit_amount: 333 },
@@ -70,7 +66,7 @@ describe('POST /invoices', () => {
     expect(inv.balance).toBe(99_999_001_006);
   });
 
-  test('an invoice without customer_email is created, not sent; deliver then answers 92002', async () => {
+  test('an invoice without customer_email is created, not sent; deliver then answers 92002', async ({ s }) => {
     const inv = await s.create({ customer_email: undefined });
     expect(inv).toMatchObject({ status: 'unpaid', customer_email: null, delivery: null });
     expect(await s.outboxFor(inv.id)).toEqual([]);
@@ -78,7 +74,7 @@ describe('POST /invoices', () => {
     expectError(await s.api.post(`/invoices/${inv.id}/deliver`), 422, '92002');
   });
 
-  test('form-encoded: items[0][description]=…, metadata[color]=red, numbers as strings', async () => {
+  test('form-encoded: items[0][description]=…, metadata[color]=red, numbers as strings', async ({ s }) => {
     const form = 'customer_first_name=Grace&customer_email=grace%40example.com&items%5B0%5D%5Bdescription%5D=Widget'
       + '&items%5B0%5D%5Bquantity%5D=2&items%5B0%5D%5Bunit_amount%5D=1050&items%5B1%5D%5Bdescription%5D=Box'
       + '&items%5B1%5D%5Bunit_amount%5D=99&metadata%5Bcolor%5D=red&due_date=2026-03-01';
@@ -93,12 +89,12 @@ describe('POST /invoices', () => {
     });
   });
 
-  test('items and metadata may arrive JSON-encoded', async () => {
+  test('items and metadata may arrive JSON-encoded', async ({ s }) => {
     const inv = await s.create({ items: JSON.stringify([{ description: 'x', quantity: 2, unit_amount: 50 }]), metadata: '{"a":1}' });
     expect(inv).toMatchObject({ amount: 100, metadata: { a: 1 } });
   });
 
-  test.each<[string, Record<string, unknown>, RegExp]>([
+  test.for<[string, Record<string, unknown>, RegExp]>([
     ['items and amount missing', { items: undefined }, /items \(at least one line item\) or amount required/],
     ['items empty (as absent: PHP writes no items as [])', { items: [] }, /items \(at least one line item\) or amount required/],
     ['101 items', { items: Array.from({ length: 101 }, () => ({ description: 'x', unit_amount: 1 })) }, /1 to 100/],
@@ -125,19 +121,19 @@ describe('POST /invoices', () => {
     ['memo too long', { memo: 'x'.repeat(2001) }, /memo must be at most 2000/],
     ['metadata not an object', { metadata: '[1]' }, /metadata must be an object/],
     ['metadata too big', { metadata: { big: 'x'.repeat(9000) } }, /metadata must be at most 8192/],
-  ])('400 REQ01 with a message naming the field: %s', async (_name, extra, message) => {
+  ])('400 REQ01 with a message naming the field: %s', async ([_name, extra, message], { s }) => {
     const res = await s.api.post('/invoices', body(extra));
     expectError(res, 400, 'REQ01');
     expect(res.json().errors[0].message).toMatch(message);
   });
 
-  test('nothing is kept or sent when the body is refused', async () => {
+  test('nothing is kept or sent when the body is refused', async ({ s }) => {
     const before = (await s.gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n;
     await s.api.post('/invoices', body({ items: [] }));
     expect((await s.gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n).toBe(before);
   });
 
-  test('customer_id links a stored customer and fills the customer fields the body leaves out', async () => {
+  test('customer_id links a stored customer and fills the customer fields the body leaves out', async ({ s }) => {
     const c = (await s.api.post('/customers', {
       first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', company: 'Navy', city: 'Arlington', state: 'VA',
       phone: '555-0100',
@@ -150,7 +146,7 @@ describe('POST /invoices', () => {
     });
   });
 
-  test('34798 for a customer_id that is unknown, deleted, another merchant\'s or the other environment\'s', async () => {
+  test('34798 for a customer_id that is unknown, deleted, another merchant\'s or the other environment\'s', async ({ s }) => {
     const other = (await s.api.post('/customers', { first_name: 'O' }, s.gw.other.test.private_key)).json();
     const live = (await s.api.post('/customers', { first_name: 'L' }, s.gw.merchant.live.private_key)).json();
     const gone = (await s.api.post('/customers', { first_name: 'G' })).json();
@@ -160,7 +156,7 @@ describe('POST /invoices', () => {
     }
   });
 
-  test('Idempotency-Key: a retried create answers the same invoice and sends one email', async () => {
+  test('Idempotency-Key: a retried create answers the same invoice and sends one email', async ({ s }) => {
     const headers = { 'idempotency-key': 'inv-create-1' };
     const a = await s.api.post('/invoices', body(), s.gw.merchant.test.private_key, headers);
     const b = await s.api.post('/invoices', body(), s.gw.merchant.test.private_key, headers);
@@ -169,7 +165,7 @@ describe('POST /invoices', () => {
     expect(await s.outboxFor(a.json().id)).toHaveLength(1);
   });
 
-  test('the email escapes every value in its HTML part', async () => {
+  test('the email escapes every value in its HTML part', async ({ s }) => {
     const inv = await s.create({
       customer_first_name: '<b>Eve</b>', memo: 'line 1\n<script>alert(1)</script>',
       items: [{ description: '<img src=x onerror=alert(1)>', unit_amount: 100 }],
@@ -181,13 +177,13 @@ describe('POST /invoices', () => {
     expect(mail.payload.text).toContain('<img src=x onerror=alert(1)>: 1 × $1.00 = $1.00');
   });
 
-  test('a public key cannot create invoices', async () => {
+  test('a public key cannot create invoices', async ({ s }) => {
     expectError(await s.api.post('/invoices', body(), s.gw.merchant.test.public_key), 403, 'AUTH02');
   });
 });
 
 describe('GET /invoices and /invoices/:id', () => {
-  test('92000 for an unknown invoice, another merchant\'s, or the other environment\'s', async () => {
+  test('92000 for an unknown invoice, another merchant\'s, or the other environment\'s', async ({ s }) => {
     const inv = await s.create();
     expect((await s.api.get(`/invoices/${inv.id}`)).json()).toEqual(inv);
     expectError(await s.api.get('/invoices/0123456789abcdef'), 404, '92000');
@@ -199,7 +195,7 @@ describe('GET /invoices and /invoices/:id', () => {
     expectError(await s.api.del(`/invoices/${inv.id}`, s.gw.merchant.live.private_key), 404, '92000');
   });
 
-  test('list: newest first, limit/offset, total_results, per merchant and environment; deleted only on request', async () => {
+  test('list: newest first, limit/offset, total_results, per merchant and environment; deleted only on request', async ({ s }) => {
     const m = await s.gw.newMerchant();
     const key = m.test.private_key;
     const made: string[] = [];
@@ -228,7 +224,7 @@ describe('GET /invoices and /invoices/:id', () => {
 });
 
 describe('POST /invoices/:id (update)', () => {
-  test('an unpaid invoice: absent fields stay, empty ones clear, items recompute the total; unpaid → unpaid, no email', async () => {
+  test('an unpaid invoice: absent fields stay, empty ones clear, items recompute the total; unpaid → unpaid, no email', async ({ s }) => {
     const inv = await s.create();
     s.gw.clock.advance(1000);
     const now = s.gw.clock.now().toISOString();
@@ -247,7 +243,7 @@ describe('POST /invoices/:id (update)', () => {
     expect((await s.eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.updated']);
   });
 
-  test('customer_id on update copies the customer\'s details into the fields the body does not give; empty unlinks', async () => {
+  test('customer_id on update copies the customer\'s details into the fields the body does not give; empty unlinks', async ({ s }) => {
     const c = (await s.api.post('/customers', { first_name: 'Grace', email: 'grace@example.com' })).json();
     const inv = await s.create({ customer_first_name: undefined, customer_email: undefined });
     const linked = (await s.api.post(`/invoices/${inv.id}`, { customer_id: c.id, customer_company: 'Navy' })).json();
@@ -260,14 +256,14 @@ describe('POST /invoices/:id (update)', () => {
     expectError(await s.api.post(`/invoices/${inv.id}`, { customer_id: 'nosuchcustomer' }), 400, '34798');
   });
 
-  test('validation on update names the field; nothing changes', async () => {
+  test('validation on update names the field; nothing changes', async ({ s }) => {
     const inv = await s.create();
     expectError(await s.api.post(`/invoices/${inv.id}`, { items: [] }), 400, 'REQ01');
     expectError(await s.api.post(`/invoices/${inv.id}`, { customer_state: 'xyz' }), 400, 'REQ01');
     expect((await s.api.get(`/invoices/${inv.id}`)).json()).toEqual(inv);
   });
 
-  test('INV01 (409) for a partially paid, paid or deleted invoice; 92000 for an unknown one', async () => {
+  test('INV01 (409) for a partially paid, paid or deleted invoice; 92000 for an unknown one', async ({ s }) => {
     const partial = await s.create();
     await s.api.post(`/invoices/${partial.id}/mark_as_paid`, { amount: 100 });
     const paid = await s.create();
@@ -284,7 +280,7 @@ describe('POST /invoices/:id (update)', () => {
 });
 
 describe('DELETE /invoices/:id', () => {
-  test('unpaid → deleted: {success: true}, still readable with status deleted, event invoice.deleted', async () => {
+  test('unpaid → deleted: {success: true}, still readable with status deleted, event invoice.deleted', async ({ s }) => {
     const inv = await s.create();
     s.gw.clock.advance(1000);
     const now = s.gw.clock.now().toISOString();
@@ -295,7 +291,7 @@ describe('DELETE /invoices/:id', () => {
     expect((await s.eventsFor(inv.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.delivered', 'invoice.deleted']);
   });
 
-  test('92007 when paid, 92008 when partially paid or deleted already; nothing changes', async () => {
+  test('92007 when paid, 92008 when partially paid or deleted already; nothing changes', async ({ s }) => {
     const paid = await s.create();
     await s.api.post(`/invoices/${paid.id}/mark_as_paid`);
     expectError(await s.api.del(`/invoices/${paid.id}`), 409, '92007');
@@ -318,14 +314,14 @@ describe('DELETE /invoices/:id', () => {
 describe('mark_as_paid amount and hostile fields', () => {
   // Absent means "the whole balance"; a present amount must be one (the spec shows no body for
   // mark_as_paid, so the refusal is REQ01 as for the invoice's other fields).
-  test.each<unknown>([null, '', ' ', '1.00', '1999.0', ' 12 ', '1e3', '-5', 0, 1.5, { toString: 1 }, { valueOf: 1 }, ['100'], true])(
-    'amount %j: 400 REQ01, nothing paid', async (amount) => {
+  test.for<unknown>([null, '', ' ', '1.00', '1999.0', ' 12 ', '1e3', '-5', 0, 1.5, { toString: 1 }, { valueOf: 1 }, ['100'], true])(
+    'amount %j: 400 REQ01, nothing paid', async (amount, { s }) => {
       const inv = await s.create();
       expectError(await s.api.post(`/invoices/${inv.id}/mark_as_paid`, { amount }), 400, 'REQ01');
       expect((await s.api.get(`/invoices/${inv.id}`)).json()).toMatchObject({ status: 'unpaid', amount_paid: 0, payments: [] });
     });
 
-  test('an empty form field is not an absent one; no amount at all pays the balance', async () => {
+  test('an empty form field is not an absent one; no amount at all pays the balance', async ({ s }) => {
     const inv = await s.create();
     const form = (payload: string) => s.gw.app.inject({
       method: 'POST', url: `/api/v1/invoices/${inv.id}/mark_as_paid`, payload,
@@ -339,11 +335,11 @@ describe('mark_as_paid amount and hostile fields', () => {
     expect(paid.json()).toMatchObject({ status: 'paid', amount_paid: inv.amount, balance: 0 });
   });
 
-  test.each([
+  test.for([
     ['customer_email', { toString: 1 }], ['customer_first_name', ['a', 'b']], ['memo', { valueOf: 1 }], ['due_date', { toString: 'x' }],
     ['customer_id', { toString: 1 }], ['items', [{ description: { toString: 1 }, quantity: 1, unit_amount: 100 }]],
     ['items', [{ description: 'x', quantity: 1, unit_amount: '1.00' }]], ['items', [{ description: 'x', quantity: 1, unit_amount: ' 100 ' }]],
-  ])('create with %s = %j: 400 REQ01 naming the field, nothing stored', async (field, value) => {
+  ] as const)('create with %s = %j: 400 REQ01 naming the field, nothing stored', async ([field, value], { s }) => {
     const before = (await s.gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n;
     const res = await s.api.post('/invoices', body({ [field]: value }));
     expectError(res, 400, 'REQ01');
@@ -351,8 +347,8 @@ describe('mark_as_paid amount and hostile fields', () => {
     expect((await s.gw.db.query('SELECT count(*)::int AS n FROM invoices'))[0].n).toBe(before);
   });
 
-  test.each(['x<attacker@evil.example>', 'a,attacker@evil.example', 'Ada <ada@example.com>', 'a b@example.com', '"a"@example.com'])(
-    'customer_email %j: one mailbox only, 400 REQ01', async (email) => {
+  test.for(['x<attacker@evil.example>', 'a,attacker@evil.example', 'Ada <ada@example.com>', 'a b@example.com', '"a"@example.com'])(
+    'customer_email %j: one mailbox only, 400 REQ01', async (email, { s }) => {
       expectError(await s.api.post('/invoices', body({ customer_email: email })), 400, 'REQ01');
     });
 });
