@@ -1,8 +1,6 @@
 import postgres from 'postgres';
 import { Db, INT8_OID, Queryable, Row, StatementNames, normaliseParams } from './db.js';
 
-/** Which texts get a prepared statement, for every connection of the process (see db.ts). */
-const names = new StatementNames();
 export { MAX_PREPARED } from './db.js';
 
 const asText = (x: unknown) => String(x);
@@ -17,7 +15,11 @@ const types = {
   date: { to: 1184, from: [1082, 1114, 1184], serialize: asText, parse: (v: string) => new Date(v) },
 };
 
-function wrap(sql: postgres.Sql | postgres.TransactionSql, prepare: boolean): Queryable {
+/**
+ * `names`: which texts get a prepared statement on the connections of one pool (see db.ts), so one
+ * Db's texts never use up another's MAX_PREPARED (as PGlite's adapter keeps its own).
+ */
+function wrap(sql: postgres.Sql | postgres.TransactionSql, prepare: boolean, names: StatementNames): Queryable {
   return {
     async query<T extends Row>(text: string, params?: unknown[]) {
       const named = prepare && names.nameOf(text) !== undefined;
@@ -63,13 +65,14 @@ export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
   }
   // Db.relaxed: a few connections (opened when first used) that commit without waiting for the WAL flush.
   const relaxed = openPool(url, 4, { ...schema, synchronous_commit: 'off' }, prepare);
-  const q = wrap(sql, prepare);
+  const names = new StatementNames();
+  const q = wrap(sql, prepare, names);
   return {
     kind: 'pg',
     query: q.query,
     exec: q.exec,
-    relaxed: wrap(relaxed, prepare),
-    tx: (fn) => sql.begin((t) => fn(wrap(t, prepare))) as Promise<any>,
+    relaxed: wrap(relaxed, prepare, new StatementNames()),
+    tx: (fn) => sql.begin((t) => fn(wrap(t, prepare, names))) as Promise<any>,
     close: async () => {
       await Promise.all([sql.end({ timeout: 5 }), relaxed.end({ timeout: 5 })]);
     },
