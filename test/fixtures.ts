@@ -30,6 +30,7 @@
 import { test as base } from 'vitest';
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../server/app.js';
 import type { KeySet } from '../server/domain/keys.js';
 import { ApiResponse, TesseraClient, tesseraClient } from '../server/testing/client.js';
 import { GatewayOptions, TestGateway, startGateway } from './helpers/gateway.js';
@@ -96,6 +97,8 @@ export interface GatewayFixtures {
    * that each need their own limits, or a gateway nobody else has touched.
    */
   newGateway: (opts?: GatewayOptions) => Promise<TestGateway>;
+  /** A second app on the gateway's database with the demo on (TESSERA_DEMO=on, `tessera serve --dev`); `gateway.app` has it off. */
+  demoApp: FastifyInstance;
 }
 
 export const test = base.extend<GatewayFixtures>({
@@ -114,6 +117,14 @@ export const test = base.extend<GatewayFixtures>({
   api: [async ({ gateway }, use) => use(apiFor(gateway)), { scope: 'file' }],
   // eslint-disable-next-line no-empty-pattern
   expectError: [async ({}, use) => use(expectError), { scope: 'file' }],
+  demoApp: [async ({ gateway: gw }, use) => {
+    const app = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock }, { demo: true });
+    try {
+      await use(app);
+    } finally {
+      await app.close();
+    }
+  }, { scope: 'file' }],
   // eslint-disable-next-line no-empty-pattern
   newGateway: async ({}, use) => {
     const made: TestGateway[] = [];

@@ -1,20 +1,7 @@
 // Hardening headers (server/http/headers.ts): every page gets a strict CSP and frame protection,
 // every answer that did not choose its own cache policy is no-store.
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../../server/app.js';
-import { TestGateway, basic, describe, expect, test as base, tokenFor } from '../../fixtures.js';
-
-/** The gateway fixture, plus `demoOn`: a second app on the gateway's database with the demo switched on. */
-const test = base.extend<{ demoOn: FastifyInstance }>({
-  demoOn: [async ({ gateway: gw }, use) => {
-    const app = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock }, { demo: true });
-    try {
-      await use(app);
-    } finally {
-      await app.close();
-    }
-  }, { scope: 'file' }],
-});
+import { TestGateway, basic, describe, expect, test, tokenFor } from '../../fixtures.js';
 
 /** `script-src 'self'; …` as { 'script-src': ["'self'"], … }. */
 function directives(csp: string | undefined): Record<string, string[]> {
@@ -42,15 +29,15 @@ function expectPageHeaders(res: { headers: Record<string, unknown> }, what: stri
 }
 
 describe('HTML pages', () => {
-  const pages: [string, (apps: { gw: TestGateway; demoOn: FastifyInstance }) => FastifyInstance][] = [
+  const pages: [string, (apps: { gw: TestGateway; demoApp: FastifyInstance }) => FastifyInstance][] = [
     ['/ (demo off)', ({ gw }) => gw.app],
-    ['/ (demo on)', ({ demoOn }) => demoOn],
+    ['/ (demo on)', ({ demoApp }) => demoApp],
     ['/docs', ({ gw }) => gw.app],
     ['/dashboard', ({ gw }) => gw.app],
     ['/dashboard/', ({ gw }) => gw.app],
   ];
-  test.for(pages)('%s: strict CSP, no framing, no referrer, and nothing inline the CSP would need', async ([name, app], { gateway: gw, demoOn }) => {
-    const res = await app({ gw, demoOn }).inject({ url: name.split(' ')[0] });
+  test.for(pages)('%s: strict CSP, no framing, no referrer, and nothing inline the CSP would need', async ([name, app], { gateway: gw, demoApp }) => {
+    const res = await app({ gw, demoApp }).inject({ url: name.split(' ')[0] });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expectPageHeaders(res, name);
@@ -62,13 +49,13 @@ describe('HTML pages', () => {
     expect(res.body).not.toMatch(/<style|\sstyle\s*=/i);
   });
 
-  test('the stylesheets the pages link are served', async ({ gateway: gw, demoOn }) => {
+  test('the stylesheets the pages link are served', async ({ gateway: gw, demoApp }) => {
     for (const url of ['/docs.css', '/palette.css', '/dashboard/dashboard.css']) {
       const res = await gw.app.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type'], url).toMatch(/^text\/css/);
     }
-    expect((await demoOn.inject({ url: '/demo.css' })).statusCode).toBe(200);
+    expect((await demoApp.inject({ url: '/demo.css' })).statusCode).toBe(200);
   });
 
   test('answers of every other kind carry the same protection (a JSON error opened in a tab, an unknown path)', async ({ gateway: gw }) => {

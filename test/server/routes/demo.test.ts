@@ -1,23 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../../server/app.js';
 import { ConfigError, loadConfig } from '../../../server/config.js';
 import { createKeySet, createMerchant, demoMerchantId } from '../../../server/domain/keys.js';
-import { TestGateway, basic, describe, expect, test as base, tokenFor, visa } from '../../fixtures.js';
-
-/**
- * The gateway fixture (gateway.app has the default: demo off), plus `demo`: the same database served
- * with the demo on (TESSERA_DEMO=on, or `tessera serve --dev`).
- */
-const test = base.extend<{ demo: FastifyInstance }>({
-  demo: [async ({ gateway: gw }, use) => {
-    const app = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock }, { demo: true });
-    try {
-      await use(app);
-    } finally {
-      await app.close();
-    }
-  }, { scope: 'file' }],
-});
+import { TestGateway, basic, describe, expect, test, tokenFor, visa } from '../../fixtures.js';
 
 const demoCharge = (demo: FastifyInstance, payload: object, headers: Record<string, string> = {}) =>
   demo.inject({ method: 'POST', url: '/demo/charge', payload, headers });
@@ -44,7 +28,7 @@ describe('off by default (production)', () => {
 });
 
 describe('on', () => {
-  test('/ is the checkout with the demo public key, and its assets are served', async ({ demo }) => {
+  test('/ is the checkout with the demo public key, and its assets are served', async ({ demoApp: demo }) => {
     const page = await demo.inject({ url: '/' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('id="card-form"');
@@ -54,13 +38,13 @@ describe('on', () => {
     expect((await demo.inject({ url: '/demo.css' })).headers['content-type']).toMatch(/^text\/css/);
   });
 
-  test('without a demo merchant the demo merchant server answers NOTFOUND', async ({ demo }) => {
+  test('without a demo merchant the demo merchant server answers NOTFOUND', async ({ demoApp: demo }) => {
     const res = await demoCharge(demo, { token: 'abcdef0123', amount: 100 });
     expect(res.statusCode).toBe(404);
     expect(res.json().errors[0].code).toBe('NOTFOUND');
   });
 
-  test("it charges only the demo merchant's test tokens, and saves customers in its test environment", async ({ gateway: gw, demo }) => {
+  test("it charges only the demo merchant's test tokens, and saves customers in its test environment", async ({ gateway: gw, demoApp: demo }) => {
     const now = gw.clock.now();
     const id = await createMerchant(gw.db, 'Demo merchant', now, { demo: true });
     const keys = await createKeySet(gw.db, { merchantId: id, env: 'test' }, now);
@@ -93,7 +77,7 @@ describe('on', () => {
     expect(fromPage.statusCode).toBe(200);
   });
 
-  test('refuses cross-site requests and simple (form-shaped) posts, and charges nothing', async ({ gateway: gw, demo }) => {
+  test('refuses cross-site requests and simple (form-shaped) posts, and charges nothing', async ({ gateway: gw, demoApp: demo }) => {
     const now = gw.clock.now();
     const id = (await demoMerchantId(gw.db)) ?? (await createMerchant(gw.db, 'Demo merchant', now, { demo: true }));
     const keys = await createKeySet(gw.db, { merchantId: id, env: 'test' }, now);
