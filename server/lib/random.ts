@@ -7,28 +7,25 @@ import { randomFillSync } from 'node:crypto';
 const pool = Buffer.allocUnsafe(4096);
 let offset = pool.length;
 
-/** `n` random bytes (at most 256), a copy the caller owns. */
-export function randomBytesPooled(n: number): Buffer {
-  if (n > 256) throw new RangeError('randomBytesPooled: at most 256 bytes');
+/** Hands `n` pool bytes (at most 256) to `read`, then wipes them so they are never handed out again. */
+function take<T>(n: number, read: (from: number, to: number) => T): T {
+  if (n > 256) throw new RangeError('random: at most 256 bytes at once');
   if (offset + n > pool.length) {
     randomFillSync(pool);
     offset = 0;
   }
-  const out = Buffer.from(pool.subarray(offset, offset + n));
+  const out = read(offset, offset + n);
   pool.fill(0, offset, offset + n);
   offset += n;
   return out;
 }
 
-/** `n` random bytes as 2n hex digits. */
+/** `n` random bytes (at most 256), a copy the caller owns. */
+export function randomBytesPooled(n: number): Buffer {
+  return take(n, (from, to) => Buffer.from(pool.subarray(from, to)));
+}
+
+/** `n` random bytes (at most 256) as 2n hex digits. */
 export function randomHex(n: number): string {
-  if (n > 256) throw new RangeError('randomHex: at most 256 bytes');
-  if (offset + n > pool.length) {
-    randomFillSync(pool);
-    offset = 0;
-  }
-  const hex = pool.toString('hex', offset, offset + n);
-  pool.fill(0, offset, offset + n);
-  offset += n;
-  return hex;
+  return take(n, (from, to) => pool.toString('hex', from, to));
 }
