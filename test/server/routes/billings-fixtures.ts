@@ -2,25 +2,29 @@
 import { expect } from 'vitest';
 import type { KeySet } from '../../../server/domain/keys.js';
 import type { JobDeps } from '../../../server/jobs/scheduler.js';
-import { Merchant, TestGateway, basic, tokenFor, visa } from '../../helpers/gateway.js';
-
-export type Res = { statusCode: number; json(): any; body: string };
+import type { ApiResponse } from '../../../server/testing/client.js';
+import { apiFor } from '../../fixtures.js';
+import { Merchant, TestGateway, tokenFor, visa } from '../../helpers/gateway.js';
 
 /** `YYYY-MM-DD HH:MM:SS` (spec 2.1, billings). */
 export const BILLING_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 export const DECLINING_CARD = '4000000000000002';
 
-/** Calls as `m` (default: the gateway's merchant) with its test private key unless a key is given. */
+/**
+ * Calls as `m` (default: the gateway's merchant) with its test private key unless a key is given,
+ * through the shipped QA client (`apiFor`): answers are the client's `{status, ok, body}`.
+ */
 export function api(gw: TestGateway, m?: Merchant) {
   const merchant = () => m ?? gw.merchant;
   const key = () => merchant().test.private_key;
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, k = key()) =>
-    gw.app.inject({ method, url: `/api/v1${url}`, headers: basic(k), payload: payload as any }) as Promise<Res>;
+  const client = () => apiFor(gw, merchant().test);
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, k = key()): Promise<ApiResponse<any>> =>
+    client().request<any>(method, url, payload, { key: k });
   const ok = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, k = key()) => {
     const res = await call(method, url, payload, k);
-    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-    return res.json();
+    expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body;
   };
   return {
     call,
@@ -52,7 +56,7 @@ export async function isolated(gw: TestGateway) {
   return { m, a: api(gw, m) };
 }
 
-export const code = (res: Res) => res.json().errors?.[0]?.code;
+export const code = (res: ApiResponse<any>) => res.body.errors?.[0]?.code;
 
 export const jobDeps = (gw: TestGateway): JobDeps => ({ db: gw.db, vault: gw.vault, clock: gw.clock });
 

@@ -137,8 +137,8 @@ describe('POST /billings/retry', () => {
     expect((await a.ok('GET', `/charge/${first.transaction_id}`))).toMatchObject({ status: 'DECLINED', successful: false });
 
     const again = await a.post('/billings/retry', { id: first.transaction_id });
-    expect(again.statusCode).toBe(200);
-    const second = again.json();
+    expect(again.status).toBe(200);
+    const second = again.body;
     expect(second).toMatchObject({ status: 'failed', parent_id: first.id, sequence: 1, subscription_id: s.id, amount: 80 });
     expect(second.transaction_id).not.toBe(first.transaction_id);
     expect((await a.ok('GET', `/billings/${first.transaction_id}`)).status).toBe('retried');
@@ -199,7 +199,7 @@ describe('POST /billings/retry', () => {
     const { a } = await isolated(gw);
     const s = await a.subscribe((await a.plan({ amount: 75 })).id, (await a.customer()).id, { bill_immediately: true });
     const res = await Promise.all([1, 2, 3, 4].map(() => a.post('/billings/retry', { id: s.last_billing.transaction_id })));
-    expect(res.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    expect(res.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
     expect((await a.billings(s.id)).length).toBe(2);
   });
 

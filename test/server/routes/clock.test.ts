@@ -65,7 +65,7 @@ describe('POST /test_helpers/clock/advance', () => {
     expectError(await schedule(token), 400, '23489');
     const fresh = await tokenFor(gw, undefined, m.test.public_key);
     await a.advance({ minutes: 14 });
-    expect((await schedule(fresh)).statusCode).toBe(200);
+    expect((await schedule(fresh)).status).toBe(200);
   });
 
   test('advancing 3 months on a monthly plan bills exactly 3 runs, stamped at their dates; in steps the same', async ({ gateway: gw }) => {

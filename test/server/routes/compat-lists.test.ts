@@ -9,13 +9,13 @@ describe('"all" means all (item 6)', () => {
   test('GET /plans without limit answers every plan; limit and offset still page', async ({ gateway: gw }) => {
     const { a } = await isolated(gw);
     for (let i = 0; i < MANY; i++) await a.plan({ name: `P${i}` });
-    const all = (await a.get('/plans')).json();
+    const all = (await a.get('/plans')).body;
     expect(all.list).toHaveLength(MANY);
     expect(all.meta).toEqual({ limit: MANY, offset: 0, total_results: MANY });
     expect(all.list[0].name).toBe(`P${MANY - 1}`);
-    const page = (await a.get('/plans?limit=10')).json();
+    const page = (await a.get('/plans?limit=10')).body;
     expect([page.list.length, page.meta]).toEqual([10, { limit: 10, offset: 0, total_results: MANY }]);
-    const rest = (await a.get('/plans?offset=10')).json();
+    const rest = (await a.get('/plans?offset=10')).body;
     expect([rest.list.map((p: any) => p.name), rest.meta]).toEqual([['P1', 'P0'], { limit: 2, offset: 10, total_results: MANY }]);
     expectError(await a.get('/plans?limit=0'), 400, 'PAGE01');
   });
@@ -31,7 +31,7 @@ describe('"all" means all (item 6)', () => {
     for (const c of others) await a.subscribe(plans[0].id, c.id);
 
     const count = async (url: string) => {
-      const res = (await a.get(url)).json();
+      const res = (await a.get(url)).body;
       expect(res.meta.total_results, url).toBe(res.list.length);
       expect(res.meta.limit, url).toBe(res.list.length);
       return res.list.length;
@@ -39,7 +39,7 @@ describe('"all" means all (item 6)', () => {
     expect(await count('/subscriptions')).toBe(2 * MANY - 1);
     expect(await count(`/subscriptions/customer/${one.id}`)).toBe(MANY);
     expect(await count(`/subscriptions/plan/${plans[0].id}`)).toBe(MANY);
-    const paged = (await a.get(`/subscriptions/plan/${plans[0].id}?limit=5&offset=10`)).json();
+    const paged = (await a.get(`/subscriptions/plan/${plans[0].id}?limit=5&offset=10`)).body;
     expect([paged.list.length, paged.meta]).toEqual([2, { limit: 5, offset: 10, total_results: MANY }]);
     expectError(await a.get('/subscriptions?limit=abc'), 400, 'PAGE01');
   });
@@ -55,10 +55,10 @@ describe('GET /subscriptions/plan/:plan_id/customer/:customer_id (item 7)', () =
 
     const first = await a.subscribe(p.id, c.id);
     let res = await a.get(url);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ class: 'subscription', id: first.id, status: 'active', plan_id: p.id, customer_id: c.id });
-    expect(res.json().subscriptions.map((s: any) => s.id)).toEqual([first.id]);
-    expect(res.json()).not.toHaveProperty('list');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ class: 'subscription', id: first.id, status: 'active', plan_id: p.id, customer_id: c.id });
+    expect(res.body.subscriptions.map((s: any) => s.id)).toEqual([first.id]);
+    expect(res.body).not.toHaveProperty('list');
 
     await a.del(`/plans/${p.id}/subscription/${c.id}`);
     const second = await a.subscribe(p.id, c.id);
@@ -68,13 +68,13 @@ describe('GET /subscriptions/plan/:plan_id/customer/:customer_id (item 7)', () =
     await gw.db.query(`UPDATE subscriptions SET status = 'cancelled' WHERE number = $1`, [third.id]);
     await gw.db.query(`UPDATE subscriptions SET status = 'active' WHERE number = $1`, [second.id]);
     res = await a.get(url);
-    expect(res.json()).toMatchObject({ id: second.id, status: 'active' });
-    expect(res.json().subscriptions.map((s: any) => [s.id, s.status])).toEqual([
+    expect(res.body).toMatchObject({ id: second.id, status: 'active' });
+    expect(res.body.subscriptions.map((s: any) => [s.id, s.status])).toEqual([
       [third.id, 'cancelled'], [second.id, 'active'], [first.id, 'cancelled'],
     ]);
 
     await gw.db.query(`UPDATE subscriptions SET status = 'cancelled' WHERE number = $1`, [second.id]);
-    expect((await a.get(url)).json()).toMatchObject({ id: third.id, status: 'cancelled' });
+    expect((await a.get(url)).body).toMatchObject({ id: third.id, status: 'cancelled' });
     expectError(await a.get(`/subscriptions/plan/424242424/customer/${c.id}`), 404, 'PLAN01');
     expectError(await a.get(`/subscriptions/plan/${p.id}/customer/nobody`), 404, '17001');
   });

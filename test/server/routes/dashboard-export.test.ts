@@ -27,7 +27,7 @@ async function seed(gw: TestGateway): Promise<{ m: Merchant; ids: Record<string,
   const ids: Record<string, string> = {};
   const charge = async (amount: number, extra: Record<string, unknown> = {}, card: Record<string, unknown> = visa) => {
     const res = await a.post('/charge', { token: await tokenFor(gw, card, m.test.public_key), amount, ...extra });
-    return res.statusCode === 200 ? res.json().id : res.json().errors[0].transaction_id;
+    return res.status === 200 ? res.body.id : res.body.errors[0].transaction_id;
   };
   ids.first = await charge(1250, { description: '=1+1' });
   ids.declined = await charge(80, {}, { ...visa, card_number: '4000000000000002' });

@@ -11,7 +11,7 @@ const zero = { gross_volume: 0, successful: 0, declined: 0, refunded: 0, refunds
 
 async function charge(gw: TestGateway, a: ReturnType<typeof api>, amount: number, keys: Merchant['test'], card: Record<string, unknown> = visa): Promise<string> {
   const res = await a.post('/charge', { token: await tokenFor(gw, card, keys.public_key), amount }, keys.private_key);
-  return res.statusCode === 200 ? res.json().id : res.json().errors[0].transaction_id;
+  return res.status === 200 ? res.body.id : res.body.errors[0].transaction_id;
 }
 
 /** The merchant whose figures the tests read, with its records of two days; made once per file. */

@@ -7,8 +7,8 @@ const test = base.extend<{ calls: ReturnType<typeof api> }>({ calls: [async ({ g
 describe('POST /plans', () => {
   test('answers the plan: integer id, the request fields, counts and ISO timestamps', async ({ gateway: gw, calls: a }) => {
     const res = await a.post('/plans', { name: 'Gold', frequency: 'weekly', amount: 1500, day: 1, callback_url: 'https://example.com/hook' });
-    expect(res.statusCode).toBe(200);
-    const p = res.json();
+    expect(res.status).toBe(200);
+    const p = res.body;
     expect(p).toEqual({
       class: 'plan', id: expect.any(Number), name: 'Gold', frequency: 'weekly', day: 1, amount: 1500,
       callback_url: 'https://example.com/hook', active_subscriptions: 0, created_at: expect.stringMatching(ISO),
@@ -79,10 +79,10 @@ describe('GET /plans, GET /plans/:id', () => {
     const ids = [];
     for (const name of ['A', 'B', 'C']) ids.push((await a.plan({ name }, k)).id);
     await a.plan({ name: 'live one' }, m.live.private_key);
-    const all = (await a.get('/plans', k)).json();
+    const all = (await a.get('/plans', k)).body;
     expect(all.meta).toEqual({ limit: 3, offset: 0, total_results: 3 });
     expect(all.list.map((p: any) => p.name)).toEqual(['C', 'B', 'A']);
-    const page = (await a.get('/plans?limit=1&offset=1', k)).json();
+    const page = (await a.get('/plans?limit=1&offset=1', k)).body;
     expect(page.list.map((p: any) => p.id)).toEqual([ids[1]]);
     expectError(await a.get('/plans?limit=0', k), 400, 'PAGE01');
     expectError(await a.get('/plans?limit=101', k), 400, 'PAGE01');
@@ -90,7 +90,7 @@ describe('GET /plans, GET /plans/:id', () => {
 
   test('one plan; PLAN01 for unknown, non-integer, foreign and other-environment ids', async ({ gateway: gw, calls: a }) => {
     const p = await a.plan({ name: 'Mine' });
-    expect((await a.get(`/plans/${p.id}`)).json()).toMatchObject({ id: p.id, name: 'Mine' });
+    expect((await a.get(`/plans/${p.id}`)).body).toMatchObject({ id: p.id, name: 'Mine' });
     expectError(await a.get('/plans/999999999'), 404, 'PLAN01');
     expectError(await a.get('/plans/abc'), 404, 'PLAN01');
     expectError(await a.get(`/plans/${p.id}`, gw.other.test.private_key), 404, 'PLAN01');
@@ -101,23 +101,23 @@ describe('GET /plans, GET /plans/:id', () => {
 describe('DELETE /plans/:id', () => {
   test('{success: true}; then gone from reads', async ({ calls: a }) => {
     const p = await a.plan();
-    expect((await a.del(`/plans/${p.id}`)).json()).toEqual({ success: true });
+    expect((await a.del(`/plans/${p.id}`)).body).toEqual({ success: true });
     expectError(await a.get(`/plans/${p.id}`), 404, 'PLAN01');
     expectError(await a.del(`/plans/${p.id}`), 404, 'PLAN01');
-    expect((await a.get('/plans?limit=100')).json().list.map((x: any) => x.id)).not.toContain(p.id);
+    expect((await a.get('/plans?limit=100')).body.list.map((x: any) => x.id)).not.toContain(p.id);
   });
 
   test('10010 while a customer is subscribed; deletable once unsubscribed; history stays readable', async ({ calls: a }) => {
     const p = await a.plan();
     const c = await a.customer();
     const s = await a.subscribe(p.id, c.id);
-    expect((await a.get(`/plans/${p.id}`)).json().active_subscriptions).toBe(1);
+    expect((await a.get(`/plans/${p.id}`)).body.active_subscriptions).toBe(1);
     const res = await a.del(`/plans/${p.id}`);
     expectError(res, 409, '10010');
-    expect(res.json().errors[0].message).toMatch(/1 active subscription/);
-    expect((await a.del(`/plans/${p.id}/subscription/${c.id}`)).statusCode).toBe(200);
-    expect((await a.del(`/plans/${p.id}`)).json()).toEqual({ success: true });
-    const history = (await a.get(`/subscriptions/plan/${p.id}`)).json();
+    expect(res.body.errors[0].message).toMatch(/1 active subscription/);
+    expect((await a.del(`/plans/${p.id}/subscription/${c.id}`)).status).toBe(200);
+    expect((await a.del(`/plans/${p.id}`)).body).toEqual({ success: true });
+    const history = (await a.get(`/subscriptions/plan/${p.id}`)).body;
     expect(history.list.map((x: any) => [x.id, x.status])).toEqual([[s.id, 'cancelled']]);
     expectError(await a.post(`/plans/${p.id}/subscription/${c.id}`), 404, 'PLAN01');
   });
@@ -125,6 +125,6 @@ describe('DELETE /plans/:id', () => {
   test('another merchant cannot delete', async ({ gateway: gw, calls: a }) => {
     const p = await a.plan();
     expect(code(await a.del(`/plans/${p.id}`, gw.other.test.private_key))).toBe('PLAN01');
-    expect((await a.get(`/plans/${p.id}`)).statusCode).toBe(200);
+    expect((await a.get(`/plans/${p.id}`)).status).toBe(200);
   });
 });

@@ -16,8 +16,8 @@ describe('POST /scheduled_transactions', () => {
       company: 'Engines', website: 'https://example.com', address_1: '1 Main', address_2: null, fax_number: '555',
       phone_number: '556', email_address: 'ada@example.com', receipt_template_id: null,
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
       class: 'scheduledtransaction', id: expect.stringMatching(/^[0-9a-f]{32}$/), status: 'scheduled', bill_on: '2026-02-01',
       created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO), transaction_id: '', token: '',
       amount: '1500', send_receipt: '', metadata: '{"order":"A-1"}', ip_address: '127.0.0.1', new_record: false,
@@ -31,7 +31,7 @@ describe('POST /scheduled_transactions', () => {
 
   test('a token is kept as a new customer (new_record true) and cannot be used again', async ({ gateway: gw, calls: a }) => {
     const token = await tokenFor(gw);
-    const st = (await schedule(a, { token, send_receipt: true, email_address: 'a@example.com' })).json();
+    const st = (await schedule(a, { token, send_receipt: true, email_address: 'a@example.com' })).body;
     expect(st).toMatchObject({ token, new_record: true, send_receipt: 'true', status: 'scheduled' });
     const customer = await a.ok('GET', `/customers/${st.customer_id}`);
     expect(customer).toMatchObject({ email: 'a@example.com', last_4: '1111' });
@@ -41,7 +41,7 @@ describe('POST /scheduled_transactions', () => {
   test('a bank account: charge_bank_account picks it; holder names shown', async ({ gateway: gw, calls: a }) => {
     const c = await a.customer();
     await a.ok('POST', `/customers/${c.id}/methods`, { token: await tokenFor(gw, bank) });
-    const st = (await schedule(a, { customer_id: c.id, charge_bank_account: 'true' })).json();
+    const st = (await schedule(a, { customer_id: c.id, charge_bank_account: 'true' })).body;
     expect(st).toMatchObject({ charge_bank_account: true, card_owner_name: null, bank_account_holder_first_name: 'Grace', bank_account_holder_last_name: 'Hopper' });
   });
 
@@ -68,8 +68,8 @@ describe('POST /scheduled_transactions', () => {
   test('token shape codes: 69002 without amount; today is a valid bill_on; an ISO time counts by its UTC date', async ({ gateway: gw, calls: a }) => {
     expectError(await schedule(a, { token: await tokenFor(gw), amount: undefined }), 400, '69002');
     const c = await a.customer();
-    expect((await schedule(a, { customer_id: c.id, bill_on: '2026-01-15' })).json().bill_on).toBe('2026-01-15');
-    expect((await schedule(a, { customer_id: c.id, bill_on: '2026-03-01T10:00:00Z' })).json().bill_on).toBe('2026-03-01');
+    expect((await schedule(a, { customer_id: c.id, bill_on: '2026-01-15' })).body.bill_on).toBe('2026-01-15');
+    expect((await schedule(a, { customer_id: c.id, bill_on: '2026-03-01T10:00:00Z' })).body.bill_on).toBe('2026-03-01');
   });
 });
 
@@ -99,8 +99,8 @@ describe('POST /scheduled_transactions/:id/cancel', () => {
     const c = await b.customer();
     const st = await b.ok('POST', '/scheduled_transactions', { customer_id: c.id, amount: 500, bill_on: '2026-01-20' });
     const res = await b.post(`/scheduled_transactions/${st.id}/cancel`);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ id: st.id, status: 'cancelled', transaction_id: '' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: st.id, status: 'cancelled', transaction_id: '' });
     expect((await b.ok('POST', `/scheduled_transactions/${st.id}/cancel`)).status).toBe('cancelled');
     expect((await b.advance({ days: 10 })).ran.scheduled_transactions).toBe(0);
     expect((await b.ok('GET', `/scheduled_transactions/${st.id}`)).status).toBe('cancelled');

@@ -10,8 +10,8 @@ describe('POST /plans/:id/subscription/:customer_id', () => {
     const p = await a.plan({ amount: 1500, frequency: 'monthly' });
     const c = await a.customer();
     const res = await a.post(`/plans/${p.id}/subscription/${c.id}`, {});
-    expect(res.statusCode).toBe(200);
-    const s = res.json();
+    expect(res.status).toBe(200);
+    const s = res.body;
     expect(s).toEqual({
       class: 'subscription', id: expect.any(Number), plan_id: p.id, customer_id: c.id, method_id: c.default_method_id,
       status: 'active', amount: 1500, frequency: 'monthly', day: null, ends_after: null, billings_count: 0,
@@ -51,7 +51,7 @@ describe('POST /plans/:id/subscription/:customer_id', () => {
       scheduled_for: '2026-01-15 12:00:00',
     });
     expect(s.last_billing.updated_at).toMatch(BILLING_TIME);
-    const charge = (await a.get(`/charge/${s.last_billing.transaction_id}`)).json();
+    const charge = (await a.get(`/charge/${s.last_billing.transaction_id}`)).body;
     expect(charge).toMatchObject({ amount_settled: 2500, customer_id: c.id, source: 'subscription', recurring: true, description: 'Gold' });
   });
 
@@ -83,7 +83,7 @@ describe('POST /plans/:id/subscription/:customer_id', () => {
     const p = await a.plan();
     const c = await a.customer();
     const res = await Promise.all([1, 2, 3].map(() => a.post(`/plans/${p.id}/subscription/${c.id}`)));
-    expect(res.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(res.map((r) => r.status).sort()).toEqual([200, 409, 409]);
   });
 });
 
@@ -93,15 +93,15 @@ describe('DELETE /plans/:id/subscription/:customer_id', () => {
     const c = await a.customer();
     const s = await a.subscribe(p.id, c.id);
     const res = await a.del(`/plans/${p.id}/subscription/${c.id}`);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
       success: true, subscription: { id: s.id, status: 'cancelled', next_billing: null, cancelled_at: gw.clock.now().toISOString() },
     });
     expectError(await a.del(`/plans/${p.id}/subscription/${c.id}`), 404, 'SUB02');
     expectError(await a.del(`/plans/9999999/subscription/${c.id}`), 404, 'PLAN01');
     const again = await a.subscribe(p.id, c.id);
     expect(again.id).not.toBe(s.id);
-    const history = (await a.get(`/subscriptions/plan/${p.id}/customer/${c.id}`)).json();
+    const history = (await a.get(`/subscriptions/plan/${p.id}/customer/${c.id}`)).body;
     expect(history.subscriptions.map((x: any) => x.status)).toEqual(['active', 'cancelled']);
   });
 });
@@ -116,21 +116,21 @@ describe('GET /subscriptions…', () => {
     const s12 = await a.subscribe(p1.id, c2.id, {}, k);
     const s21 = await a.subscribe(p2.id, c1.id, {}, k);
     const ids = async (url: string) => {
-      const res = (await a.get(url, k)).json();
+      const res = (await a.get(url, k)).body;
       expect(res.meta.total_results).toBe(res.list.length);
       return res.list.map((s: any) => s.id);
     };
     expect(await ids('/subscriptions')).toEqual([s21.id, s12.id, s11.id]);
     expect(await ids(`/subscriptions/customer/${c1.id}`)).toEqual([s21.id, s11.id]);
     expect(await ids(`/subscriptions/plan/${p1.id}`)).toEqual([s12.id, s11.id]);
-    expect((await a.get(`/subscriptions/plan/${p1.id}/customer/${c2.id}`, k)).json()).toMatchObject({ id: s12.id, subscriptions: [{ id: s12.id }] });
-    expect((await a.get('/subscriptions?limit=1&offset=2', k)).json()).toMatchObject({ list: [{ id: s11.id }], meta: { limit: 1, offset: 2, total_results: 3 } });
-    expect((await a.get(`/subscriptions/${s12.id}`, k)).json()).toMatchObject({ id: s12.id, customer_id: c2.id });
+    expect((await a.get(`/subscriptions/plan/${p1.id}/customer/${c2.id}`, k)).body).toMatchObject({ id: s12.id, subscriptions: [{ id: s12.id }] });
+    expect((await a.get('/subscriptions?limit=1&offset=2', k)).body).toMatchObject({ list: [{ id: s11.id }], meta: { limit: 1, offset: 2, total_results: 3 } });
+    expect((await a.get(`/subscriptions/${s12.id}`, k)).body).toMatchObject({ id: s12.id, customer_id: c2.id });
     expectError(await a.get(`/subscriptions/${s12.id}`), 404, 'SUB02');
     expectError(await a.get('/subscriptions/customer/nobody', k), 404, '17001');
     expectError(await a.get('/subscriptions/plan/424242424', k), 404, 'PLAN01');
     expectError(await a.get('/subscriptions?limit=500', k), 400, 'PAGE01');
-    expect((await a.get('/subscriptions')).json().list.map((s: any) => s.id)).not.toContain(s11.id);
+    expect((await a.get('/subscriptions')).body.list.map((s: any) => s.id)).not.toContain(s11.id);
   });
 });
 
@@ -158,7 +158,7 @@ describe('methods and customers', () => {
     await a.subscribe(p.id, c.id, { method_id: second });
     expectError(await a.del(`/customers/${c.id}/methods/${second}`), 409, '10208');
     await a.del(`/plans/${p.id}/subscription/${c.id}`);
-    expect((await a.del(`/customers/${c.id}/methods/${second}`)).json()).toEqual({ success: true });
+    expect((await a.del(`/customers/${c.id}/methods/${second}`)).body).toEqual({ success: true });
   });
 
   test('deleting the customer cancels its subscriptions', async ({ calls: a }) => {
@@ -166,7 +166,7 @@ describe('methods and customers', () => {
     const c = await a.customer();
     const s = await a.subscribe(p.id, c.id);
     await a.del(`/customers/${c.id}`);
-    expect((await a.get(`/subscriptions/${s.id}`)).json()).toMatchObject({ status: 'cancelled' });
-    expect((await a.get(`/plans/${p.id}`)).json().active_subscriptions).toBe(0);
+    expect((await a.get(`/subscriptions/${s.id}`)).body).toMatchObject({ status: 'cancelled' });
+    expect((await a.get(`/plans/${p.id}`)).body.active_subscriptions).toBe(0);
   });
 });
