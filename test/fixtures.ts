@@ -15,7 +15,8 @@
 // its own (different limits per test, Redis counters, a gateway nobody else touched) asks for
 // `newGateway(opts)`, closed when the test ends. What a file seeds once (a merchant, charges, a second
 // app on the same database, a receiver) is a file-scoped fixture of that file, built on `gateway`.
-// The shared calls are fixtures too: each file binds `calls()` (routes/receipts-fixtures.ts) as a
+// The shared calls are fixtures too: each file binds `calls()` (routes/receipts-fixtures.ts) or `api()`
+// (routes/billings-fixtures.ts), both built on `apiFor` and answering the client's `{status, ok, body}`, as a
 // file-scoped `calls`; routes/compat-fixtures.ts exports a `test` with `call`, routes/invoices-fixtures.ts
 // one with `s`; deliveryHarness (jobs/webhooks-fixtures.ts) takes this fixture's gateway.
 //

@@ -36,8 +36,8 @@ describe('SMS receipts', () => {
     const worker = workerFor(gw, http.url, 'whsec_test');
     const t = await api.charge({ description: 'Coffee' });
     const res = await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '+1 (555) 010-9999' });
-    expect(res.statusCode, res.body).toBe(200);
-    const receipt = res.json();
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const receipt = res.body;
     expect(receipt).toMatchObject({
       class: 'receipt', receipt_type: 'sms', phone_number: '+15550109999', email_address: null, subject: null,
       transaction_id: t.id, receipt_template_id: null,
@@ -59,17 +59,17 @@ describe('SMS receipts', () => {
     expect(sig).toBe(`t=${ts},v1=${createHmac('sha256', 'whsec_test').update(`${ts}.${req.body}`).digest('hex')}`);
     expect(signBody('whsec_test', ts, req.body)).toBe(sig);
     expect(Math.abs(ts - Date.now() / 1000)).toBeLessThan(60);
-    expect((await api.get(`/receipts/${receipt.id}`)).json().delivery.status).toBe('sent');
+    expect((await api.get(`/receipts/${receipt.id}`)).body.delivery.status).toBe('sent');
   });
 
   test('an SMS with a template renders its plain text (<br> as a newline)', async ({ calls: api, gateway: gw }) => {
     const http = await sink();
     const worker = workerFor(gw, http.url);
-    const tpl = (await api.post('/receipts/templates', { receipt_text: 'Paid [Amount]<br>Ref [Last4]' })).json();
+    const tpl = (await api.post('/receipts/templates', { receipt_text: 'Paid [Amount]<br>Ref [Last4]' })).body;
     const t = await api.charge();
     const receipt = (await api.post(`/charge/${t.id}/receipt`, {
       receipt_type: 'sms', phone_number: '5550101234', receipt_template_id: tpl.id,
-    })).json();
+    })).body;
     expect(receipt).toMatchObject({ receipt_text: 'Paid $12.34\nRef 1111', receipt_template_id: String(tpl.id) });
     await worker.drain();
     expect(JSON.parse(http.requests[0].body).text).toBe('Paid $12.34\nRef 1111');
@@ -94,7 +94,7 @@ describe('webhook failures', () => {
     http.status = 503;
     const worker = workerFor(gw, http.url);
     const t = await api.charge();
-    const r1 = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100001' })).json();
+    const r1 = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100001' })).body;
     expect(await worker.drain()).toMatchObject({ retrying: 1 });
     expect(await outboxOf(gw, r1.id)).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringContaining('503') });
 
@@ -106,12 +106,12 @@ describe('webhook failures', () => {
     expect(new Set(http.requests.map((r) => r.headers['idempotency-key'])).size).toBe(1);
 
     http.status = 400;
-    const r2 = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100002' })).json();
+    const r2 = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100002' })).body;
     expect(await worker.drain()).toMatchObject({ failed: 1 });
     expect(await outboxOf(gw, r2.id)).toMatchObject({ status: 'failed', attempts: 1, last_error: expect.stringContaining('400') });
 
     const down = workerFor(gw, `http://127.0.0.1:${await freePort()}/sms`);
-    const r3 = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100003' })).json();
+    const r3 = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100003' })).body;
     expect(await down.drain()).toMatchObject({ retrying: 1 });
     expect((await outboxOf(gw, r3.id)).last_error).toMatch(/unreachable/);
   });
@@ -123,7 +123,7 @@ describe('webhook failures', () => {
     const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { sms: webhookSmsTransport({ url: `${rx.origin}/sms`, timeoutMs: 600_000 }) } });
     open.push({ close: () => worker.stop() });
     const t = await api.charge();
-    const r = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100004' })).json();
+    const r = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100004' })).body;
     expect(await worker.drain()).toMatchObject({ retrying: 1 });
     expect((await outboxOf(gw, r.id)).last_error).toMatch(/^SMS webhook answered 503: x{200}$/);
   });

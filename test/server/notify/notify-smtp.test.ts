@@ -38,10 +38,10 @@ describe('SMTP round trip', () => {
     const tpl = (await api.post('/receipts/templates', {
       name: 'plain', subject: 'Receipt [TransactionID] from [MerchantName]',
       receipt_text: 'Hello [CustomerName],<br>you paid [Amount] for [Description] (order [Metadata/order]).<br>Card [PaymentInfo]',
-    })).json();
+    })).body;
     const sent = await api.post(`/charge/${t.id}/receipt`, { email_address: 'ada@example.com', receipt_template_id: String(tpl.id) });
-    expect(sent.statusCode, sent.body).toBe(200);
-    const receipt = sent.json();
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const receipt = sent.body;
     expect(receipt.delivery).toEqual({ status: 'pending', attempts: 0, sent_at: null, last_error: null });
 
     expect(await worker.drain()).toMatchObject({ claimed: 1, sent: 1, retrying: 0, failed: 0 });
@@ -59,7 +59,7 @@ describe('SMTP round trip', () => {
     expect(mail.html).not.toContain('<Cake>');
     expect(mail.raw).not.toContain('4111111111111111');
 
-    const after = (await api.get(`/receipts/${receipt.id}`)).json();
+    const after = (await api.get(`/receipts/${receipt.id}`)).body;
     expect(after.delivery).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
     expect(after.delivery.sent_at).toMatch(RECEIPT_TIME);
     // Sent messages are not sent again.
@@ -86,14 +86,14 @@ describe('SMTP failures', () => {
     const port = await freePort();
     const worker = workerFor(gw, `smtp://127.0.0.1:${port}`);
     const t = await api.charge();
-    const receipt = (await api.post(`/charge/${t.id}/receipt`, { email_address: 'late@example.com' })).json();
+    const receipt = (await api.post(`/charge/${t.id}/receipt`, { email_address: 'late@example.com' })).body;
 
     expect(await worker.drain()).toMatchObject({ claimed: 1, sent: 0, retrying: 1 });
     let row = await outboxRow(gw, receipt.id);
     expect(row).toMatchObject({ status: 'pending', attempts: 1 });
     expect(row.last_error).toMatch(/ECONNREFUSED|connect/i);
     expect(new Date(row.next_attempt_at).getTime()).toBe(gw.clock.now().getTime() + 30_000);
-    const failedView = (await api.get(`/receipts/${receipt.id}`)).json();
+    const failedView = (await api.get(`/receipts/${receipt.id}`)).body;
     expect(failedView.delivery).toMatchObject({ status: 'pending', attempts: 1, sent_at: null });
     expect(failedView.delivery.last_error).toMatch(/ECONNREFUSED|connect/i);
 
@@ -113,19 +113,19 @@ describe('SMTP failures', () => {
     smtp.rejectWith = 550;
     const worker = workerFor(gw, smtp.url);
     const t = await api.charge();
-    const receipt = (await api.post(`/charge/${t.id}/receipt`, { email_address: 'nobody@example.com' })).json();
+    const receipt = (await api.post(`/charge/${t.id}/receipt`, { email_address: 'nobody@example.com' })).body;
     expect(await worker.drain()).toMatchObject({ claimed: 1, failed: 1 });
     const row = await outboxRow(gw, receipt.id);
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });
     expect(row.last_error).toMatch(/550/);
-    expect((await api.get(`/receipts/${receipt.id}`)).json().delivery.status).toBe('failed');
+    expect((await api.get(`/receipts/${receipt.id}`)).body.delivery.status).toBe('failed');
 
     smtp.rejectWith = null;
     gw.clock.advance(24 * 3600_000);
     expect(await worker.drain()).toMatchObject({ claimed: 0 });
     const retried = await api.post(`/outbox/${row.id}/retry`);
-    expect(retried.statusCode).toBe(200);
-    expect(retried.json()).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ status: 'pending', attempts: 0 });
     expect(await worker.drain()).toMatchObject({ sent: 1 });
     expect(smtp.mails).toHaveLength(1);
   });

@@ -24,8 +24,8 @@ export function invoiceCalls(gw: TestGateway) {
     /** A created invoice (must answer 200); `extra` goes into the typical body. */
     async create(extra: Record<string, unknown> = {}, key = gw.merchant.test.private_key): Promise<any> {
       const res = await api.post('/invoices', body(extra), key);
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json();
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body;
     },
     outboxFor: (id: string) =>
       gw.db.query("SELECT * FROM outbox WHERE source = $1 ORDER BY id", [`invoice:${id}`]),

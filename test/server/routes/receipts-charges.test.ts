@@ -31,8 +31,8 @@ describe('send_receipt on a charge', () => {
     const [msg] = await outboxOf(gw, r.id);
     expect(msg).toMatchObject({ kind: 'email', status: 'pending', attempts: 0, merchant_id: gw.merchant.id, env: 'test' });
     expect(msg.payload).toMatchObject({ to: 'ada@example.com', subject: 'Your receipt from Test merchant', from_name: 'Test merchant' });
-    expect((await api.get(`/charge/${t.id}`)).json().receipt).toEqual(t.receipt);
-    expect((await api.get(`/receipts/${r.id}`)).json()).toMatchObject({ transaction_id: t.id, email_address: 'ada@example.com' });
+    expect((await api.get(`/charge/${t.id}`)).body.receipt).toEqual(t.receipt);
+    expect((await api.get(`/receipts/${r.id}`)).body).toMatchObject({ transaction_id: t.id, email_address: 'ada@example.com' });
   });
 
   test('no receipt without send_receipt, with send_receipt false, or for a declined charge', async ({ gateway: gw, calls: api }) => {
@@ -52,7 +52,7 @@ describe('send_receipt on a charge', () => {
   });
 
   test('receipt_template_id on the charge is used; an unknown one is 10300 before anything is charged', async ({ gateway: gw, calls: api }) => {
-    const tpl = (await api.post('/receipts/templates', { subject: 'Paid [Amount]', receipt_text: 'Thanks [CardOwnerName]' })).json();
+    const tpl = (await api.post('/receipts/templates', { subject: 'Paid [Amount]', receipt_text: 'Thanks [CardOwnerName]' })).body;
     const t = await api.charge({ send_receipt: true, email_address: 'a@example.com', receipt_template_id: tpl.id });
     expect(t.receipt).toMatchObject({ receipt_template_id: String(tpl.id) });
     expect((await receiptsOf(gw, t.id))[0]).toMatchObject({ subject: 'Paid $12.34', receipt_text: 'Thanks Ada Lovelace', receipt_template_id: String(tpl.id) });
@@ -75,14 +75,14 @@ describe('defaults: customer, then merchant', () => {
   async function setup(gw: TestGateway, api: Calls) {
     const m = await gw.newMerchant();
     const k = m.test.private_key;
-    const tpl = async (text: string) => (await api.post('/receipts/templates', { receipt_text: text }, k)).json().id as number;
+    const tpl = async (text: string) => (await api.post('/receipts/templates', { receipt_text: text }, k)).body.id as number;
     return { m, k, tpl };
   }
   const customer = async (gw: TestGateway, api: Calls, m: Merchant, body: Record<string, unknown>) => {
     const token = await tokenFor(gw, visa, m.test.public_key);
     const res = await api.post('/customers', { token, first_name: 'Grace', last_name: 'Hopper', ...body }, m.test.private_key);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json();
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
   };
 
   test('merchant default_receipts sends a receipt when the charge does not say; send_receipt false still wins', async ({ gateway: gw, calls: api }) => {
@@ -98,7 +98,7 @@ describe('defaults: customer, then merchant', () => {
     const token = await tokenFor(gw, visa, m.test.public_key);
     expectError(await api.post('/charge', { token, amount: 100 }, k), 400, '69005');
     // The live environment keeps its own (off) default.
-    expect((await api.get('/settings', m.live.private_key)).json()).toMatchObject({ default_receipts: false });
+    expect((await api.get('/settings', m.live.private_key)).body).toMatchObject({ default_receipts: false });
   });
 
   test('a customer\'s default_receipts and template come before the merchant\'s template', async ({ calls: api, gateway: gw }) => {
@@ -107,20 +107,20 @@ describe('defaults: customer, then merchant', () => {
     const customerTpl = await tpl('customer template for [CustomerFullName]');
     await api.post('/settings', { default_receipt_template_id: merchantTpl }, k);
     const c = await customer(gw, api, m, { email: 'grace@example.com', default_receipts: true, default_receipt_template_id: String(customerTpl) });
-    const t = (await api.post('/charge', { customer_id: c.id, amount: 700 }, k)).json();
+    const t = (await api.post('/charge', { customer_id: c.id, amount: 700 }, k)).body;
     expect(t.receipt).toMatchObject({ due: true, email_address: 'grace@example.com', receipt_template_id: String(customerTpl) });
     expect((await receiptsOf(gw, t.id))[0]).toMatchObject({ email_address: 'grace@example.com', receipt_text: 'customer template for Grace Hopper' });
 
     // A customer without a template of its own gets the merchant's; a deleted one falls through too.
     const plain = await customer(gw, api, m, { email: 'plain@example.com', default_receipts: true });
-    const t2 = (await api.post('/charge', { customer_id: plain.id, amount: 700 }, k)).json();
+    const t2 = (await api.post('/charge', { customer_id: plain.id, amount: 700 }, k)).body;
     expect((await receiptsOf(gw, t2.id))[0]).toMatchObject({ receipt_text: 'merchant template', receipt_template_id: String(merchantTpl) });
     await api.del(`/receipts/templates/${customerTpl}`, k);
-    const t3 = (await api.post('/charge', { customer_id: c.id, amount: 700 }, k)).json();
+    const t3 = (await api.post('/charge', { customer_id: c.id, amount: 700 }, k)).body;
     expect((await receiptsOf(gw, t3.id))[0]).toMatchObject({ receipt_text: 'merchant template' });
     // The charge's own template beats every default.
     const chargeTpl = await tpl('charge template');
-    const t4 = (await api.post('/charge', { customer_id: c.id, amount: 700, receipt_template_id: chargeTpl }, k)).json();
+    const t4 = (await api.post('/charge', { customer_id: c.id, amount: 700, receipt_template_id: chargeTpl }, k)).body;
     expect((await receiptsOf(gw, t4.id))[0]).toMatchObject({ receipt_text: 'charge template' });
   });
 });
@@ -200,7 +200,7 @@ describe('after the commit, never inside the money transaction', () => {
     const made = await receiptsOf(gw, t.id);
     expect(made).toHaveLength(1);
     expect(made[0]).toMatchObject({ email_address: 'sweep@example.com' });
-    expect((await api.get(`/charge/${t.id}`)).json().receipt.receipt_id).toBe(made[0].id);
+    expect((await api.get(`/charge/${t.id}`)).body.receipt.receipt_id).toBe(made[0].id);
     expect(await sweepDueReceipts(gw.db, gw.clock.now())).toBe(0);
     expect(await receiptsOf(gw, t.id)).toHaveLength(1);
     await app.close();
@@ -227,8 +227,8 @@ describe('exactly once', () => {
     const res = await Promise.all(tokens.map((token, i) => api.post('/charge', {
       token, amount: 200 + i, send_receipt: true, email_address: `many${i}@example.com`,
     })));
-    expect(res.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
-    const ids = res.map((r) => r.json().receipt.receipt_id);
+    expect(res.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const ids = res.map((r) => r.body.receipt.receipt_id);
     expect(new Set(ids).size).toBe(20);
     expect(ids.every((id) => Number.isInteger(id))).toBe(true);
   });

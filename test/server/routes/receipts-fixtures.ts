@@ -1,26 +1,29 @@
 // Shared calls of the receipt, template and notify tests.
 import { expect } from 'vitest';
 import type { KeySet } from '../../../server/domain/keys.js';
-import { TestGateway, basic, tokenFor, visa } from '../../helpers/gateway.js';
+import type { ApiResponse } from '../../../server/testing/client.js';
+import { apiFor } from '../../fixtures.js';
+import { TestGateway, tokenFor, visa } from '../../helpers/gateway.js';
 
-export type Res = { statusCode: number; json(): any; body: string; headers: Record<string, unknown> };
-
+/**
+ * Calls as the gateway's merchant (its test private key unless a key is given), through the shipped
+ * QA client (`apiFor`): answers are the client's `{status, ok, body}`, `body` parsed JSON.
+ */
 export function calls(gw: TestGateway) {
   const key = () => gw.merchant.test.private_key;
+  const client = () => apiFor(gw);
   return {
-    post: (url: string, payload: unknown = {}, k = key(), headers: Record<string, string> = {}) =>
-      gw.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { ...basic(k), ...headers }, payload: payload as any }) as Promise<Res>,
-    get: (url: string, k = key()) => gw.app.inject({ url: `/api/v1${url}`, headers: basic(k) }) as Promise<Res>,
-    del: (url: string, k = key()) => gw.app.inject({ method: 'DELETE', url: `/api/v1${url}`, headers: basic(k) }) as Promise<Res>,
+    post: (url: string, payload: unknown = {}, k = key(), headers: Record<string, string> = {}): Promise<ApiResponse<any>> =>
+      client().request<any>('POST', url, payload, { key: k, headers }),
+    get: (url: string, k = key()): Promise<ApiResponse<any>> => client().request<any>('GET', url, undefined, { key: k }),
+    del: (url: string, k = key()): Promise<ApiResponse<any>> => client().request<any>('DELETE', url, undefined, { key: k }),
     /** A settled card charge; `extra` goes into the charge body; `keys` default to the test merchant's test keys. */
     async charge(extra: Record<string, unknown> = {}, card: Record<string, unknown> = visa,
       keys: KeySet = gw.merchant.test): Promise<any> {
       const token = await tokenFor(gw, card, keys.public_key);
-      const res = await gw.app.inject({
-        method: 'POST', url: '/api/v1/charge', headers: basic(keys.private_key), payload: { token, amount: 1234, ...extra } as any,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json();
+      const res = await apiFor(gw, keys).request<any>('POST', '/charge', { token, amount: 1234, ...extra });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body;
     },
   };
 }
