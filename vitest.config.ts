@@ -25,7 +25,7 @@ const PG_ONLY = ['test/server/db/start-together.test.ts'];
 // Suites run one group after another (sequence.groupOrder), each with its own worker count: the API
 // files wait on PGlite, PostgreSQL and their own timers, so two run at once even on two cores; the
 // proof, browser and QA suites spawn gateways (and Chromium, npm) and measure them, one file at a
-// time. `npm test` runs the same groups as separate scripts (test:unit, test:api, ...; package.json).
+// time. `npm test` runs each project as its own `vitest run` (test/run-suites.mjs), in two lanes side by side.
 const API_WORKERS = Number(process.env.TEST_API_WORKERS ?? 2);
 const api = (name: string, db: 'pglite' | 'pg') => ({
   test: {
