@@ -1,25 +1,14 @@
-import { PGlite, PGliteOptions, parse, protocol } from '@electric-sql/pglite';
+import { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { Db, INT8_OID, Queryable, Row, StatementNames, normaliseParams } from './db.js';
+import { frontendMessage, readRows } from './pglite-wire.js';
 
 // Set once at creation: passing parsers per query makes PGlite copy its parser table every time
 // (measured: 100-170 µs a query).
 const parsers = { [INT8_OID]: (v: string) => Number(v) };
 
-const { serialize } = protocol;
-
 /** A parameter as PostgreSQL's text input reads it (what `pg` sends): bytes as hex, the rest as text. */
 const asText = (v: unknown): string | null =>
   v == null ? null : v instanceof Uint8Array ? `\\x${Buffer.from(v).toString('hex')}` : String(v);
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /**
  * A statement with parameters as ONE protocol message (Parse, Bind, Describe, Execute, Sync), where
@@ -31,7 +20,8 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * statement runs inside pg.transaction()); otherwise it is taken, so a statement never lands inside
  * another caller's open transaction. No syncToFs() after it, which query() makes: this adapter opens
  * only a directory (NodeFS) or memory, whose syncToFs is empty (NodeFS writes through to the files
- * as PostgreSQL writes), and the call alone took a lock and ~4% of a statement's CPU.
+ * as PostgreSQL writes), and the call alone took a lock and ~4% of a statement's CPU. The message is
+ * written and its answer read by pglite-wire.ts, not by PGlite's protocol parser.
  */
 function runner(pg: PGlite, names: StatementNames, prepared: Set<string>) {
   const internal = pg as unknown as {
@@ -43,26 +33,23 @@ function runner(pg: PGlite, names: StatementNames, prepared: Set<string>) {
     const values = params.map(asText);
     // Built under the lock: whether the name is prepared may change while a caller waits for it.
     const run = () => internal._runExclusiveQuery(async () => {
-      const parts: Uint8Array[] = [];
-      if (!name || !prepared.has(name)) {
-        // Close first: a Parse that went through in a message that then failed left the name taken.
-        if (name) parts.push(serialize.close({ type: 'S', name }));
-        parts.push(serialize.parse({ name, text: sql, types: [] }));
-      }
-      parts.push(serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync());
-      let messages;
+      const parse = !name || !prepared.has(name);
+      const chunks: Buffer[] = [];
       try {
-        messages = await pg.execProtocolStream(concat(parts), { syncToFs: false });
+        // The backend writes its answer through this callback, a view of its memory: copied at once.
+        await pg.execProtocolRawStream(frontendMessage({ name: name ?? '', sql, values, parse }), {
+          syncToFs: false, onRawData: (bytes) => chunks.push(Buffer.from(bytes)),
+        });
+        const rows = readRows(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), pg.parsers);
+        if (name) prepared.add(name);
+        return rows;
       } catch (err) {
         if (name) prepared.delete(name);
         throw err;
       }
-      if (name) prepared.add(name);
-      return messages;
     });
     try {
-      const messages = await (inTx ? run() : internal._runExclusiveTransaction(run));
-      return parse.parseResults(messages, pg.parsers)[0]?.rows ?? [];
+      return await (inTx ? run() : internal._runExclusiveTransaction(run));
     } catch (err) {
       if (name) names.failed(sql, err);
       throw err;
