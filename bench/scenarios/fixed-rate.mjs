@@ -8,9 +8,9 @@ const PROBE_TOKENS = Number(process.env.BENCH_PROBE_TOKENS ?? 2000);
 /**
  * Latency under a load the gateway can carry: charges by token sent at a fixed rate, half the
  * measured maximum (the `charges` result of this run when it ran, otherwise a probe of
- * PROBE_TOKENS charges at full speed), for BENCH_SECONDS. Requests leave on schedule
- * (autocannon overallRate over the connections), so p99 shows the queueing a busy moment causes,
- * not the closed-loop latency of a saturated server.
+ * PROBE_TOKENS charges at full speed), for BENCH_SECONDS. Requests leave on schedule, open loop
+ * (lib/paced.mjs: request i at i / rate, timed from when it was due), so p99 shows the queueing a
+ * busy moment causes, not the closed-loop latency of a saturated server.
  */
 export default {
   name: 'fixed-rate',
