@@ -5,10 +5,11 @@ import { Processor, processorFor, simulator } from '../processor/processor.js';
 import { findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
 import { methodHome } from '../vault-homes.js';
-import { findChargeableMethod } from './customers.js';
+import { chargeableOf, findChargeableMethod } from './customers.js';
+import type { FirstRead } from './charge-read.js';
 import { Scope, newId } from './keys.js';
 import type { ChargeInput } from './charge-input.js';
-import { ConsumedToken, consumeToken, consumeTokenCte, peekToken } from './tokens.js';
+import { ConsumedToken, consumeToken, consumeTokenCte, openToken, peekToken } from './tokens.js';
 import { EventType, withEvent } from './events.js';
 import { PAYER_FIELDS, Transaction, TransactionRow } from './transactions.js';
 import { presentTransaction } from '../schemas/transactions.js';
@@ -54,12 +55,16 @@ interface Instrument {
 const mask = (n: string) => 'X'.repeat(Math.max(0, n.length - 4)) + n.slice(-4);
 const month = (m: number | null) => (m === null ? null : String(m).padStart(2, '0'));
 
-async function loadInstrument(q: Queryable, deps: ChargeDeps, scope: Scope, input: ChargeInput, now: Date): Promise<Instrument> {
+async function loadInstrument(
+  q: Queryable, deps: ChargeDeps, scope: Scope, input: ChargeInput, now: Date, first?: FirstRead,
+): Promise<Instrument> {
   const base = { customerMetadata: {}, customerEmail: null, customerReceipts: false };
   if (input.shape === 'customer') {
     // Absent means the customer's default method whatever its type (spec 4.1 b: "when absent the
     // customer's default method is charged"); true/false pick the default bank account / card.
-    const m = await findChargeableMethod(q, scope, input.customerId, input.methodId, input.bankAccount ?? null);
+    const read = first?.customer?.id === input.customerId ? first.customer.rows : null;
+    const m = read ? chargeableOf(read, input.methodId, input.bankAccount ?? null)
+      : await findChargeableMethod(q, scope, input.customerId, input.methodId, input.bankAccount ?? null);
     const number = deps.vault.decrypt(m.secret_enc, methodHome(scope, m.method_id));
     const holder = [m.bank_account_holder_first_name, m.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
     const { metadata, default_receipts, email, ...payer } = m.customer;
@@ -122,6 +127,8 @@ function receiptOf(input: ChargeInput, inst: Pick<Instrument, 'customerEmail' | 
 type ChargeOpts = {
   /** Charges made by the gateway itself: a subscription's billing (recurring) or a scheduled transaction. */
   source?: 'subscription' | 'scheduled'; recurring?: boolean; settings?: MerchantSettings;
+  /** What the route read first (charge-read.ts): used where it names the input's token or customer. */
+  first?: FirstRead;
 };
 
 /**
@@ -135,7 +142,7 @@ export async function createCharge(
 ): Promise<ChargeResult> {
   // Without a customer the receipt rules need nothing from the database: check them before touching the token.
   const knownReceipt = input.shape === 'customer' ? null : receiptOf(input, { customerEmail: null, customerReceipts: false });
-  const inst = await loadInstrument(q, deps, scope, input, now);
+  const inst = await loadInstrument(q, deps, scope, input, now, opts.first);
   const c = await decide(q, deps, scope, input, inst, knownReceipt ?? receiptOf(input, inst), now, opts);
   // The row and its event in one statement.
   await withEvent(q, `INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params, scope, c.event, presentTransaction(c.txn), now);
@@ -168,7 +175,8 @@ export async function chargeTokenAtOnce(
   q: Queryable, deps: ChargeDeps, scope: Scope, input: Extract<ChargeInput, { shape: 'token' }>, now: Date, opts: ChargeOpts = {},
 ): Promise<ChargeResult> {
   const receipt = receiptOf(input, { customerEmail: null, customerReceipts: false });
-  const token = await peekToken(q, deps.vault, scope, input.token, now);
+  const read = opts.first?.token?.id === input.token ? opts.first.token : null;
+  const token = read ? read.row && openToken(deps.vault, read.row) : await peekToken(q, deps.vault, scope, input.token, now);
   if (!token) throw new GatewayError(E.TOKEN_REQUIRED);
   const c = await decide(q, deps, scope, input, tokenInstrument(token, input), receipt, now, opts);
   const n = c.params.length;

@@ -15,14 +15,19 @@ const CUSTOMER_COLUMNS = `id, first_name, last_name, company, email, phone, fax,
   city, state, zip, country, metadata, default_receipts, default_receipt_template_id, default_method_id,
   created_at, updated_at`;
 
-/** A charge's read (findChargeableMethod): the customer's columns, then each method's as `m_<column>`. */
+/**
+ * A charge's read of a customer (findChargeableMethod, and with the settings domain/charge-read.ts):
+ * the customer's columns, then each method's with details as `m_<column>`, one row per method.
+ */
 const METHOD_CHARGE_COLUMNS = ['id', 'method_type', 'card_type', 'last_4', 'card_exp_month', 'card_exp_year', 'card_owner_name', 'zip',
   'bank_account_holder_first_name', 'bank_account_holder_last_name', 'secret_enc'] as const;
-const CHARGE_COLUMNS = [
+export const CHARGE_COLUMNS = [
   ...CUSTOMER_COLUMNS.split(',').map((col) => `c.${col.trim()}`),
   ...METHOD_CHARGE_COLUMNS.map((col) => `m.${col} AS m_${col}`),
 ].join(', ');
-type ChargeableRow = { [K in (typeof METHOD_CHARGE_COLUMNS)[number] as `m_${K}`]: K extends 'card_exp_month' | 'card_exp_year' ? number | null
+export const METHODS_JOIN = `LEFT JOIN payment_methods m ON m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
+  AND m.deleted_at IS NULL AND m.secret_enc IS NOT NULL`;
+export type ChargeableRow = CustomerRow & { [K in (typeof METHOD_CHARGE_COLUMNS)[number] as `m_${K}`]: K extends 'card_exp_month' | 'card_exp_year' ? number | null
   : K extends 'method_type' ? MethodType | null : string | null };
 
 
@@ -185,19 +190,22 @@ export async function findChargeableMethod(
   methodId: string | null,
   chargeBankAccount: boolean | null,
 ): Promise<ChargeableMethod> {
-  // One statement: the customer and its methods with details, one row per method (one row of nulls
-  // for none). A charge by customer is otherwise four round trips; this was two of them.
-  const rows = await q.query<CustomerRow & ChargeableRow>(
-    `SELECT ${CHARGE_COLUMNS}
-       FROM customers c
-       LEFT JOIN payment_methods m ON m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
-                                  AND m.deleted_at IS NULL AND m.secret_enc IS NOT NULL
-      WHERE c.merchant_id = $1 AND c.env = $2 AND c.id = $3 AND c.deleted_at IS NULL
-      ORDER BY m.seq`,
+  const rows = await q.query<ChargeableRow>(
+    `SELECT ${CHARGE_COLUMNS} FROM customers c ${METHODS_JOIN}
+      WHERE c.merchant_id = $1 AND c.env = $2 AND c.id = $3 AND c.deleted_at IS NULL ORDER BY m.seq`,
     [scope.merchantId, scope.env, customerId],
   );
+  return chargeableOf(rows, methodId, chargeBankAccount);
+}
+
+/**
+ * findChargeableMethod's choice among the rows of a statement selecting CHARGE_COLUMNS over
+ * `customers c` and METHODS_JOIN (one row per method with details, one row of nulls for none; a
+ * row whose customer id is null means no such customer).
+ */
+export function chargeableOf(rows: ChargeableRow[], methodId: string | null, chargeBankAccount: boolean | null): ChargeableMethod {
   const c = rows[0];
-  if (!c) throw new GatewayError(E.CUSTOMER_ID_REQUIRED);
+  if (!c || c.id === null) throw new GatewayError(E.CUSTOMER_ID_REQUIRED);
   const methods = c.m_id === null ? [] : rows.map((r) => ({
     id: r.m_id!, method_type: r.m_method_type!, card_type: r.m_card_type, last_4: r.m_last_4, card_exp_month: r.m_card_exp_month,
     card_exp_year: r.m_card_exp_year, card_owner_name: r.m_card_owner_name, zip: r.m_zip,

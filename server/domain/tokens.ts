@@ -44,7 +44,7 @@ export interface TokenRow {
 }
 
 /** Every column of a token row, named: a statement that lists them can be prepared (db/pg.ts). */
-const TOKEN_COLUMNS = ['id', 'merchant_id', 'env', 'token_type', 'card_type', 'card_owner_name', 'last_4', 'bin',
+export const TOKEN_COLUMNS = ['id', 'merchant_id', 'env', 'token_type', 'card_type', 'card_owner_name', 'last_4', 'bin',
   'card_exp_month', 'card_exp_year', 'bin_brand', 'bin_type', 'bin_level', 'bank_routing_number',
   'bank_account_holder_first_name', 'bank_account_holder_last_name', 'bank_account_type', 'address_1', 'address_2', 'city',
   'state', 'zip', 'country', 'secret_enc', 'csc_enc', 'created_at', 'expires_at', 'used_at'] as const satisfies readonly (keyof TokenRow)[];
@@ -220,7 +220,11 @@ export async function consumeToken(
  */
 export async function peekToken(q: Queryable, vault: Vault, scope: Scope, id: string, now: Date): Promise<ConsumedToken | null> {
   const [row] = await q.query<TokenRow>(`${SELECT_TOKEN} AND used_at IS NULL AND expires_at > $4`, [id, scope.merchantId, scope.env, now]);
-  if (!row) return null;
+  return row ? openToken(vault, row) : null;
+}
+
+/** A usable token's row with its card data decrypted (peekToken, and domain/charge-read.ts's read). */
+export function openToken(vault: Vault, row: TokenRow): ConsumedToken {
   // Object.assign onto the row, not `{ ...row, number, csc }`: that spread is V8's slow path (charges.ts).
   return Object.assign(row, {
     number: vault.decrypt(row.secret_enc, tokenHome(row, 'secret_enc')),

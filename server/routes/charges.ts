@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { readChargeInput, readRefundAmount } from '../domain/charge-input.js';
 import { chargeTokenAtOnce, chargesAtOnce, createCharge, simulated } from '../domain/charges.js';
+import { readForCharge } from '../domain/charge-read.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
 import { getSettings } from '../domain/settings.js';
 import type { Scope } from '../domain/keys.js';
@@ -54,16 +55,19 @@ export default async function chargeRoutes(app: FastifyInstance) {
     },
     schema: { summary: 'Charge a token, a stored method or a card', body: ChargeBody, response: { 200: TransactionSchema } },
   }, async (req) => {
-    const settings = await getSettings(db, req.identity);
-    const body = await applyReceiptDefaults(db, req.identity, (req.body ?? {}) as Record<string, unknown>, settings);
-    const input = readChargeInput(req.identity, body, req.now);
     // A decline is recorded (committed) before its 402 is answered. Without an Idempotency-Key to
     // remember in the same transaction, a test-mode charge writes in one statement and needs no
     // transaction: a token's (chargesAtOnce) consumes the token in it, a stored method's or a card's
-    // (simulated) only reads before it.
+    // (simulated) only reads before it; its first read brings the settings along (charge-read.ts).
     const deps = { vault };
-    const opts = { settings };
-    const { txn, failure } = req.idempotency || !simulated(req.identity, deps)
+    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const atOnce = !req.idempotency && simulated(req.identity, deps);
+    const first = atOnce ? await readForCharge(db, req.identity, raw, req.now) : null;
+    const settings = first?.settings ?? await getSettings(db, req.identity);
+    const body = await applyReceiptDefaults(db, req.identity, raw, settings);
+    const input = readChargeInput(req.identity, body, req.now);
+    const opts = { settings, first: first ?? undefined };
+    const { txn, failure } = !atOnce
       ? await req.tx((q) => createCharge(q, deps, req.identity, input, req.now, opts), { resource: (r) => r.txn.id })
       : chargesAtOnce(req.identity, deps, input)
         ? await chargeTokenAtOnce(db, deps, req.identity, input, req.now, opts)

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../../server/db/index.js';
 import { buildApp } from '../../../server/app.js';
-import { basic, expect, test, tokenFor, visa } from '../../fixtures.js';
+import { apiFor, basic, expect, test, tokenFor, visa } from '../../fixtures.js';
 
 // A test-mode charge without an Idempotency-Key writes in one statement and opens no transaction,
 // whatever it charges: a token (consumed in that statement), a stored method, a card (issue 20:
@@ -47,6 +47,11 @@ test('a stored method, a card and a token: no transaction, one writing statement
       const txn = await charge(payload);
       expect(log, JSON.stringify(payload)).not.toContain('BEGIN');
       expect(log.filter((s) => /^\s*(WITH|INSERT|UPDATE|DELETE)/.test(s))).toHaveLength(1);
+      // Two statements of the charge's own (the key lookup is the auth's): the merchant's settings
+      // come with the first read (charge-read.ts), then the one writing statement.
+      const own = log.filter((s) => !/FROM api_keys/.test(s));
+      expect(own, JSON.stringify(payload)).toHaveLength(2);
+      expect(own[0]).toMatch(/merchant_settings/);
       const [row] = await gateway.db.query('SELECT amount_settled FROM transactions WHERE id = $1', [txn.id]);
       expect(row).toEqual({ amount_settled: (payload as { amount: number }).amount });
       expect(await gateway.db.query(`SELECT type FROM events WHERE data->>'id' = $1`, [txn.id])).toEqual([{ type: 'transaction.created' }]);
@@ -57,4 +62,23 @@ test('a stored method, a card and a token: no transaction, one writing statement
   } finally {
     await app.close();
   }
+});
+
+test('what the first read brings applies: no saved settings are the defaults, saved ones (default receipts, CVV check) count', async ({ gateway, expectError }) => {
+  const m = await gateway.newMerchant();
+  const api = apiFor(gateway, m.test);
+  const customer = (await api.request('POST', '/customers', { token: await api.tokenize(visa), first_name: 'Ada' })).body;
+  const first = await api.request('POST', '/charge', { customer_id: customer.id, amount: 2500 });
+  expect(first.status, JSON.stringify(first.body)).toBe(200);
+  expect((await api.request('POST', '/charge', { token: await api.tokenize(visa), amount: 2500 })).status).toBe(200);
+  expect((await api.request('POST', '/settings', { default_receipts: true, cvv_check: true })).status).toBe(200);
+  // A receipt is now due by default and neither charge has an address: 69005, by customer and by token.
+  expectError(await api.request('POST', '/charge', { customer_id: ` ${customer.id} `, amount: 2500 }), 400, '69005');
+  expectError(await api.request('POST', '/charge', { token: await api.tokenize(visa), amount: 2500 }), 400, '69005');
+  // cvv_check: a token without a code is declined.
+  const { csc: _, ...noCsc } = visa;
+  expectError(await api.request('POST', '/charge', { token: await api.tokenize(noCsc), amount: 2500, email_address: 'a@example.com' }), 402, 'CPCVV2');
+  // An unknown token and customer still answer as before.
+  expectError(await api.request('POST', '/charge', { token: 'nope', amount: 2500, email_address: 'a@example.com' }), 400, '69201');
+  expectError(await api.request('POST', '/charge', { customer_id: 'nope', amount: 2500 }), 400, '34798');
 });

@@ -1,0 +1,47 @@
+import { Queryable } from '../db/index.js';
+import type { Scope } from './keys.js';
+import { CHARGE_COLUMNS, ChargeableRow, METHODS_JOIN } from './customers.js';
+import { MerchantSettings, SETTINGS_JOINED, joinedSettings } from './settings.js';
+import { TOKEN_COLUMNS, TokenRow } from './tokens.js';
+
+/**
+ * A charge's first read, with the merchant's settings, as one statement: the usable token the body
+ * names, or the customer it names and that customer's methods. A test-mode charge without an
+ * Idempotency-Key is then two statements (this read, then the one that records it) instead of three;
+ * each statement is a round trip and, on PostgreSQL, a socket write on each side (docs/decisions.md,
+ * "PGlite wire"). The body is not checked here: the ids are taken as the body gives them, and the
+ * charge uses what was read only when the checked input names the same id (charges.ts).
+ */
+export interface FirstRead {
+  settings: MerchantSettings;
+  /** The token's row when it exists for this merchant and environment, unused and unexpired. */
+  token?: { id: string; row: TokenRow | null };
+  /** Rows of CHARGE_COLUMNS: one per method with details, a customer id of null for no such customer. */
+  customer?: { id: string; rows: ChargeableRow[] };
+}
+
+const FROM_SETTINGS = 'FROM (SELECT 1) one LEFT JOIN merchant_settings s ON s.merchant_id = $1 AND s.env = $2';
+const TOKEN_JOINED = TOKEN_COLUMNS.map((c) => `t.${c}`).join(', ');
+
+export async function readForCharge(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date): Promise<FirstRead | null> {
+  const customerId = typeof body.customer_id === 'string' ? body.customer_id.trim() : '';
+  if (customerId !== '') {
+    const rows = await q.query<ChargeableRow>(
+      `SELECT ${SETTINGS_JOINED}, ${CHARGE_COLUMNS} ${FROM_SETTINGS}
+         LEFT JOIN customers c ON c.merchant_id = $1 AND c.env = $2 AND c.id = $3 AND c.deleted_at IS NULL
+         ${METHODS_JOIN} ORDER BY m.seq`,
+      [scope.merchantId, scope.env, customerId],
+    );
+    return { settings: joinedSettings(rows[0]), customer: { id: customerId, rows } };
+  }
+  const token = typeof body.token === 'string' ? body.token.trim() : '';
+  if (token !== '') {
+    const [row] = await q.query<TokenRow>(
+      `SELECT ${SETTINGS_JOINED}, ${TOKEN_JOINED} ${FROM_SETTINGS}
+         LEFT JOIN tokens t ON t.id = $3 AND t.merchant_id = $1 AND t.env = $2 AND t.used_at IS NULL AND t.expires_at > $4`,
+      [scope.merchantId, scope.env, token, now],
+    );
+    return { settings: joinedSettings(row), token: { id: token, row: row.id === null ? null : row } };
+  }
+  return null;
+}
