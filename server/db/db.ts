@@ -82,14 +82,14 @@ export class StatementNames {
   private named = 0;
   /** The name to prepare `sql` under, or undefined: send it unnamed. */
   nameOf(sql: string): string | undefined {
-    if (selectsStar(sql)) return undefined;
-    let name = this.names.get(sql);
-    if (name === undefined && this.named < MAX_PREPARED) {
-      name = 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
-      this.names.set(sql, name);
-      this.named++;
-    }
-    return name ?? undefined;
+    // A known text first: one Map lookup, no pass over the text (only named texts are kept).
+    const known = this.names.get(sql);
+    if (known !== undefined) return known ?? undefined;
+    if (selectsStar(sql) || this.named >= MAX_PREPARED) return undefined;
+    const name = 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
+    this.names.set(sql, name);
+    this.named++;
+    return name;
   }
   /** After an error of a named statement: a refused cached plan means never naming it again. */
   failed(sql: string, err: unknown): void {

@@ -52,6 +52,9 @@ test('a stored method, a card and a token: no transaction, one writing statement
       const own = log.filter((s) => !/FROM api_keys/.test(s));
       expect(own, JSON.stringify(payload)).toHaveLength(2);
       expect(own[0]).toMatch(/merchant_settings/);
+      // The row was written without being read back: reading it back answers exactly what the charge did.
+      const again = await app.inject({ method: 'GET', url: `/api/v1/charge/${txn.id}`, headers: basic(gateway.merchant.test.private_key) });
+      expect(again.json()).toEqual(txn);
       const [row] = await gateway.db.query('SELECT amount_settled FROM transactions WHERE id = $1', [txn.id]);
       expect(row).toEqual({ amount_settled: (payload as { amount: number }).amount });
       expect(await gateway.db.query(`SELECT type FROM events WHERE data->>'id' = $1`, [txn.id])).toEqual([{ type: 'transaction.created' }]);
