@@ -22,7 +22,7 @@ const LANES = [['unit', 'api', 'e2e'], ['proof', 'qa']];
 const wanted = process.argv.slice(2);
 for (const name of wanted) if (!(name in PROJECTS)) throw new Error(`unknown suite "${name}" (one of ${Object.keys(PROJECTS).join(', ')})`);
 const pick = (lane) => lane.filter((s) => wanted.length === 0 || wanted.includes(s));
-const lanes = process.env.TEST_LANES === '1' ? [LANES.flat().filter((s) => pick([s]).length)] : LANES.map(pick);
+const lanes = (process.env.TEST_LANES === '1' ? [pick(LANES.flat())] : LANES.map(pick)).filter((lane) => lane.length > 0);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));

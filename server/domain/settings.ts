@@ -11,28 +11,25 @@ export interface MerchantSettings {
 
 const DEFAULTS: MerchantSettings = { cvv_check: false, zip_check: false, default_receipts: false, default_receipt_template_id: null };
 
+const COLUMNS = Object.keys(DEFAULTS) as (keyof MerchantSettings)[];
+const SELECT_SETTINGS = `SELECT ${COLUMNS.join(', ')} FROM merchant_settings WHERE merchant_id = $1 AND env = $2`;
+
 /**
  * The settings read beside something else in one statement (a charge's first read,
  * domain/charge-read.ts): `FROM (SELECT 1) one LEFT JOIN merchant_settings s ON s.merchant_id = .. AND s.env = ..`.
+ * Prefixed `s_`: a customer row has its own default_receipts.
  */
-export const SETTINGS_JOINED = `s.merchant_id AS s_merchant_id, s.cvv_check AS s_cvv_check, s.zip_check AS s_zip_check,
-  s.default_receipts AS s_default_receipts, s.default_receipt_template_id AS s_default_receipt_template_id`;
+export const SETTINGS_JOINED = ['merchant_id', ...COLUMNS].map((c) => `s.${c} AS s_${c}`).join(', ');
 
 /** The settings of a row read with SETTINGS_JOINED: the defaults when the merchant saved none. */
 export function joinedSettings(row: Record<string, any>): MerchantSettings {
-  if (row.s_merchant_id === null) return { ...DEFAULTS };
-  return {
-    cvv_check: row.s_cvv_check, zip_check: row.s_zip_check, default_receipts: row.s_default_receipts,
-    default_receipt_template_id: row.s_default_receipt_template_id,
-  };
+  const settings: Record<string, unknown> = { ...DEFAULTS };
+  if (row.s_merchant_id !== null) for (const c of COLUMNS) settings[c] = row[`s_${c}`];
+  return settings as unknown as MerchantSettings;
 }
 
 export async function getSettings(q: Queryable, scope: Scope): Promise<MerchantSettings> {
-  const [row] = await q.query<MerchantSettings & Record<string, any>>(
-    `SELECT cvv_check, zip_check, default_receipts, default_receipt_template_id
-       FROM merchant_settings WHERE merchant_id = $1 AND env = $2`,
-    [scope.merchantId, scope.env],
-  );
+  const [row] = await q.query<MerchantSettings & Record<string, any>>(SELECT_SETTINGS, [scope.merchantId, scope.env]);
   return row ?? { ...DEFAULTS };
 }
 

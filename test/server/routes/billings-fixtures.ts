@@ -18,9 +18,9 @@ export const DECLINING_CARD = '4000000000000002';
 export function api(gw: TestGateway, m?: Merchant) {
   const merchant = () => m ?? gw.merchant;
   const key = () => merchant().test.private_key;
-  const client = () => apiFor(gw, merchant().test);
+  const client = apiFor(gw, merchant().test);
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, k = key()): Promise<ApiResponse<any>> =>
-    client().request<any>(method, url, payload, { key: k });
+    client.request<any>(method, url, payload, { key: k });
   const ok = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, k = key()) => {
     const res = await call(method, url, payload, k);
     expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBe(200);

@@ -11,12 +11,12 @@ import { TestGateway, tokenFor, visa } from '../../helpers/gateway.js';
  */
 export function calls(gw: TestGateway) {
   const key = () => gw.merchant.test.private_key;
-  const client = () => apiFor(gw);
+  const client = apiFor(gw);
   return {
     post: (url: string, payload: unknown = {}, k = key(), headers: Record<string, string> = {}): Promise<ApiResponse<any>> =>
-      client().request<any>('POST', url, payload, { key: k, headers }),
-    get: (url: string, k = key()): Promise<ApiResponse<any>> => client().request<any>('GET', url, undefined, { key: k }),
-    del: (url: string, k = key()): Promise<ApiResponse<any>> => client().request<any>('DELETE', url, undefined, { key: k }),
+      client.request<any>('POST', url, payload, { key: k, headers }),
+    get: (url: string, k = key()): Promise<ApiResponse<any>> => client.request<any>('GET', url, undefined, { key: k }),
+    del: (url: string, k = key()): Promise<ApiResponse<any>> => client.request<any>('DELETE', url, undefined, { key: k }),
     /** A settled card charge; `extra` goes into the charge body; `keys` default to the test merchant's test keys. */
     async charge(extra: Record<string, unknown> = {}, card: Record<string, unknown> = visa,
       keys: KeySet = gw.merchant.test): Promise<any> {
