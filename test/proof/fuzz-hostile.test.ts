@@ -10,7 +10,7 @@ import { CATALOGUE } from '../../server/errors.js';
 import { Merchant, TestGateway, basic, startGateway } from '../helpers/gateway.js';
 import { fieldNames } from './fuzz-cases.js';
 import { errorShapeProblem, figure, probe, tableNames, writtenSince } from './helpers.js';
-import { FORM_HOSTILE, ILL_FORMED, JSON_ENCODED_HOSTILE, JSON_HOSTILE, NAUGHTY, bank, formEncode, leafPaths, validBody, visa, withValue } from './hostile-cases.js';
+import { FORM_HOSTILE, ILL_FORMED, JSON_ENCODED_HOSTILE, JSON_HOSTILE, NAUGHTY, bank, formEncode, leafPaths, moreBodies, validBody, visa, withValue } from './hostile-cases.js';
 import { Route, idsFor, routesOf, seedTest } from './routes.js';
 
 let gw: TestGateway;
@@ -138,10 +138,10 @@ async function targets(routes: Route[]): Promise<Target[]> {
     if (route.path === '/plans/{id}/subscription/{customer_id}') chosen[0] = String((await post('/plans', m.test.private_key, { name: 'Hostile', frequency: 'monthly', amount: 900 })).id);
     let path = route.path;
     route.params.forEach((p, i) => (path = path.replace(`{${p}}`, encodeURIComponent(chosen[i]))));
-    out.push({
-      route, url: `/api/v1${path}`, key: m.test.private_key, publicKey: m.test.public_key, methodId: customer.default_method_id,
-      base: validBody(route, { customer: seeded.customer, strategy: strategy.id }),
-    });
+    const ids = { customer: seeded.customer, strategy: strategy.id };
+    for (const base of [validBody(route, ids), ...moreBodies(route, ids)]) {
+      out.push({ route, url: `/api/v1${path}`, key: m.test.private_key, publicKey: m.test.public_key, methodId: customer.default_method_id, base });
+    }
   }
   return out;
 }

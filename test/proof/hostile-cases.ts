@@ -49,6 +49,18 @@ export function validBody(route: Route, ids: { customer: string; strategy?: stri
   }
 }
 
+/**
+ * More valid bodies for operations with more than one request shape, so the code of each shape
+ * meets the hostile values too: POST /charge by customer (its first read takes customer_id from
+ * the body before the body is checked, domain/charge-read.ts) besides the token charge above.
+ */
+export function moreBodies(route: Route, ids: { customer: string }): Record<string, unknown>[] {
+  if (`${route.method} ${route.path}` === 'POST /charge') {
+    return [{ customer_id: ids.customer, amount: 1999, description: 'hostile', metadata: { order: '43' }, email_address: 'h@example.com' }];
+  }
+  return [];
+}
+
 /** Nested leaves of a valid body ("items.0.description"), so values inside lists are attacked too. */
 export function leafPaths(body: Record<string, unknown>): string[] {
   const out: string[] = [];
