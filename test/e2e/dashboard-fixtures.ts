@@ -100,6 +100,7 @@ export async function signIn(key = currentKey) {
   await page.getByLabel('Private key', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+  await rendered(); // the first page is drawn (and has taken the focus) before the test goes on
 }
 
 /**

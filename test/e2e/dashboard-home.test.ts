@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, charge, expectRequestFailure, open, page, quiet, setupDashboard, shot, signIn } from './dashboard-fixtures.js';
+import { api, charge, expectRequestFailure, gateway, open, page, quiet, rendered, setupDashboard, shot, signIn } from './dashboard-fixtures.js';
 
 setupDashboard();
 
@@ -116,6 +116,28 @@ describe('dashboard search', () => {
     await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
     await expect(page.locator('#search-results').textContent()).resolves.toBe('');
     expect(await page.locator('#search-input').inputValue()).toBe('');
+  });
+
+  it('typing in the search box while the first page loads keeps the focus there', async () => {
+    // The home page's data is held back until the user has typed: its late render must not move
+    // the focus to its heading (which closed the results and sent the keys elsewhere).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route('**/api/v1/dashboard/summary*', async (route) => { await held; await route.continue(); });
+    await quiet();
+    await page.goto(`${gateway!.url}/dashboard`);
+    await page.getByLabel('Private key', { exact: true }).fill(gateway!.privateKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const box = page.getByRole('combobox', { name: 'Search' });
+    await box.fill('0005');
+    await page.getByRole('listbox', { name: 'Search results' }).getByRole('option').first().waitFor();
+    release();
+    await rendered();
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('search-input');
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowDown');
+    expect(await box.getAttribute('aria-activedescendant')).toBe('search-result-0');
+    await quiet();
   });
 });
 

@@ -38,6 +38,7 @@ export async function route({ focus = true } = {}) {
   }
   document.title = `Tessera · ${PAGES[section].title}`;
   const seq = ++state.renderSeq;
+  const focusedBefore = document.activeElement;
   const view = h('div', { 'data-page': section });
   const alive = () => seq === state.renderSeq;
   try {
@@ -51,7 +52,10 @@ export async function route({ focus = true } = {}) {
   // navigation has finished rendering.
   $('view').dataset.shows = location.hash;
   $('view').replaceChildren(view);
-  if (focus) view.querySelector('h1')?.focus();
+  // The new page's heading takes the focus, unless the user has put it somewhere else (the search
+  // box, say) while the page was loading: typing there must not be cut off by a late render.
+  const now = document.activeElement;
+  if (focus && (now === focusedBefore || !now || now === document.body)) view.querySelector('h1')?.focus();
 }
 
 onRerender(() => route({ focus: false }));
