@@ -155,7 +155,8 @@ export class TokenLimiter {
 
   /** True while this node knows the address is past the failed-authentication ceiling (no lookup needed). */
   authBlocked(ip: string, now: Date): GatewayError | null {
-    if (!this.limits.authFailures) return null;
+    // Every authenticated request asks: with no address blocked, the answer needs no hash.
+    if (!this.limits.authFailures || this.blocked.size === 0) return null;
     const client = hashClient(ip);
     const until = this.blocked.get(client);
     if (until === undefined) return null;
