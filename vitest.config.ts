@@ -19,7 +19,7 @@ const PURE_SERVER = [
 // other project would only import them), or where the database is beside the point: the snapshot
 // cache (always in-memory PGlite, building snapshots on disk) and the OpenAPI client check (tsc over
 // the generated types; the flows it runs are tested on both databases by the route files).
-const PGLITE_ONLY = ['test/server/db/{lock,pglite,pglite-wire,private-dir}.test.ts', 'test/server/routes/openapi-client.test.ts'];
+const PGLITE_ONLY = ['test/server/db/{lock,maintenance,pglite,pglite-wire,private-dir}.test.ts', 'test/server/routes/openapi-client.test.ts'];
 const PG_ONLY = ['test/server/db/start-together.test.ts'];
 
 // Suites run one group after another (sequence.groupOrder), each with its own worker count: the API

@@ -5,6 +5,8 @@ import type { ReadinessCheck } from './routes/health.js';
 import { Clock, systemClock } from './clock.js';
 import { Db, Queryable, openDatabase } from './db/index.js';
 import { ensurePrivateDir } from './db/private-dir.js';
+import { maintain } from './db/maintenance.js';
+import { Loop } from './lib/loop.js';
 import { KeyCache, KeySet, createKeySet, createMerchant } from './domain/keys.js';
 import { MerchantSettings, updateSettings } from './domain/settings.js';
 import { purgeIdempotencyKeys } from './http/idempotency.js';
@@ -60,6 +62,8 @@ export interface StartOptions {
   notify?: NotifyConfig;
   /** Pause between rounds of the recurring-billing scheduler (billings, scheduled transactions, callbacks). Default 5 s. */
   schedulerIntervalMs?: number;
+  /** Embedded database only: pause between checks for tables due a VACUUM ANALYZE (db/maintenance.ts). Default 60 s. */
+  maintenanceIntervalMs?: number;
   warn?: (msg: string) => void;
 }
 
@@ -88,7 +92,8 @@ export function clockFrom(start: Date | string): Clock {
   return { now: () => new Date(Date.now() + offset) };
 }
 
-const HOUR = 3600_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 /** How long a node may keep using a key lookup: a revoked key stops working within this. */
 const KEY_CACHE_MS = 1000;
 
@@ -183,6 +188,16 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       void wipeExpiredTokens(db, clock.now()).catch((err) => app.log.error({ err }, 'wiping expired tokens failed; next hour'));
     }, HOUR);
     purge.unref();
+    // PGlite has no autovacuum (single-user mode): without it, plans made while the tables were
+    // tiny are kept however large they grow. A PostgreSQL server runs its own.
+    const maintenance = db.kind === 'pglite'
+      ? new Loop(async () => {
+        const done = await maintain(db);
+        if (done.length) app.log.info({ tables: done }, 'embedded database: tables vacuumed and analyzed');
+      }, (err) => app.log.error({ err }, 'embedded database maintenance failed; next round'))
+      : null;
+    const maintenanceMs = opts.maintenanceIntervalMs ?? MINUTE;
+    maintenance?.start(maintenanceMs, maintenanceMs); // not at start: a test gateway's first minute is its whole life
     outbox.log = app.log;
     vault.onUnreadable = (info) => app.log.error({ vault: info }, info.reason === 'unknown_key'
       ? 'stored payment data is encrypted with a data key this node does not hold (VAULT01): check TESSERA_DATA_KEY and TESSERA_DATA_KEYS_RETIRED'
@@ -215,6 +230,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
           removeControl();
           clearInterval(purge);
           await app.close();
+          await maintenance?.stop();
           await webhooks.stop();
           await scheduler.stop();
           await outbox.stop();

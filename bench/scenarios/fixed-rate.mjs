@@ -1,3 +1,4 @@
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { startGateway } from '../lib/gateway.mjs';
 import { httpLoad } from '../lib/load.mjs';
 import { MARK, chargeRequests } from './charges.mjs';
@@ -31,10 +32,22 @@ export default {
       const rate = Math.max(1, Math.round(max / 2));
       const n = Math.round(rate * ctx.cfg.seconds);
       const { tokens, request } = await chargeRequests(ctx, gw, n);
+      // Where a slow charge waited: the gateway's event loop (its delay, and the GC pauses in it)
+      // or elsewhere (PostgreSQL, the load generator, the scheduler).
+      const loop = monitorEventLoopDelay({ resolution: 1 });
+      const gcs = [];
+      const gcObs = new PerformanceObserver((list) => gcs.push(...list.getEntries().map((e) => e.duration)));
       const r = await httpLoad({
         urls: gw.urls, connections: ctx.cfg.connections, overallRate: rate, amount: n, seconds: 600,
         sequence: tokens.map(request), bodyIncludes: MARK, name: 'charges-half-rate',
+        onStart: () => (loop.enable(), gcObs.observe({ entryTypes: ['gc'] })),
       });
+      loop.disable();
+      gcObs.disconnect();
+      gcs.sort((a, b) => a - b);
+      const ms = (ns) => (ns / 1e6).toFixed(1);
+      console.log(`  gateway event loop: delay p50 ${ms(loop.percentile(50))} ms, p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms;`
+        + ` GC: ${gcs.length} pauses, ${gcs.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, longest ${(gcs.at(-1) ?? 0).toFixed(1)} ms`);
       return [{ name: 'charges-half-rate', unit: `req/s (sent at ${rate}/s)`, ...r }];
     } finally {
       await gw.close();

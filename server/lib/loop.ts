@@ -26,11 +26,12 @@ export class Loop {
     return Math.max(0, this.lastStart + (this.opts.minGapMs ?? 0) - Date.now());
   }
 
-  start(intervalMs: number): void {
+  /** The first round runs after `firstMs` (at once by default), then one every intervalMs. */
+  start(intervalMs: number, firstMs = 0): void {
     if (this.started) return;
     this.started = true;
     this.intervalMs = intervalMs;
-    this.schedule(0);
+    this.schedule(firstMs);
   }
 
   kick(): void {
