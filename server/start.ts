@@ -188,12 +188,12 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       void wipeExpiredTokens(db, clock.now()).catch((err) => app.log.error({ err }, 'wiping expired tokens failed; next hour'));
     }, HOUR);
     purge.unref();
-    // PGlite has no autovacuum (single-user mode): without it, plans made while the tables were
-    // tiny are kept however large they grow. A PostgreSQL server runs its own.
+    // PGlite has no autovacuum and no checkpointer (single-user mode): without them, plans made
+    // while the tables were tiny are kept however large they grow, and WAL is never recycled.
     const maintenance = db.kind === 'pglite'
       ? new Loop(async () => {
         const done = await maintain(db);
-        if (done.length) app.log.info({ tables: done }, 'embedded database: tables vacuumed and analyzed');
+        if (done.tables.length || done.checkpoint) app.log.info(done, 'embedded database: tables vacuumed and analyzed, WAL checkpointed');
       }, (err) => app.log.error({ err }, 'embedded database maintenance failed; next round'))
       : null;
     const maintenanceMs = opts.maintenanceIntervalMs ?? MINUTE;

@@ -28,14 +28,16 @@ import { ensurePrivateDir } from './private-dir.js';
  *   the files PGlite would untar at every start;
  * - 1 MB WAL segments instead of 16 MB (initdb option, below);
  * - small shared buffers and few connection slots: a test gateway's data fits easily, and
- *   Postgres allocates both at boot.
+ *   Postgres allocates both at boot; little WAL kept between checkpoints (it is memory too).
  */
 const RECIPE = [
   "UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')",
   'DROP DATABASE template0',
   'DROP DATABASE template1',
 ];
-const SETTINGS = ["ALTER SYSTEM SET shared_buffers = '16MB'", 'ALTER SYSTEM SET max_connections = 10'];
+const SETTINGS = ["ALTER SYSTEM SET shared_buffers = '16MB'", 'ALTER SYSTEM SET max_connections = 10',
+  // WAL kept in memory between checkpoints (maintenance.ts takes one at half of it): 16 MB, not 64.
+  "ALTER SYSTEM SET max_wal_size = '16MB'", "ALTER SYSTEM SET min_wal_size = '4MB'"];
 const INITDB_PARAMS = ['--wal-segsize=1'];
 const FORMAT = 'tessera-snapshot-v1';
 

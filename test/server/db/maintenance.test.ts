@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest';
 import type { Db } from '../../../server/db/db.js';
-import { isDue, maintain, tableSizes } from '../../../server/db/maintenance.js';
+import { checkpointDue, isDue, maintain, tableSizes, walState } from '../../../server/db/maintenance.js';
 import { migrate } from '../../../server/db/migrate.js';
 import { openPglite } from '../../../server/db/pglite.js';
 import { startTessera } from '../../../server/start.js';
@@ -26,6 +26,31 @@ test.for([
   expect(isDue(size)).toBe(due);
 });
 
+const MB = 1024 * 1024;
+test.for([
+  [{ since: 200, age: 10, max: 64 * MB, timeout: 300 }, false, 'nothing written'],
+  [{ since: 31 * MB, age: 10, max: 64 * MB, timeout: 300 }, false, 'under half of max_wal_size'],
+  [{ since: 32 * MB, age: 10, max: 64 * MB, timeout: 300 }, true, 'half of max_wal_size'],
+  [{ since: 2 * MB, age: 301, max: 64 * MB, timeout: 300 }, true, 'past checkpoint_timeout with WAL written'],
+  [{ since: 200, age: 3000, max: 64 * MB, timeout: 300 }, false, 'past checkpoint_timeout, idle'],
+] as const)('checkpointDue %j -> %s (%s)', ([w, due]) => {
+  expect(checkpointDue(w)).toBe(due);
+});
+
+test('WAL written past half of max_wal_size is checkpointed, and its segments recycled', async () => {
+  db = await openPglite(undefined, { postgresqlconf: ['max_wal_size = 32MB'] });
+  const segments = async () => (await db!.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_ls_waldir()'))[0].n;
+  await db.exec(`CREATE TABLE filler AS SELECT g, repeat('x', 200) AS v FROM generate_series(1, 150000) g`);
+  const before = await walState(db);
+  expect(before.max).toBe(32 * MB);
+  expect(before.since).toBeGreaterThan(16 * MB);
+  const held = await segments();
+  const { checkpoint } = await maintain(db);
+  expect(checkpoint).toBe(true);
+  expect((await walState(db)).since).toBeLessThan(MB);
+  expect(await segments()).toBeLessThan(held);
+});
+
 /** The plan a prepared statement uses now (after 6 runs PostgreSQL settles on its generic plan). */
 async function planOf(q: Db, args: string): Promise<string> {
   for (let i = 0; i < 6; i++) await q.exec(`EXECUTE by_id(${args})`);
@@ -46,15 +71,15 @@ test('a customer read prepared on an empty table uses the primary key once the t
   expect((await tableSizes(db)).find((t) => t.name === 'customers')).toMatchObject({ tuples: -1 });
   expect(await planOf(db, args)).not.toMatch(/customers_pkey/); // the plan of the empty table, kept
 
-  const done = await maintain(db);
-  expect(done).toContain('customers');
-  expect(done).toContain('merchants');
+  const { tables } = await maintain(db);
+  expect(tables).toContain('customers');
+  expect(tables).toContain('merchants');
   const customers = (await tableSizes(db)).find((t) => t.name === 'customers')!;
   expect(customers.tuples).toBeGreaterThan(19_000);
   expect(isDue(customers)).toBe(false);
   expect(await planOf(db, args)).toMatch(/Index Scan using customers_pkey/);
   // Nothing grew since: the next round does nothing.
-  await expect(maintain(db)).resolves.toEqual([]);
+  await expect(maintain(db)).resolves.toEqual({ tables: [], checkpoint: false });
 });
 
 test('an embedded gateway runs the maintenance on its own', async () => {
@@ -64,4 +89,6 @@ test('an embedded gateway runs the maintenance on its own', async () => {
   await expect.poll(async () => (await tableSizes(running.db)).filter(isDue).map((t) => t.name), { timeout: 10_000 }).toEqual([]);
   const keys = (await tableSizes(running.db)).find((t) => t.name === 'api_keys')!;
   expect(keys.tuples).toBeGreaterThan(0);
+  // Its WAL between checkpoints is memory: the snapshot keeps it small (db/snapshot.ts).
+  expect((await walState(running.db)).max).toBe(16 * MB);
 });
