@@ -28,12 +28,15 @@ function area(cf) {
   if (f === '(idle)') return 'idle';
   if (f === '(garbage collector)') return 'gc';
   if (f === '(program)') return 'program (native, incl. wasm compile/runtime glue)';
+  // V8 samples wall time: a process that wakes its peer on loopback is often descheduled inside the
+  // write, and that wait lands here. Compare with process.cpuUsage()'s system time (docs/decisions.md).
+  if ((f === 'writev' || f === 'writeBuffer' || f === 'writeUtf8String') && !u) return 'socket writes (mostly descheduled wall time, not CPU)';
   if (u.startsWith('wasm://') || /^\$?(func|wasm-function)/.test(f)) return 'pglite wasm (postgres)';
   if (u.includes('@electric-sql/pglite')) return 'pglite js';
   if (u.includes('/node_modules/fastify') || u.includes('/node_modules/@fastify') || u.includes('find-my-way') ||
     u.includes('light-my-request') || u.includes('avvio') || u.includes('fast-json-stringify') ||
     u.includes('fast-querystring') || u.includes('/pino') || u.includes('ajv')) return 'fastify & plugins';
-  if (u.includes('/node_modules/pg')) return 'pg driver';
+  if (u.includes('/node_modules/pg') || u.includes('/node_modules/postgres/')) return 'database driver (pg, postgres)';
   if (u.includes('/dist/server/') || u.includes('/dist/src/')) return 'tessera';
   if (u.startsWith('node:') || u === '') return `node/native ${f ? '' : ''}`.trim();
   if (u.includes('/node_modules/')) return 'other deps';
