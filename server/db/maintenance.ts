@@ -43,15 +43,14 @@ export function isDue(t: TableSize): boolean {
 }
 
 /** The application's tables (schema public) with their recorded and present sizes. */
-export async function tableSizes(q: Queryable): Promise<TableSize[]> {
-  const rows = await q.query<{ name: string; recorded: number; tuples: number; pages: number }>(
+export function tableSizes(q: Queryable): Promise<TableSize[]> {
+  return q.query<TableSize>(
     `SELECT c.relname AS name, c.relpages AS recorded, c.reltuples::float8 AS tuples,
             (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS pages
        FROM pg_class c
       WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r'
       ORDER BY c.relname`,
   );
-  return rows.map((r) => ({ name: r.name, recorded: Number(r.recorded), tuples: Number(r.tuples), pages: Number(r.pages) }));
 }
 
 export interface WalState {

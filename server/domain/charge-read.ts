@@ -1,8 +1,8 @@
 import { Queryable } from '../db/index.js';
 import type { Scope } from './keys.js';
-import { CHARGE_COLUMNS, ChargeableRow, METHODS_JOIN } from './customers.js';
+import { CHARGE_COLUMNS, CUSTOMER_MATCH, ChargeableRow, METHODS_JOIN } from './customers.js';
 import { MerchantSettings, SETTINGS_JOINED, joinedSettings } from './settings.js';
-import { TOKEN_COLUMNS, TokenRow } from './tokens.js';
+import { TOKEN_COLUMNS, TokenRow, usableToken } from './tokens.js';
 
 /**
  * A charge's first read, with the merchant's settings, as one statement: the usable token the body
@@ -20,16 +20,16 @@ export interface FirstRead {
   customer?: { id: string; rows: ChargeableRow[] };
 }
 
-const FROM_SETTINGS = 'FROM (SELECT 1) one LEFT JOIN merchant_settings s ON s.merchant_id = $1 AND s.env = $2';
+/** The merchant's settings, their merchant and env at $m and $m+1. */
+const fromSettings = (m: number) => `FROM (SELECT 1) one LEFT JOIN merchant_settings s ON s.merchant_id = $${m} AND s.env = $${m + 1}`;
 const TOKEN_JOINED = TOKEN_COLUMNS.map((c) => `t.${c}`).join(', ');
 
 export async function readForCharge(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date): Promise<FirstRead | null> {
   const customerId = typeof body.customer_id === 'string' ? body.customer_id.trim() : '';
   if (customerId !== '') {
     const rows = await q.query<ChargeableRow>(
-      `SELECT ${SETTINGS_JOINED}, ${CHARGE_COLUMNS} ${FROM_SETTINGS}
-         LEFT JOIN customers c ON c.merchant_id = $1 AND c.env = $2 AND c.id = $3 AND c.deleted_at IS NULL
-         ${METHODS_JOIN} ORDER BY m.seq`,
+      `SELECT ${SETTINGS_JOINED}, ${CHARGE_COLUMNS} ${fromSettings(1)}
+         LEFT JOIN customers c ON ${CUSTOMER_MATCH} ${METHODS_JOIN} ORDER BY m.seq`,
       [scope.merchantId, scope.env, customerId],
     );
     return { settings: joinedSettings(rows[0]), customer: { id: customerId, rows } };
@@ -37,9 +37,8 @@ export async function readForCharge(q: Queryable, scope: Scope, body: Record<str
   const token = typeof body.token === 'string' ? body.token.trim() : '';
   if (token !== '') {
     const [row] = await q.query<TokenRow>(
-      `SELECT ${SETTINGS_JOINED}, ${TOKEN_JOINED} ${FROM_SETTINGS}
-         LEFT JOIN tokens t ON t.id = $3 AND t.merchant_id = $1 AND t.env = $2 AND t.used_at IS NULL AND t.expires_at > $4`,
-      [scope.merchantId, scope.env, token, now],
+      `SELECT ${SETTINGS_JOINED}, ${TOKEN_JOINED} ${fromSettings(2)} LEFT JOIN tokens t ON ${usableToken(1, 't.')}`,
+      [token, scope.merchantId, scope.env, now],
     );
     return { settings: joinedSettings(row), token: { id: token, row: row.id === null ? null : row } };
   }

@@ -25,6 +25,8 @@ export const CHARGE_COLUMNS = [
   ...CUSTOMER_COLUMNS.split(',').map((col) => `c.${col.trim()}`),
   ...METHOD_CHARGE_COLUMNS.map((col) => `m.${col} AS m_${col}`),
 ].join(', ');
+/** The customer a charge names, not deleted: merchant, env and id are $1..$3. */
+export const CUSTOMER_MATCH = 'c.merchant_id = $1 AND c.env = $2 AND c.id = $3 AND c.deleted_at IS NULL';
 export const METHODS_JOIN = `LEFT JOIN payment_methods m ON m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
   AND m.deleted_at IS NULL AND m.secret_enc IS NOT NULL`;
 export type ChargeableRow = CustomerRow & { [K in (typeof METHOD_CHARGE_COLUMNS)[number] as `m_${K}`]: K extends 'card_exp_month' | 'card_exp_year' ? number | null
@@ -191,8 +193,7 @@ export async function findChargeableMethod(
   chargeBankAccount: boolean | null,
 ): Promise<ChargeableMethod> {
   const rows = await q.query<ChargeableRow>(
-    `SELECT ${CHARGE_COLUMNS} FROM customers c ${METHODS_JOIN}
-      WHERE c.merchant_id = $1 AND c.env = $2 AND c.id = $3 AND c.deleted_at IS NULL ORDER BY m.seq`,
+    `SELECT ${CHARGE_COLUMNS} FROM customers c ${METHODS_JOIN} WHERE ${CUSTOMER_MATCH} ORDER BY m.seq`,
     [scope.merchantId, scope.env, customerId],
   );
   return chargeableOf(rows, methodId, chargeBankAccount);

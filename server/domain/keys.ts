@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { randomHex } from '../lib/random.js';
 import { Queryable } from '../db/index.js';
+import { remember } from '../lib/remember.js';
 
 export type Env = 'test' | 'live';
 export type KeyKind = 'pk' | 'sk';
@@ -173,13 +174,6 @@ export class KeyCache {
     }
     for (const [key, hit] of this.known) if (hit.id.merchantId === merchantId) this.known.delete(key);
   }
-}
-
-/** Sets a map entry as its newest, dropping the oldest entry when the map is full. */
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  map.delete(key);
-  if (map.size >= max) map.delete(map.keys().next().value!);
-  map.set(key, value);
 }
 
 export interface ExposedKey {

@@ -51,11 +51,17 @@ export const TOKEN_COLUMNS = ['id', 'merchant_id', 'env', 'token_type', 'card_ty
 
 const SELECT_TOKEN = `SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE id = $1 AND merchant_id = $2 AND env = $3`;
 
+/**
+ * A token that can still be charged: this id in this merchant environment, unused and unexpired.
+ * The id, merchant, env and now are parameters $n..$n+3; `alias` prefixes the columns (`t.`).
+ * Every statement that reads or consumes a token to charge it uses this one condition.
+ */
+export const usableToken = (n: number, alias = '') => `${alias}id = $${n} AND ${alias}merchant_id = $${n + 1} AND ${alias}env = $${n + 2}
+  AND ${alias}used_at IS NULL AND ${alias}expires_at > $${n + 3}`;
+
 /** consumeToken's statement: the row as it was for the caller, card data wiped in the row. */
 const CONSUME_TOKEN = `WITH target AS (
-    SELECT id, secret_enc, csc_enc FROM tokens
-     WHERE id = $1 AND merchant_id = $2 AND env = $3 AND used_at IS NULL AND expires_at > $4
-     FOR UPDATE)
+    SELECT id, secret_enc, csc_enc FROM tokens WHERE ${usableToken(1)} FOR UPDATE)
   UPDATE tokens t SET used_at = $4, secret_enc = '', csc_enc = NULL
     FROM target WHERE t.id = target.id AND t.used_at IS NULL
   RETURNING ${TOKEN_COLUMNS.map((c) => (c === 'secret_enc' ? 'target.secret_enc' : `t.${c}`)).join(', ')},
@@ -219,7 +225,7 @@ export async function consumeToken(
  * re-checks `used_at IS NULL`, so only one of them records anything.
  */
 export async function peekToken(q: Queryable, vault: Vault, scope: Scope, id: string, now: Date): Promise<ConsumedToken | null> {
-  const [row] = await q.query<TokenRow>(`${SELECT_TOKEN} AND used_at IS NULL AND expires_at > $4`, [id, scope.merchantId, scope.env, now]);
+  const [row] = await q.query<TokenRow>(`SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE ${usableToken(1)}`, [id, scope.merchantId, scope.env, now]);
   return row ? openToken(vault, row) : null;
 }
 
@@ -238,7 +244,7 @@ export function openToken(vault: Vault, row: TokenRow): ConsumedToken {
  * id only when this statement consumed it.
  */
 export const consumeTokenCte = (n: number) => `tok AS (UPDATE tokens SET used_at = $${n + 3}, secret_enc = '', csc_enc = NULL
-   WHERE id = $${n} AND merchant_id = $${n + 1} AND env = $${n + 2} AND used_at IS NULL AND expires_at > $${n + 3} RETURNING id)`;
+   WHERE ${usableToken(n)} RETURNING id)`;
 
 /**
  * A token's card data lives only while the token can be used: consuming wipes it, and this sweep

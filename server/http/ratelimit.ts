@@ -3,6 +3,7 @@ import ipaddr from 'ipaddr.js';
 import type { KeyIdentity } from '../domain/keys.js';
 import { E, GatewayError } from '../errors.js';
 import { CounterStore, FAILURE_WINDOW, Hit, MINUTE } from './counters.js';
+import { remember } from '../lib/remember.js';
 
 /**
  * Per-window ceilings; 0 (or absent) switches a rule off. Refused card data is counted per client
@@ -46,18 +47,17 @@ export function clientOf(ip: string): string {
 }
 
 /**
- * Addresses are counted, not stored: buckets hold a hash. Remembered for the addresses seen lately
- * (every token request asks; parsing and hashing cost 5-12 µs): at most HASHED_MAX, then forgotten
- * all at once, so an attacker drawing fresh addresses only empties the memo.
+ * Addresses are counted, not stored: buckets hold a hash. Remembered for the last HASHED_MAX
+ * addresses (every token request asks; parsing and hashing cost 5-12 µs); an attacker drawing
+ * fresh addresses only pushes older ones out.
  */
 const HASHED_MAX = 4096;
 const hashed = new Map<string, string>();
 const hashClient = (ip: string) => {
   let h = hashed.get(ip);
   if (h === undefined) {
-    if (hashed.size >= HASHED_MAX) hashed.clear();
     h = createHash('sha256').update(clientOf(ip)).digest('hex').slice(0, 16);
-    hashed.set(ip, h);
+    remember(hashed, ip, h, HASHED_MAX);
   }
   return h;
 };

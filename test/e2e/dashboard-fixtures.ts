@@ -94,11 +94,16 @@ export async function shot(name: string) {
   if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-export async function signIn(key = currentKey) {
+/** Opens the dashboard and submits the sign-in form, without waiting for what follows. */
+export async function submitSignIn(key = currentKey) {
   await quiet();
   await page.goto(`${gateway!.url}/dashboard`);
   await page.getByLabel('Private key', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export async function signIn(key = currentKey) {
+  await submitSignIn(key);
   await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
   await rendered(); // the first page is drawn (and has taken the focus) before the test goes on
 }

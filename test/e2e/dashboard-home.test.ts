@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, charge, expectRequestFailure, gateway, open, page, quiet, rendered, setupDashboard, shot, signIn } from './dashboard-fixtures.js';
+import { api, charge, expectRequestFailure, open, page, quiet, rendered, setupDashboard, shot, signIn, submitSignIn } from './dashboard-fixtures.js';
 
 setupDashboard();
 
@@ -124,10 +124,7 @@ describe('dashboard search', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
     await page.route('**/api/v1/dashboard/summary*', async (route) => { await held; await route.continue(); });
-    await quiet();
-    await page.goto(`${gateway!.url}/dashboard`);
-    await page.getByLabel('Private key', { exact: true }).fill(gateway!.privateKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn();
     const box = page.getByRole('combobox', { name: 'Search' });
     await box.fill('0005');
     await page.getByRole('listbox', { name: 'Search results' }).getByRole('option').first().waitFor();
