@@ -6,8 +6,9 @@ import { pacedLoad } from './paced.mjs';
 import { summarise } from './stats.mjs';
 
 function once(opts, { recordTimes }) {
-  // A fixed rate is sent open loop (paced.mjs), not with autocannon's per-second bursts.
-  if (opts.overallRate) return pacedLoad(opts);
+  // A fixed rate is sent open loop (paced.mjs), not with autocannon's per-second bursts; its
+  // warm-up is part of the same paced run, and the measured part starts when paced.mjs says so.
+  if (opts.overallRate) return pacedLoad(opts, started);
   const times = [];
   let seq = 0;
   const requests = opts.sequence?.length
@@ -44,6 +45,9 @@ function once(opts, { recordTimes }) {
   });
 }
 
+// The parent starts its CPU clock here.
+const started = () => process.send({ started: true });
+
 process.once('message', async (opts) => {
   try {
     let warmup = 0;
@@ -51,7 +55,7 @@ process.once('message', async (opts) => {
       const w = await once({ ...opts, seconds: opts.warmupSeconds }, { recordTimes: false });
       warmup = w.res['2xx'] - w.res.mismatches;
     }
-    process.send({ started: true }); // the parent starts its CPU clock here
+    if (!opts.overallRate) started();
     const { res, times } = await once(opts, { recordTimes: true });
     // A mismatched body still counts as 2xx for autocannon; it is not a success here.
     const ok = res['2xx'] - res.mismatches;

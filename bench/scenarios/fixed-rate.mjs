@@ -9,7 +9,8 @@ const PROBE_TOKENS = Number(process.env.BENCH_PROBE_TOKENS ?? 2000);
 /**
  * Latency under a load the gateway can carry: charges by token sent at a fixed rate, half the
  * measured maximum (the `charges` result of this run when it ran, otherwise a probe of
- * PROBE_TOKENS charges at full speed), for BENCH_SECONDS. Requests leave on schedule, open loop
+ * PROBE_TOKENS charges at full speed), for BENCH_SECONDS after BENCH_WARMUP_SECONDS at the same
+ * rate that are not counted. Requests leave on schedule, open loop
  * (lib/paced.mjs: request i at i / rate, timed from when it was due), so p99 shows the queueing a
  * busy moment causes, not the closed-loop latency of a saturated server.
  */
@@ -31,14 +32,17 @@ export default {
       }
       const rate = Math.max(1, Math.round(max / 2));
       const n = Math.round(rate * ctx.cfg.seconds);
-      const { tokens, request } = await chargeRequests(ctx, gw, n);
+      // BENCH_WARMUP_SECONDS at the same rate first, not counted: the sockets are opened and the
+      // new app's code (and the load generator's) compiled; p99 is the steady state's.
+      const warmup = Math.round(rate * ctx.cfg.warmupSeconds);
+      const { tokens, request } = await chargeRequests(ctx, gw, n + warmup);
       // Where a slow charge waited: the gateway's event loop (its delay, and the GC pauses in it)
       // or elsewhere (PostgreSQL, the load generator, the scheduler).
       const loop = monitorEventLoopDelay({ resolution: 1 });
       const gcs = [];
       const gcObs = new PerformanceObserver((list) => gcs.push(...list.getEntries().map((e) => e.duration)));
       const r = await httpLoad({
-        urls: gw.urls, connections: ctx.cfg.connections, overallRate: rate, amount: n, seconds: 600,
+        urls: gw.urls, connections: ctx.cfg.connections, overallRate: rate, amount: n, warmup, seconds: 600,
         sequence: tokens.map(request), bodyIncludes: MARK, name: 'charges-half-rate',
         onStart: () => (loop.enable(), gcObs.observe({ entryTypes: ['gc'] })),
       });
