@@ -10,7 +10,7 @@ import type { FirstRead } from './charge-read.js';
 import { Scope, newId } from './keys.js';
 import type { ChargeInput } from './charge-input.js';
 import { ConsumedToken, consumeToken, consumeTokenCte, openToken, peekToken } from './tokens.js';
-import { EventType, withEvent } from './events.js';
+import { EventType, eventInsert, eventParams, withEvent } from './events.js';
 import { PAYER_FIELDS, Transaction, TransactionRow } from './transactions.js';
 import { presentTransaction } from '../schemas/transactions.js';
 import { text } from './validate.js';
@@ -180,13 +180,11 @@ export async function chargeTokenAtOnce(
   if (!token) throw new GatewayError(E.TOKEN_REQUIRED);
   const c = await decide(q, deps, scope, input, tokenInstrument(token, input), receipt, now, opts);
   const n = c.params.length;
-  const event = [n + 5, n + 6, n + 7, n + 8, n + 9, n + 10, n + 11].map((i) => `$${i}`).join(', ');
   const [done] = await q.query(
     `WITH ${consumeTokenCte(n + 1)},
        change AS (INSERT INTO transactions ${c.columns} SELECT ${c.values} FROM tok RETURNING id)
-     INSERT INTO events (id, merchant_id, env, resource, type, data, created_at) SELECT ${event} FROM change RETURNING id`,
-    [...c.params, input.token, scope.merchantId, scope.env, now,
-      `evt_${newId(12)}`, scope.merchantId, scope.env, 'transaction', c.event, presentTransaction(c.txn), now],
+     ${eventInsert(n + 5, 'change')} RETURNING id`,
+    [...c.params, input.token, scope.merchantId, scope.env, now, ...eventParams(scope, c.event, presentTransaction(c.txn), now)],
   );
   if (!done) throw new GatewayError(E.TOKEN_REQUIRED);
   return result(c.txn);

@@ -32,6 +32,32 @@ export async function emitEvent(q: Queryable, scope: Scope, type: EventType, dat
 }
 
 /**
+ * An event's `dispatched_at` as it is recorded: already dispatched, at its own time, when its
+ * merchant environment has no webhook rule for its resource then (a rule acts on the events
+ * recorded after it exists, so nothing can ever deliver it); otherwise NULL, for the dispatcher to
+ * match it against the rules as they are when it runs. An event no rule listens to is then written
+ * once, instead of written, claimed by a dispatcher round and rewritten to say so.
+ */
+const NOTHING_LISTENS = (merchant: string, env: string, resource: string, at: string) =>
+  `CASE WHEN EXISTS (SELECT 1 FROM webhook_rules r WHERE r.merchant_id = ${merchant} AND r.env = ${env}
+     AND r.event_resource = ${resource}) THEN NULL ELSE ${at}::timestamptz END`;
+
+/**
+ * The INSERT of one event whose eventParams() are $first to $first+6. With `from`, it is an
+ * `INSERT ... SELECT ... FROM from`: one row per row of `from` (none when a CTE wrote none).
+ */
+export function eventInsert(first: number, from?: string): string {
+  const $ = (i: number) => `$${first + i}`;
+  const values = `${[0, 1, 2, 3, 4, 5, 6].map($).join(', ')}, ${NOTHING_LISTENS($(1), $(2), $(3), $(6))}`;
+  return `INSERT INTO events (id, merchant_id, env, resource, type, data, created_at, dispatched_at)
+    ${from ? `SELECT ${values} FROM ${from}` : `VALUES (${values})`}`;
+}
+
+/** The parameters of eventInsert, in its order; the event's id first. */
+export const eventParams = (scope: Scope, type: EventType, data: object, now: Date): unknown[] =>
+  [`evt_${newId(12)}`, scope.merchantId, scope.env, type.slice(0, type.lastIndexOf('.')), type, data, now];
+
+/**
  * A change and its event in one statement (`WITH change AS (<change>) INSERT INTO events ...`):
  * one round trip instead of two on the hot paths. `change` is a data-modifying statement with
  * parameters $1..$n taken from `params`; null records the event alone. The event is written even
@@ -40,14 +66,10 @@ export async function emitEvent(q: Queryable, scope: Scope, type: EventType, dat
 export async function withEvent(
   q: Queryable, change: string | null, params: unknown[], scope: Scope, type: EventType, data: object, now: Date,
 ): Promise<string> {
-  const id = `evt_${newId(12)}`;
-  const n = params.length;
-  const insert = `INSERT INTO events (id, merchant_id, env, resource, type, data, created_at)
-    VALUES (${[1, 2, 3, 4, 5, 6, 7].map((i) => `$${n + i}`).join(', ')})`;
-  await q.query(change ? `WITH change AS (${change}) ${insert}` : insert, [
-    ...params, id, scope.merchantId, scope.env, type.slice(0, type.lastIndexOf('.')), type, data, now,
-  ]);
-  return id;
+  const event = eventParams(scope, type, data, now);
+  const insert = eventInsert(params.length + 1);
+  await q.query(change ? `WITH change AS (${change}) ${insert}` : insert, [...params, ...event]);
+  return event[0] as string;
 }
 
 // --- reading (GET /events) ---------------------------------------------------------------------

@@ -63,9 +63,9 @@ export class WebhookDispatcher {
 
   /**
    * A request may just have written an event: dispatch without waiting for the next round. With
-   * the request's `scope`, only when that merchant environment has webhook rules: a round for an
-   * event nothing listens to is five statements for nothing (the 2 s rounds still mark it
-   * dispatched). The answer is kept listenersTtlMs; a rule made on another node is seen within
+   * the request's `scope`, only when that merchant environment has webhook rules: without one its
+   * events are recorded dispatched (domain/events.ts, eventInsert) and a round would be three
+   * statements for nothing. The answer is kept listenersTtlMs; a rule made on another node is seen within
    * that, and its first events meanwhile wait for the next round. rulesChanged() forgets it at once.
    */
   kick(scope?: Scope): void {

@@ -179,22 +179,33 @@ describe('matching', () => {
     expect(list.find((d: any) => d.strategy_id === sFail.id).rule_id).toBe(failed.id); // the first matching rule is named
   });
 
-  test('rules act on events dispatched after they exist; events are dispatched exactly once', async () => {
+  test('rules act on events recorded after they exist; events are dispatched exactly once', async () => {
     const m = await h.gw.newMerchant();
     const a = testApi(h.gw, m);
+    const undispatched = async () =>
+      (await h.gw.db.query('SELECT id FROM events WHERE merchant_id = $1 AND dispatched_at IS NULL', [m.id])).length;
     await charge(m, 1000);
-    await h.dispatcher.runOnce(at(0)); // no rule yet: dispatched, nothing delivered
+    // No rule for the resource: recorded as dispatched, at its own time; no round needed.
+    const [first] = (await a.ok('GET', '/events')).list;
+    expect(first.dispatched_at).toBe(first.created_at);
+    expect(await undispatched()).toBe(0);
+    // A rule for another resource does not make a transaction event dispatchable.
+    await a.ok('POST', '/webhooks/rules', { event_resource: 'customer' });
+    await charge(m, 1050);
+    expect(await undispatched()).toBe(0);
     const s = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: h.sink.url });
     const r = await a.ok('POST', '/webhooks/rules', { event_resource: 'transaction' });
     await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
+    // Recorded before the rule, dispatched after it exists: still not the rule's.
     await h.dispatcher.runOnce(at(0));
     expect(await deliveriesOf(a)).toHaveLength(0);
     await charge(m, 1100);
+    expect(await undispatched()).toBe(1); // the rule listens: left for the dispatcher
     await h.dispatcher.runOnce(at(0));
     await h.dispatcher.runOnce(at(0));
     expect(await deliveriesOf(a)).toHaveLength(1);
     const events = (await a.ok('GET', '/events')).list;
-    expect(events).toHaveLength(2);
+    expect(events).toHaveLength(3);
     expect(events.every((e: any) => e.dispatched_at !== null)).toBe(true);
   });
 
@@ -253,7 +264,8 @@ describe('events and deliveries views', () => {
     const page = await a.ok('GET', '/events');
     expect(page.meta).toEqual({ limit: 10, offset: 0, total_results: 2 });
     expect(page.list.map((e: any) => e.type)).toEqual(['transaction.failed', 'transaction.created']);
-    expect(page.list[1]).toMatchObject({ class: 'event', resource: 'transaction', dispatched_at: null, data: { id: t1.id } });
+    expect(page.list[1]).toMatchObject({ class: 'event', resource: 'transaction', data: { id: t1.id } });
+    expect(page.list[1].dispatched_at).toBe(page.list[1].created_at); // no rule listens: recorded dispatched
     expect((await a.ok('GET', '/events?type=transaction.created')).list).toHaveLength(1);
     expect((await a.ok('GET', '/events?resource=customer')).list).toHaveLength(0);
     expect(await a.ok('GET', `/events/${page.list[1].id}`)).toEqual(page.list[1]);
