@@ -85,6 +85,8 @@ interface Pending {
 export class DbCounters implements CounterStore {
   private q: Queryable;
   private queue: Pending[] = [];
+  /** A batch's statement is out: the hits meanwhile wait for it and go together after it. */
+  private flushing = false;
   constructor(db: Db) {
     this.q = db.relaxed ?? db;
   }
@@ -93,11 +95,26 @@ export class DbCounters implements CounterStore {
   }
   hits(list: Hit[], now: Date): Promise<number[]> {
     return new Promise((resolve, reject) => {
-      if (this.queue.push({ list, now, resolve, reject }) === 1) setImmediate(() => void this.flush());
+      if (this.queue.push({ list, now, resolve, reject }) === 1 && !this.flushing) setImmediate(() => void this.flush());
     });
   }
 
+  /**
+   * One batch at a time per node: under load the hits that arrive while a statement is out make
+   * the next batch, as a group commit does, instead of statements of their own racing for the same
+   * hot rows on other connections (the per-key counter is locked by each until it commits).
+   */
   private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      await this.flushBatch();
+    } finally {
+      this.flushing = false;
+      if (this.queue.length > 0) setImmediate(() => void this.flush());
+    }
+  }
+
+  private async flushBatch(): Promise<void> {
     const batch = this.queue;
     this.queue = [];
     // One row per counter and window: the adds of the batch summed, or a read.
@@ -128,8 +145,9 @@ export class DbCounters implements CounterStore {
       return;
     }
     if ([...rows.values()].some((r) => r.add > 0) && Math.random() < 0.01) {
+      // Not awaited: the next batch does not wait for the sweep.
       const oldest = new Date(batch[0].now.getTime() - 2 * FAILURE_WINDOW);
-      await this.q.query('DELETE FROM rate_counters WHERE window_start < $1', [oldest]).catch(() => {});
+      void this.q.query('DELETE FROM rate_counters WHERE window_start < $1', [oldest]).catch(() => {});
     }
   }
 }

@@ -1,4 +1,4 @@
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import type { Db, Queryable } from '../../../server/db/index.js';
 import type { KeyIdentity } from '../../../server/domain/keys.js';
 import { DbCounters, MemoryCounters } from '../../../server/http/counters.js';
@@ -59,6 +59,30 @@ test('requests that arrive together share one statement, each with its own count
   ]);
   expect(mixed).toEqual([[1], [1], [2]]);
   expect(await store.hit('key:m', 60_000, now, 0)).toBe(4);
+});
+
+test('hits that arrive while a batch\'s statement is out wait for it, then go together in one statement', async () => {
+  const db = await testDb();
+  drop = db.drop;
+  const sent: string[] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const q = db.relaxed ?? db;
+  const query: Queryable['query'] = async (sql, params) => {
+    if (sent.push(sql) === 1) await gate; // the first statement is held until open()
+    return q.query(sql, params);
+  };
+  const store = new DbCounters({ kind: db.kind, exec: db.exec, tx: db.tx, close: db.close, query, relaxed: { query, exec: q.exec } });
+  const hit = () => store.hits([{ bucket: 'key:m', windowMs: 60_000, add: 1 }], now);
+  const first = hit();
+  await vi.waitFor(() => expect(sent).toHaveLength(1));
+  const later = [hit(), hit(), hit()];
+  await new Promise((r) => setTimeout(r, 20));
+  expect(sent).toHaveLength(1); // nothing else goes out while the first is out
+  open();
+  expect(await first).toEqual([1]);
+  expect(await Promise.all(later)).toEqual([[2], [3], [4]]);
+  expect(sent.filter((s) => !s.startsWith('DELETE'))).toHaveLength(2);
 });
 
 test('a clean token request is one statement on the database counters, every rule on', async () => {
