@@ -90,20 +90,52 @@ export async function deliverCallbacks(deps: CallbackDeps, now: Date = deps.cloc
   }
 }
 
+/**
+ * The merchant environments with pending callbacks, one index probe each (a loose scan of
+ * callbacks_pending_scope), for `ranked` to read each one's first `perScope` due: a batch costs
+ * the number of environments waiting, not the number of callbacks waiting.
+ */
+const PENDING_SCOPES = `scopes AS (
+       (SELECT merchant_id, env FROM callbacks WHERE status = 'pending' ORDER BY merchant_id, env LIMIT 1)
+       UNION ALL
+       SELECT n.merchant_id, n.env FROM scopes s CROSS JOIN LATERAL (
+         SELECT c.merchant_id, c.env FROM callbacks c
+          WHERE c.status = 'pending' AND (c.merchant_id, c.env) > (s.merchant_id, s.env)
+          ORDER BY c.merchant_id, c.env LIMIT 1) n)`;
+/** Only the merchant environment at $5, $6 (a test-mode settle). */
+const ONE_SCOPE = 'scopes AS (SELECT $5::text AS merchant_id, $6::text AS env)';
+
+/**
+ * One batch's claim: $1 now, $2 batch size, $3 the lease's end, $4 per merchant environment, and
+ * with `scoped` that environment's merchant and env at $5, $6. Each environment's first $4 due
+ * callbacks, round by round across environments, locked (SKIP LOCKED) and leased. They are
+ * picked, then updated, through id arrays, so both read them by primary key (a join let the
+ * planner hash the whole table, twice).
+ */
+export const claimSql = (scoped: boolean): string =>
+  `WITH RECURSIVE ${scoped ? ONE_SCOPE : PENDING_SCOPES},
+     ranked AS (
+       SELECT f.id, f.next_attempt_at, row_number() OVER (PARTITION BY s.merchant_id, s.env ORDER BY f.next_attempt_at, f.id) AS rn
+         FROM scopes s CROSS JOIN LATERAL (
+           SELECT c.id, c.next_attempt_at FROM callbacks c
+            WHERE c.merchant_id = s.merchant_id AND c.env = s.env AND c.status = 'pending' AND c.next_attempt_at <= $1
+            ORDER BY c.next_attempt_at, c.id LIMIT $4) f),
+     picked AS (SELECT ARRAY(SELECT id FROM ranked ORDER BY rn, next_attempt_at, id) AS ids),
+     due AS (
+       SELECT c.id FROM callbacks c, picked
+        WHERE c.id = ANY (picked.ids) AND c.status = 'pending' AND c.next_attempt_at <= $1
+        ORDER BY array_position(picked.ids, c.id) LIMIT $2 FOR UPDATE OF c SKIP LOCKED)
+     UPDATE callbacks c SET attempts = c.attempts + 1, next_attempt_at = $3
+      WHERE c.id = ANY (ARRAY(SELECT id FROM due))
+     RETURNING c.id, c.merchant_id, c.env, c.billing_id, c.url, c.body, c.attempts, c.max_attempts`;
+
+const CLAIM_ALL = claimSql(false);
+const CLAIM_ONE = claimSql(true);
+
 async function deliverBatch(deps: CallbackDeps, now: Date, opts: DeliveryOptions): Promise<DeliveryResult> {
   const { batchSize = 32, concurrency = 16, perScope = 2, leaseMs = 60_000, scope } = opts;
-  const only = scope ? 'AND merchant_id = $5 AND env = $6' : '';
   const claimed = await deps.db.query<CallbackRow>(
-    `WITH ranked AS (
-       SELECT id, next_attempt_at, row_number() OVER (PARTITION BY merchant_id, env ORDER BY next_attempt_at, id) AS rn
-         FROM callbacks WHERE status = 'pending' AND next_attempt_at <= $1 ${only}),
-     due AS (
-       SELECT c.id FROM callbacks c JOIN ranked r ON r.id = c.id
-        WHERE r.rn <= $4 AND c.status = 'pending' AND c.next_attempt_at <= $1
-        ORDER BY r.rn, r.next_attempt_at, c.id LIMIT $2 FOR UPDATE OF c SKIP LOCKED)
-     UPDATE callbacks c SET attempts = c.attempts + 1, next_attempt_at = $3
-       FROM due WHERE c.id = due.id
-     RETURNING c.id, c.merchant_id, c.env, c.billing_id, c.url, c.body, c.attempts, c.max_attempts`,
+    scope ? CLAIM_ONE : CLAIM_ALL,
     [now, batchSize, new Date(now.getTime() + leaseMs), perScope, ...(scope ? [scope.merchantId, scope.env] : [])],
   );
   const result: DeliveryResult = { claimed: claimed.length, sent: 0, retrying: 0, failed: 0 };

@@ -1,9 +1,10 @@
-import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
+import { claimSql, deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { webhookSecret } from '../../../server/domain/signing.js';
 import { OutboundPolicy, configureOutbound, restoreOutbound } from '../../../server/net/outbound.js';
 import { ScriptedServer, endless, fakeDns, latch, startScripted } from '../net/outbound-fixtures.js';
 import { verifySignature } from './webhooks-fixtures.js';
 import { Merchant, TestGateway, describe, expect, test } from '../../fixtures.js';
+import { onTestFinished } from 'vitest';
 
 // Delivery under bad receivers: one merchant's hanging endpoints do not hold up another's
 // deliveries, each request is signed when it leaves, and an answer is never read past 4 KiB.
@@ -86,6 +87,39 @@ describe('fairness', () => {
     expect(rx.requests.map((r) => r.url).sort()).toEqual(['/a1', '/b1']);
     expect(await deliverCallbacks(deps(gw), at(gw, 0), { batchSize: 2, roundBudgetMs: 0 })).toMatchObject({ claimed: 2, sent: 2 });
     expect(rx.requests.map((r) => r.url).sort()).toEqual(['/a1', '/a2', '/a3', '/b1']);
+  });
+
+  test("a batch reads each merchant environment's first callbacks, not the whole backlog", async ({ gateway: gw }) => {
+    const [a, b] = [await gw.newMerchant(), await gw.newMerchant()];
+    // Removed at the end: the other tests' rounds claim every merchant's due callbacks.
+    onTestFinished(async () => {
+      await gw.db.query('DELETE FROM callbacks WHERE merchant_id = $1 OR merchant_id = $2', [a.id, b.id]);
+    });
+    await gw.db.query(
+      `INSERT INTO callbacks (merchant_id, env, billing_id, url, body, next_attempt_at, created_at, max_attempts)
+       SELECT $1, 'test', NULL, 'http://a.invalid/', '{}', $2, $2, 5 FROM generate_series(1, 2000)`, [a.id, at(gw, 0)]);
+    const bId = await queue(gw, b, 'http://b.invalid/');
+    await gw.db.exec('ANALYZE callbacks');
+    // The claim as a batch runs it, under EXPLAIN ANALYZE in a transaction rolled back: the rows
+    // it read from callbacks, every scan of it counted (the old ranking read all 2,001).
+    let plan: any;
+    await gw.db.tx(async (q) => {
+      const [row] = await q.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${claimSql(false)}`, [at(gw, 0), 32, at(gw, 60_000), 2]);
+      const text = row['QUERY PLAN'];
+      plan = (typeof text === 'string' ? JSON.parse(text) : text)[0];
+      throw new Error('roll back');
+    }).catch((err) => expect(err.message).toBe('roll back'));
+    const read = (node: any): number => (node['Relation Name'] === 'callbacks' ? node['Actual Rows'] * node['Actual Loops'] : 0)
+      + (node.Plans ?? []).reduce((n: number, p: any) => n + read(p), 0);
+    const rows = read(plan.Plan);
+    const flat = (node: any, d = 0): string[] => [`${' '.repeat(d)}${node['Node Type']} ${node['Relation Name'] ?? ''} ${node['Index Name'] ?? ''} rows=${node['Actual Rows']} loops=${node['Actual Loops']} ${node['Index Cond'] ?? ''} ${node.Filter ?? ''}`, ...(node.Plans ?? []).flatMap((p: any) => flat(p, d + 1))];
+    if (rows > 50) console.log(flat(plan.Plan).join('\n'));
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThan(50);
+    expect(await statusOf(gw, bId)).toBe('pending'); // rolled back
+    // And run for real: two of A's, B's one.
+    const claimed = await gw.db.query(claimSql(false), [at(gw, 0), 32, at(gw, 60_000), 2]);
+    expect(claimed.map((c) => c.merchant_id).sort()).toEqual([a.id, a.id, b.id].sort());
   });
 
   test('a full batch is followed by another while the round is young: a backlog drains in one round', async ({ gateway: gw }) => {
