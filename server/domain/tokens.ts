@@ -59,6 +59,9 @@ const SELECT_TOKEN = `SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE id = 
 export const usableToken = (n: number, alias = '') => `${alias}id = $${n} AND ${alias}merchant_id = $${n + 1} AND ${alias}env = $${n + 2}
   AND ${alias}used_at IS NULL AND ${alias}expires_at > $${n + 3}`;
 
+/** peekToken's statement: the token's row while it can still be charged. */
+const PEEK_TOKEN = `SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE ${usableToken(1)}`;
+
 /** consumeToken's statement: the row as it was for the caller, card data wiped in the row. */
 const CONSUME_TOKEN = `WITH target AS (
     SELECT id, secret_enc, csc_enc FROM tokens WHERE ${usableToken(1)} FOR UPDATE)
@@ -225,7 +228,7 @@ export async function consumeToken(
  * re-checks `used_at IS NULL`, so only one of them records anything.
  */
 export async function peekToken(q: Queryable, vault: Vault, scope: Scope, id: string, now: Date): Promise<ConsumedToken | null> {
-  const [row] = await q.query<TokenRow>(`SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE ${usableToken(1)}`, [id, scope.merchantId, scope.env, now]);
+  const [row] = await q.query<TokenRow>(PEEK_TOKEN, [id, scope.merchantId, scope.env, now]);
   return row ? openToken(vault, row) : null;
 }
 
