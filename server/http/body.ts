@@ -105,8 +105,10 @@ export function registerBodyParsers(app: FastifyInstance): void {
   const json = async (req: FastifyRequest, body: Buffer) => parseJson(bodyText(body), keyLimit(req));
   app.addContentTypeParser(['application/json', 'text/json'], { parseAs: 'buffer' }, json);
   app.addContentTypeParser(/^application\/[^;\s]+\+json(?:;|$)/, { parseAs: 'buffer' }, json);
+  // A form's body never starts with `{` or `[`: JSON labelled as a form (libcurl's and PHP's default
+  // type for a posted string, Ruby's Net::HTTP) is read as JSON, not as one empty-valued field.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' },
-    async (req: FastifyRequest, body: Buffer) => parseForm(bodyText(body), keyLimit(req)));
+    async (req: FastifyRequest, body: Buffer) => jsonOrForm(bodyText(body), keyLimit(req)));
   app.addContentTypeParser('multipart/form-data',
     (req: FastifyRequest, payload: Readable) => parseMultipart(req.headers, payload, req.routeOptions.bodyLimit, keyLimit(req)));
   // No Content-Type: old clients send JSON bare, others a form. Any other type is refused unread.
@@ -115,8 +117,12 @@ export function registerBodyParsers(app: FastifyInstance): void {
     if (req.headers['content-type'] !== undefined) {
       throw new GatewayError(E.UNSUPPORTED_CONTENT, `unsupported content type ${JSON.stringify(req.headers['content-type'].slice(0, 80))}; send ${ACCEPTED_TYPES}`);
     }
-    const text = bodyText(await readBody(payload, req.headers['content-length'], req.routeOptions.bodyLimit));
-    const start = text.trimStart()[0];
-    return start === '{' || start === '[' ? parseJson(text, keyLimit(req)) : parseForm(text.trim(), keyLimit(req));
+    return jsonOrForm(bodyText(await readBody(payload, req.headers['content-length'], req.routeOptions.bodyLimit)), keyLimit(req));
   });
+}
+
+/** A body that starts with `{` or `[` is JSON, anything else a form. */
+function jsonOrForm(text: string, limit: number) {
+  const start = text.trimStart()[0];
+  return start === '{' || start === '[' ? parseJson(text, limit) : parseForm(text.trim(), limit);
 }

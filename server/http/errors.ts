@@ -24,6 +24,15 @@ export function toGatewayError(err: FastifyError | Error): GatewayError | null {
   return null;
 }
 
+/**
+ * A request that came without credentials is answered with a Basic challenge (RFC 7235), for the
+ * clients that send the key only once asked (curl --anyauth, PHP CURLAUTH_ANY, Java's Authenticator,
+ * .NET's NetworkCredential). Not to a browser's fetch (Sec-Fetch-Mode): the dashboard would get the
+ * browser's own sign-in dialog; and not to a wrong key, which asking again would not make right.
+ */
+const challenges = (req: FastifyRequest, ge: GatewayError) =>
+  ge.status === 401 && ge.code === E.KEY_INVALID && req.headers.authorization === undefined && req.headers['sec-fetch-mode'] === undefined;
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     let ge = toGatewayError(err);
@@ -32,6 +41,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       ge = new GatewayError(E.INTERNAL);
     }
     if (ge.details.retry_after) reply.header('retry-after', ge.details.retry_after);
+    if (challenges(req, ge)) reply.header('www-authenticate', 'Basic realm="Tessera API", charset="UTF-8"');
     reply.code(ge.status).header('cache-control', 'no-store').send(ge.toJSON());
   });
   app.setNotFoundHandler((req, reply) => {

@@ -34,6 +34,22 @@ describe('who gets in', () => {
     expect(res.body).not.toContain(gw.merchant.test.private_key);
   });
 
+  test('a request without credentials is challenged (WWW-Authenticate: Basic); a wrong key and a browser fetch are not', async ({ gateway: gw }) => {
+    // Clients that send the key only when asked (curl --anyauth, PHP CURLAUTH_ANY, Java's Authenticator).
+    const bare = await getToken(gw, id, {});
+    expectError(bare, 401, 'AUTH01');
+    expect(bare.headers['www-authenticate']).toBe('Basic realm="Tessera API", charset="UTF-8"');
+    // Asking again would not make a wrong key right; a browser would show its own sign-in dialog.
+    const wrong = await getToken(gw, id, basic(`test_sk_${'a'.repeat(55)}`));
+    expectError(wrong, 401, 'AUTH01');
+    expect(wrong.headers['www-authenticate']).toBeUndefined();
+    const fromPage = await getToken(gw, id, { 'sec-fetch-mode': 'cors' });
+    expectError(fromPage, 401, 'AUTH01');
+    expect(fromPage.headers['www-authenticate']).toBeUndefined();
+    // Other errors carry no challenge.
+    expect((await getToken(gw, id, basic(gw.merchant.test.public_key))).headers['www-authenticate']).toBeUndefined();
+  });
+
   test('the private key works; a password after the colon is ignored', async ({ gateway: gw }) => {
     expect((await getToken(gw, id, basic(gw.merchant.test.private_key))).statusCode).toBe(200);
     const withPassword = { authorization: `Basic ${b64(`${gw.merchant.test.private_key}:whatever`)}` };

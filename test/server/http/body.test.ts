@@ -155,6 +155,8 @@ describe('body parsers and the error handler on a bare app', () => {
     ['JSON array without a Content-Type', '[1,2]', {}, [1, 2]],
     ['form', 'metadata[color]=red&tags[]=x', { 'content-type': 'application/x-www-form-urlencoded' }, { metadata: { color: 'red' }, tags: ['x'] }],
     ['form without a Content-Type', 'a=1&b[c]=2', {}, { a: '1', b: { c: '2' } }],
+    ['JSON labelled as a form (curl -d, PHP CURLOPT_POSTFIELDS)', '{"a":{"b":1}}', { 'content-type': 'application/x-www-form-urlencoded' }, { a: { b: 1 } }],
+    ['a JSON array labelled as a form', ' [1,2]', { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' }, [1, 2]],
     ['JSON as application/*+json', '{"a":1}', { 'content-type': 'application/vnd.api+json; charset=utf-8' }, { a: 1 }],
     ['JSON as text/json', '{"a":1}', { 'content-type': 'text/json' }, { a: 1 }],
     ['an empty JSON array is an empty body', '[]', { 'content-type': 'application/json' }, {}],
@@ -194,6 +196,7 @@ describe('body parsers and the error handler on a bare app', () => {
     ['truncated JSON', '{"a":', { 'content-type': 'application/json' }],
     ['JSON with a trailing comma', '{"a":1,}', { 'content-type': 'application/json' }],
     ['bare JSON-looking garbage', '{nope', {}],
+    ['JSON-looking garbage labelled as a form (not one empty field)', '{"first_name":"Ada",}', { 'content-type': 'application/x-www-form-urlencoded' }],
   ])('%s -> 400 REQ01', async (_, payload, headers) => {
     expectError(await echo(payload, headers), 400, 'REQ01');
   });

@@ -40,6 +40,7 @@ describe('content types', () => {
     ['JSON without a Content-Type', JSON_BODY, {}],
     ['application/x-www-form-urlencoded', FORM_BODY, { 'content-type': 'application/x-www-form-urlencoded' }],
     ['a form without a Content-Type', FORM_BODY, {}],
+    ['JSON labelled as a form (curl -d, PHP CURLOPT_POSTFIELDS without a header)', JSON_BODY, { 'content-type': 'application/x-www-form-urlencoded' }],
     ['multipart/form-data (curl -F)', MULTIPART.payload, { 'content-type': MULTIPART.type }],
     ['gzip JSON', gzipSync(JSON_BODY), { 'content-type': 'application/json', 'content-encoding': 'gzip' }],
     ['deflate form', deflateSync(FORM_BODY), { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'deflate' }],
