@@ -64,6 +64,18 @@ describe('card-testing defence', () => {
     expect((await post(gw, visa, attacker)).statusCode).toBe(200);
   });
 
+  test('a private key tokenizing from the merchant\'s server is not held back: its address stands for every shopper', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 3, perKey: 3, failures: 2, keyIpFailures: 2, ipFailures: 2 } });
+    const server = '192.0.2.80';
+    const bySk = (data: Record<string, unknown>) =>
+      gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.merchant.test.private_key), payload: data, remoteAddress: server });
+    for (let i = 0; i < 5; i++) expect((await bySk({ ...visa, card_number: '4111111111111112' })).json().errors[0].code).toBe('11112');
+    for (let i = 0; i < 5; i++) expect((await bySk(visa)).statusCode).toBe(200);
+    // Nothing of it counted: the public key from that address still has all of its ceilings.
+    for (let i = 0; i < 3; i++) expect((await post(gw, visa, server)).statusCode).toBe(200);
+    expect((await post(gw, visa, server)).statusCode).toBe(429);
+  });
+
   test('refusals are counted per address across merchants too (ip_failures)', async ({ newGateway }) => {
     const gw = await newGateway({ limits: { perIp: 0, perKey: 0, failures: 0, keyIpFailures: 0, ipFailures: 3 } });
     const bad = { ...visa, card_number: '4111111111111112' };
