@@ -92,6 +92,8 @@ describe('charge by token: happy path', () => {
     const ok = await charge(gw, { token: await tokenFor(gw, bank), amount: 500 });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ payment_method: 'bank_account', status: 'SETTLED', account_holder_name: 'Grace Hopper' });
+    // Typed as strings by the spec (2.2): empty, not null, where a bank account has no such thing.
+    expect(ok.json()).toMatchObject({ card_type: '', card_exp_month: '', card_exp_year: '', card_number: expect.stringMatching(/^X+\d{4}$/) });
     expect(ok.body).not.toContain(bank.bank_account_number);
     const ret = await charge(gw, { token: await tokenFor(gw, bank), amount: 12 });
     expect(ret.statusCode).toBe(200);
