@@ -4,6 +4,7 @@ import { E, GatewayError, invalid } from '../errors.js';
 import { Constraint, matches, parseConstraints } from './constraints.js';
 import { EVENT_TYPES, EventResource } from './events.js';
 import { Scope, newId } from './keys.js';
+import { decodeJsonParam } from '../lib/input.js';
 
 // Webhook rules (spec 4.10): which events of one resource, under which constraints, run the
 // strategies related to the rule. Scoped to merchant and environment like every record.
@@ -52,13 +53,9 @@ function readEventTypes(resource: EventResource, v: unknown): string[] {
   let list: unknown = v;
   if (typeof list === 'string') {
     const s = list.trim();
-    if (s.startsWith('[')) {
-      try {
-        list = JSON.parse(s);
-      } catch {
-        throw invalid('event_types', 'must be a list of event types');
-      }
-    } else list = s.split(',');
+    // Decoded as the request's own JSON is checked: depth, NUL, lone surrogates.
+    if (s.startsWith('[')) list = decodeJsonParam(s, 'event_types', () => invalid('event_types', 'must be a list of event types'));
+    else list = s.split(',');
   }
   if (list && typeof list === 'object' && !Array.isArray(list)) list = Object.values(list);
   if (!Array.isArray(list)) throw invalid('event_types', 'must be a list of event types');
@@ -68,7 +65,9 @@ function readEventTypes(resource: EventResource, v: unknown): string[] {
     const raw = typeof item === 'string' ? item.trim().toLowerCase() : '';
     const full = raw.includes('.') ? raw : `${resource}.${raw}`;
     if (!known.includes(full)) {
-      throw new GatewayError(E.WEBHOOK_EVENT_UNKNOWN, `event_types: ${JSON.stringify(item)} is not an event of ${resource}; its events are ${known.join(', ')}`);
+      const shown = JSON.stringify(item) ?? String(item);
+      throw new GatewayError(E.WEBHOOK_EVENT_UNKNOWN,
+        `event_types: ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown} is not an event of ${resource}; its events are ${known.join(', ')}`);
     }
     if (!out.includes(full)) out.push(full);
   }

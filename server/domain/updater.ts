@@ -3,6 +3,7 @@ import { Queryable } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
+import { decodeJsonParam } from '../lib/input.js';
 import { clip, text } from './validate.js';
 import { presentSummary } from '../schemas/updater.js';
 import type { EntryError, EntryRow, UpdateRow, Submitted } from '../schemas/updater.js';
@@ -44,13 +45,7 @@ async function hashJoinsOnly(q: Queryable): Promise<void> {
  */
 export function readBatch(raw: unknown): [number, unknown][] {
   let v = raw;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      v = undefined;
-    }
-  }
+  if (typeof v === 'string') v = decodeJsonParam(v, 'payment_methods', () => new GatewayError(E.UPDATE_BODY_INVALID));
   let entries: [number, unknown][];
   if (Array.isArray(v)) {
     entries = v.map((e, i) => [i, e]);

@@ -194,6 +194,16 @@ describe('POST /tokens/update', () => {
     expect((await gw.db.query('SELECT count(*)::int AS n FROM account_updates'))[0].n).toBe(before);
   });
 
+  test.for<[string, string]>([
+    ['a NUL', '{"0":{"payment_id":"a\\u0000b","card_exp_month":1,"card_exp_year":2030}}'],
+    ['a lone surrogate', '{"0":{"payment_id":"\\ud800","card_exp_month":1,"card_exp_year":2030}}'],
+    ['nesting 5,000 deep', `[${'['.repeat(5000)}${']'.repeat(5000)}]`],
+  ] as const)('a JSON-encoded payment_methods with %s is 400 REQ01, as the same sent as an object; nothing is kept', async ([_name, value], { gateway: gw, calls: api }) => {
+    const before = (await gw.db.query('SELECT count(*)::int AS n FROM account_updates'))[0].n;
+    expectError(await api.post('/tokens/update', { payment_methods: value }), 400, 'REQ01');
+    expect((await gw.db.query('SELECT count(*)::int AS n FROM account_updates'))[0].n).toBe(before);
+  });
+
   test('a JSON array (PHP json_encode of a list) and a JSON-encoded object are accepted, keyed by position', async ({ gateway: gw, calls: api }) => {
     const card = await storedCard(gw, api);
     const asArray = (await submit(gw, api, [entry(UNKNOWN), entry(card)])).body;

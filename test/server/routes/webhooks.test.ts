@@ -42,6 +42,20 @@ describe('rules', () => {
     expect(await a.ok('GET', `/webhooks/rules/${r.id}`)).toEqual(r);
   });
 
+  test('event_types as JSON-encoded text is checked as the body is: 5,000 levels deep or a NUL is 400 REQ01 (was a 500); an unknown item is quoted short', async ({ gateway: gw }) => {
+    const rules = async () => (await gw.db.query('SELECT count(*)::int AS n FROM webhook_rules WHERE merchant_id = $1', [gw.merchant.id]))[0].n;
+    const before = await rules();
+    const post = (event_types: unknown) => gw.app.inject({
+      method: 'POST', url: '/api/v1/webhooks/rules', headers: basic(gw.merchant.test.private_key), payload: { event_resource: 'transaction', event_types },
+    });
+    expectError(await post('['.repeat(5000) + ']'.repeat(5000)), 400, 'REQ01');
+    expectError(await post('["created\u0000"]'), 400, 'REQ01');
+    const long = await post(JSON.stringify([[['x'.repeat(5000)]]]));
+    expectError(long, 400, 'WEBHOOK01');
+    expect(long.json().errors[0].message.length).toBeLessThan(400);
+    expect(await rules()).toBe(before);
+  });
+
   test('event_types and constraints are optional: every event of the resource', async ({ a }) => {
     const r = await rule(a, { event_resource: 'customer' });
     expect(r).toMatchObject({ event_resource: 'customer', event_types: [], constraints: [] });
