@@ -118,7 +118,10 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
   app.decorateRequest('idempotency', null);
   app.addHook('preHandler', async (req, reply) => {
     const key = req.headers['idempotency-key'];
-    if (req.method !== 'POST' || key === undefined || !req.identity) return;
+    // Private keys only: a public key is in every checkout page, so with it anyone who guessed a
+    // shopper's Idempotency-Key (an order id) would be answered that shopper's token, and a card
+    // corrected after a refusal would get the refusal again for a day. Making a token twice is harmless.
+    if (req.method !== 'POST' || key === undefined || req.identity?.kind !== 'sk') return;
     if (typeof key !== 'string' || key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
       throw new GatewayError(E.IDEMPOTENCY_KEY_INVALID);
     }

@@ -150,6 +150,34 @@ describe('scope: merchant, environment, endpoint', () => {
   });
 });
 
+describe('public keys', () => {
+  test('POST /tokens with the public key ignores Idempotency-Key: a guessed key replays no shopper\'s token, a corrected card is not refused again', async ({ gateway: gw }) => {
+    const key = newKey();
+    const pk = gw.merchant.test.public_key;
+    const shopper = await post(gw, '/tokens', { ...visa, card_number: '5105105105105100' }, key, pk);
+    expect(shopper.statusCode).toBe(200);
+    const attacker = await post(gw, '/tokens', visa, key, pk);
+    expect(attacker.statusCode).toBe(200);
+    expect(attacker.headers['idempotent-replayed']).toBeUndefined();
+    expect(attacker.json().id).not.toBe(shopper.json().id);
+    expect(attacker.json().last_4).toBe('1111');
+    const typo = newKey();
+    expectError(await post(gw, '/tokens', { ...visa, card_number: '4111111111111112' }, typo, pk), 400, '11112');
+    expect((await post(gw, '/tokens', visa, typo, pk)).statusCode).toBe(200);
+    // Not even read: a value a private key would be refused for passes.
+    expect((await post(gw, '/tokens', visa, 'x'.repeat(300), pk)).statusCode).toBe(200);
+    expect((await gw.db.query('SELECT count(*)::int AS n FROM idempotency_keys WHERE key = $1', [key]))[0].n).toBe(0);
+  });
+
+  test('the private key keeps it on POST /tokens', async ({ gateway: gw }) => {
+    const key = newKey();
+    const first = await post(gw, '/tokens', visa, key);
+    const again = await post(gw, '/tokens', visa, key);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json().id).toBe(first.json().id);
+  });
+});
+
 describe('lifetime', () => {
   test('within 24 hours the key replays; after 24 hours the request runs again', async ({ gateway: gw }) => {
     const key = newKey();
