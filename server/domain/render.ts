@@ -98,13 +98,25 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
+/**
+ * Characters of substituted values one part of a receipt may carry, all tags together. The
+ * template is bounded (MAX_TEMPLATE_TEXT) but a tag is not: 1,800 `[Metadata/x]` tags of an 8 KB
+ * value made a 14 MB answer and 58 MB stored per receipt. Past the budget a value is cut with "…".
+ */
+export const MAX_SUBSTITUTED = 32_768;
+
 /** Substitutes tags in one line; `wrap` is applied to literal text and values alike. */
-function substitute(line: string, values: Record<string, string>, d: ReceiptData, wrap: (s: string) => string): string {
+function substitute(
+  line: string, values: Record<string, string>, d: ReceiptData, wrap: (s: string) => string, budget: { left: number },
+): string {
   let out = '';
   let at = 0;
   for (const m of line.matchAll(TAG)) {
     out += wrap(line.slice(at, m.index));
-    out += wrap(m[1] !== undefined ? values[m[1]] : metadataValue(d.metadata, m[2]));
+    let v = m[1] !== undefined ? values[m[1]] : metadataValue(d.metadata, m[2]);
+    if (v.length > budget.left) v = budget.left > 0 ? `${v.slice(0, budget.left)}…` : '';
+    budget.left -= v.length;
+    out += wrap(v);
     at = m.index! + m[0].length;
   }
   return out + wrap(line.slice(at));
@@ -117,9 +129,13 @@ function substitute(line: string, values: Record<string, string>, d: ReceiptData
 export function renderTemplate(tpl: TemplateSource, d: ReceiptData): Rendered {
   const values = tagValues(d);
   const lines = tpl.receipt_text.split(BR);
-  const text = lines.map((l) => substitute(l, values, d, (s) => s)).join('\n');
-  const body = lines.map((l) => substitute(l, values, d, escapeHtml)).join('<br>\n');
-  const subject = (tpl.subject ?? '').split(BR).map((l) => substitute(l, values, d, (s) => s)).join(' ')
+  const budget = () => ({ left: MAX_SUBSTITUTED });
+  const forText = budget();
+  const text = lines.map((l) => substitute(l, values, d, (s) => s, forText)).join('\n');
+  const forHtml = budget();
+  const body = lines.map((l) => substitute(l, values, d, escapeHtml, forHtml)).join('<br>\n');
+  const forSubject = budget();
+  const subject = (tpl.subject ?? '').split(BR).map((l) => substitute(l, values, d, (s) => s, forSubject)).join(' ')
     .replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 255);
   const html = `<!doctype html>
 <html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
-  DEFAULT_TEMPLATE, ReceiptData, dollars, escapeHtml, receiptTime, renderTemplate,
+  DEFAULT_TEMPLATE, MAX_SUBSTITUTED, ReceiptData, dollars, escapeHtml, receiptTime, renderTemplate,
 } from '../../../server/domain/render.js';
 
 // Template rendering (spec 2.6): every tag, blanks for missing data, <br>, HTML escaping.
@@ -147,4 +147,17 @@ test('the built-in template names the amount, the card, the description, the tra
     'Thank you for your payment to Tea Shop.', '', 'Amount: $1,234.56', 'Paid with: XXXXXXXXXXXX1111',
     'Description: Two teas', 'Transaction: 0123456789abcdef0123456789abcdef', 'Date: 2026-01-15T12:34:56+00:00',
   ].join('\n'));
+});
+
+test('a receipt carries at most MAX_SUBSTITUTED characters of values, whatever the number of tags', () => {
+  // The hostile review's case: 1,800 tags of an 8 KB metadata value (quotes, 6 bytes each in HTML).
+  const d = { ...empty, metadata: { '': '"'.repeat(4000) } };
+  const r = renderTemplate({ subject: '[Metadata/]'.repeat(20), receipt_text: '[Metadata/]'.repeat(1800) }, d);
+  expect(r.text.length).toBeLessThanOrEqual(MAX_SUBSTITUTED + 1);
+  expect(r.text.startsWith('"'.repeat(MAX_SUBSTITUTED))).toBe(true);
+  expect(r.text.endsWith('…')).toBe(true);
+  expect(r.html.length).toBeLessThan((MAX_SUBSTITUTED + 255) * 6 + 1000); // the body, and the subject as its title
+  expect(r.subject.length).toBeLessThanOrEqual(255);
+  // An ordinary receipt is untouched.
+  expect(renderTemplate({ subject: null, receipt_text: '[Metadata/order] [Amount]' }, full).text).toBe('A-7 $1,234.56');
 });
