@@ -13,6 +13,8 @@ export type ChargeShape = 'token' | 'customer' | 'card';
 export type PayerField = (typeof PAYER_FIELDS)[number];
 
 const MAX_DESCRIPTION = 1000;
+/** A payer field of a charge, as a token's or a direct card's text fields (tokens.ts MAX_TEXT). */
+const MAX_PAYER_TEXT = 255;
 
 interface ChargeCommon {
   /** Cents, above zero. */
@@ -105,6 +107,13 @@ export function readChargeInput(scope: Scope, body: Body, now: Date): ChargeInpu
   } else {
     input = { ...common, shape, token: token!, csc: text(body.cvv ?? body.csc, 'csc'), zip: text(body.zip, 'zip') };
   }
-  for (const f of PAYER_FIELDS) if (body[f] !== undefined) input.payer[f] = text(body[f], f);
+  // Payer fields override the instrument's on every shape, bounded as a token's or a card's are:
+  // they are copied into the transaction, its events, webhooks and exports.
+  for (const f of PAYER_FIELDS) {
+    if (body[f] === undefined) continue;
+    const v = text(body[f], f);
+    if (v !== null && v.length > MAX_PAYER_TEXT) throw tooLong(f, MAX_PAYER_TEXT);
+    input.payer[f] = v;
+  }
   return input;
 }

@@ -88,6 +88,20 @@ describe('charge by token: happy path', () => {
     }
   });
 
+  test('payer fields are bounded on every shape (255, as a card\'s): too long is 400 REQ01 naming the field, nothing recorded, the token still good', async ({ gateway: gw }) => {
+    const token = await tokenFor(gw, visa);
+    const customer = (await gw.app.inject({ method: 'POST', url: '/api/v1/customers', headers: basic(gw.merchant.test.private_key), payload: { token: await tokenFor(gw, visa) } })).json();
+    const before = await rowCount(gw);
+    for (const body of [{ token, amount: 150 }, { customer_id: customer.id, amount: 150 }, { ...visa, amount: 150 }]) {
+      expectError(await charge(gw, { ...body, city: 'x'.repeat(256) }, undefined), 400, 'REQ01', /city must be at most 255/);
+      expectError(await charge(gw, { ...body, website: 'w'.repeat(100_000) }, undefined), 400, 'REQ01', /website must be at most 255/);
+    }
+    expect(await rowCount(gw)).toBe(before);
+    const ok = await charge(gw, { token, amount: 150, city: 'c'.repeat(255) });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().city).toBe('c'.repeat(255));
+  });
+
   test('a bank-account token charges as bank_account; amount 12 comes back RETURNED (200, not successful)', async ({ gateway: gw }) => {
     const ok = await charge(gw, { token: await tokenFor(gw, bank), amount: 500 });
     expect(ok.statusCode).toBe(200);
