@@ -2,6 +2,7 @@ import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Vault } from '../vault.js';
 import { emitEvent } from './events.js';
+import { namedTemplateId } from './templates.js';
 import { Scope, newId } from './keys.js';
 import type { Page } from './validate.js';
 import type { CustomerInput } from './customer-input.js';
@@ -46,8 +47,15 @@ function paymentRequest(input: CustomerInput, customerZip: string | null, holder
  * else 12 random hex characters. A token becomes the default method; a placeholder of the other
  * type is listed beside it, so every customer starts with one method of each type (spec 2.4).
  */
+/** The body's default template, checked (10300) and kept by its canonical id. */
+async function withTemplate(q: Queryable, scope: Scope, fields: CustomerInput['fields']): Promise<CustomerInput['fields']> {
+  const named = fields.default_receipt_template_id;
+  return named === undefined || named === null ? fields : { ...fields, default_receipt_template_id: await namedTemplateId(q, scope, named) };
+}
+
 export async function createCustomer(q: Queryable, vault: Vault, scope: Scope, input: CustomerInput, now: Date) {
-  const { fields, customId } = input;
+  const { customId } = input;
+  const fields = await withTemplate(q, scope, input.fields);
   const payment = paymentRequest(input, fields.zip ?? null, fields as PaymentRequest['holder']);
   const row = { ...fields, merchant_id: scope.merchantId, env: scope.env, created_at: now, updated_at: now };
   const cols = Object.keys(row);
@@ -82,7 +90,8 @@ export async function createCustomer(q: Queryable, vault: Vault, scope: Scope, i
  * and wins over the token's.
  */
 export async function updateCustomer(q: Queryable, vault: Vault, scope: Scope, id: string, input: CustomerInput, now: Date) {
-  const { fields, defaultMethodId: defaultId } = input;
+  const { defaultMethodId: defaultId } = input;
+  const fields = await withTemplate(q, scope, input.fields);
   const head = await lockCustomer(q, scope, id);
   const cols = Object.keys(fields);
   await q.query(

@@ -7,6 +7,7 @@ import { isCalendarDate, startOfDay, utcDate } from './calendar.js';
 import { createCustomer, findChargeableMethod } from './customers.js';
 import { readCustomerInput } from './customer-input.js';
 import { emitEvent } from './events.js';
+import { namedTemplateId } from './templates.js';
 import { Scope, newId } from './keys.js';
 import type { Transaction } from './transactions.js';
 import { isEmail, isScalar, type Page, parseAmount, readBool, readMetadata, text } from './validate.js';
@@ -113,6 +114,7 @@ export async function createScheduled(
 ): Promise<ScheduledRow> {
   const { customerId, token, amount, billOn, description, metadata, sendReceipt, email, payer } = input;
   const chargeBank = input.chargeBankAccount;
+  const receiptTemplateId = await namedTemplateId(q, scope, input.receiptTemplateId);
   let customer = customerId;
   if (token !== null) {
     const created = await createCustomer(q, vault, scope, readCustomerInput({
@@ -128,7 +130,7 @@ export async function createScheduled(
   const row: Record<string, unknown> = {
     merchant_id: scope.merchantId, env: scope.env, id: newId(16), customer_id: customer, method_id: m.method_id,
     status: 'scheduled', bill_on: billOn, amount, token, new_record: token !== null,
-    send_receipt: sendReceipt ?? null, receipt_template_id: input.receiptTemplateId, email_address: email,
+    send_receipt: sendReceipt ?? null, receipt_template_id: receiptTemplateId, email_address: email,
     charge_bank_account: chargeBank ?? null, description, metadata, ip_address: ip, ...payer,
     card_owner_name: holder ? null : m.card_owner_name,
     bank_account_holder_first_name: holder ? m.bank_account_holder_first_name : null,

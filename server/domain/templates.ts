@@ -64,6 +64,15 @@ export async function getTemplate(q: Queryable, scope: Scope, rawId: unknown): P
   return row;
 }
 
+/**
+ * A template a record names as its default or its receipt's (a customer, a scheduled transaction):
+ * it must exist in the merchant environment, as for a charge's or the settings' (10300), and is
+ * kept by its canonical id. Null names none.
+ */
+export async function namedTemplateId(q: Queryable, scope: Scope, named: string | null): Promise<string | null> {
+  return named === null ? null : String((await getTemplate(q, scope, named)).id);
+}
+
 export async function createTemplate(q: Queryable, scope: Scope, body: Body, now: Date): Promise<TemplateRow> {
   const f = readFields(body, true);
   const [{ id }] = await q.query<{ id: number }>(

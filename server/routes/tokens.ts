@@ -13,6 +13,8 @@ export default async function tokenRoutes(app: FastifyInstance) {
   const { db, vault, clock, limiter } = app.services;
 
   app.get('/tokens/jsonp', {
+    // No HEAD twin: it would make a token whose answer nobody reads (a script tag only GETs).
+    exposeHeadRoute: false,
     config: { access: 'none', errors: [E.JSONP_CALLBACK_INVALID] },
     schema: {
       summary: 'Tokenize from a web page (JSONP)',

@@ -1,5 +1,5 @@
 import { RECEIPT_TIME, calls } from './receipts-fixtures.js';
-import { TestGateway, basic, test as base, describe, expect, expectError } from '../../fixtures.js';
+import { TestGateway, basic, test as base, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 
 // Receipt templates (spec 2.6, 4.4): CRUD, list envelope, 10302, 10300, scoping; merchant defaults.
 
@@ -122,6 +122,32 @@ describe('merchant receipt defaults (GET/POST /settings)', () => {
     // Other switches are left alone by a partial update; '' clears the template.
     const cleared = (await api.post('/settings', { default_receipt_template_id: '' }, m.test.private_key)).body;
     expect(cleared).toMatchObject({ default_receipts: true, default_receipt_template_id: null });
+  });
+
+  test('a customer\'s default template and a scheduled transaction\'s template must exist in the scope (10300), as the settings\' must; nothing is written', async ({ gateway: gw, calls: api }) => {
+    const m = await gw.newMerchant();
+    const k = m.test.private_key;
+    const t = (await api.post('/receipts/templates', { receipt_text: 'x' }, k)).body;
+    const count = async (table: string) => (await gw.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE merchant_id = $1`, [m.id]))[0].n;
+    const customers = await count('customers');
+    for (const bad of ['12abc', '99999', 'x'.repeat(10_000)]) {
+      expectError(await api.post('/customers', { first_name: 'T', default_receipt_template_id: bad }, k), 404, '10300');
+    }
+    expectError(await api.post('/customers', { first_name: 'T', default_receipt_template_id: t.id }, m.live.private_key), 404, '10300');
+    expect(await count('customers')).toBe(customers);
+    const c = (await api.post('/customers', { token: await tokenFor(gw, visa, m.test.public_key), default_receipt_template_id: ` ${t.id}` }, k)).body;
+    expect(c.default_receipt_template_id).toBe(String(t.id));
+    expectError(await api.post(`/customers/${c.id}`, { default_receipt_template_id: '99999' }, k), 404, '10300');
+    expect((await api.get(`/customers/${c.id}`, k)).body.default_receipt_template_id).toBe(String(t.id));
+    const scheduled = await count('scheduled_transactions');
+    const schedule = (tpl: unknown) => api.post('/scheduled_transactions', {
+      customer_id: c.id, amount: 150, bill_on: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10), send_receipt: true, email_address: 'a@example.com', receipt_template_id: tpl,
+    }, k);
+    expectError(await schedule('99999'), 404, '10300');
+    expect(await count('scheduled_transactions')).toBe(scheduled);
+    const ok = await schedule(t.id);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.receipt_template_id).toBe(String(t.id));
   });
 
   test('deleting the merchant default template clears the setting', async ({ gateway: gw, calls: api }) => {

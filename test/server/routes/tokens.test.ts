@@ -106,6 +106,13 @@ describe('GET /tokens/jsonp', () => {
     },
   );
 
+  test('HEAD makes no token (it is HEAD /tokens/:token_id, a private route: 401)', async ({ gateway: gw }) => {
+    const before = await countTokens(gw);
+    const res = await gw.app.inject({ method: 'HEAD', url: jsonpUrl({ public_api_key: gw.merchant.test.public_key, callback: 'cb', ...visa }) });
+    expect(res.statusCode).toBe(401);
+    expect(await countTokens(gw)).toBe(before);
+  });
+
   test('a missing callback is refused like a bad one', async ({ gateway: gw }) => {
     const res = await gw.app.inject({ url: jsonpUrl({ public_api_key: gw.merchant.test.public_key, ...visa }) });
     expect(res.statusCode).toBe(400);
