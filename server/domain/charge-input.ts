@@ -99,6 +99,8 @@ export function readChargeInput(scope: Scope, body: Body, now: Date): ChargeInpu
     const bankAccount = readBool(body.charge_bank_account, 'charge_bank_account');
     input = { ...common, shape, customerId: customerId!, methodId: text(body.method_id, 'method_id'), bankAccount };
   } else if (shape === 'card') {
+    // Which would be charged is not for us to guess (a customer's fields beside a token are refused alike).
+    if (token !== null) throw badRequest('send a token or the card fields, not both');
     // Used at once and never stored. The owner's name is optional here (the clients' own examples
     // send none); the rest is checked as for a token.
     const card = preparePaymentData(scope, body, now, { ownerOptional: true });

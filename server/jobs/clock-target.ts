@@ -18,7 +18,9 @@ export function targetOf(from: Date, body: Record<string, unknown>): Date {
     return Number(s);
   };
   let target: Date;
+  const given = ['months', ...Object.keys(UNITS)].filter((k) => body[k] !== undefined && body[k] !== null && body[k] !== '');
   if (body.to !== undefined && body.to !== null && body.to !== '') {
+    if (given.length) throw badRequest(`say how far once: to, or ${given.join(', ')}, not both`);
     const s = typeof body.to === 'string' ? body.to.trim() : '';
     target = new Date(s);
     if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) || Number.isNaN(target.getTime())) {
@@ -26,7 +28,6 @@ export function targetOf(from: Date, body: Record<string, unknown>): Date {
     }
     if (target < from) throw new GatewayError(E.CLOCK_BACKWARDS, `the test clock is at ${from.toISOString()} and only moves forward`);
   } else {
-    const given = ['months', ...Object.keys(UNITS)].filter((k) => body[k] !== undefined && body[k] !== null && body[k] !== '');
     if (given.length === 0) throw badRequest('say how far: to, or any of months, days, hours, minutes, seconds');
     const ms = Object.entries(UNITS).reduce((sum, [k, unit]) => sum + whole(k) * unit, 0);
     target = new Date(addMonths(from, whole('months')).getTime() + ms);

@@ -88,6 +88,15 @@ describe('charge by token: happy path', () => {
     }
   });
 
+  test('a token and card fields together are 400 REQ01: neither is charged, the token is still good', async ({ gateway: gw }) => {
+    const token = await tokenFor(gw, visa);
+    const before = await rowCount(gw);
+    expectError(await charge(gw, { ...visa, token, amount: 150 }), 400, 'REQ01', /not both/);
+    expectError(await charge(gw, { ...visa, token: 'no-such-token', amount: 150 }), 400, 'REQ01', /not both/);
+    expect(await rowCount(gw)).toBe(before);
+    expect((await charge(gw, { token, amount: 150 })).statusCode).toBe(200);
+  });
+
   test('payer fields are bounded on every shape (255, as a card\'s): too long is 400 REQ01 naming the field, nothing recorded, the token still good', async ({ gateway: gw }) => {
     const token = await tokenFor(gw, visa);
     const customer = (await gw.app.inject({ method: 'POST', url: '/api/v1/customers', headers: basic(gw.merchant.test.private_key), payload: { token: await tokenFor(gw, visa) } })).json();
