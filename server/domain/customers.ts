@@ -10,6 +10,7 @@ import {
   CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer,
   methodsOf, placeholder, retireCustomerMethods, setDefaultMethod, typeDefault, type PaymentRequest,
 } from './methods.js';
+import { isEcho } from './payment-fields.js';
 import { type CustomerOut, type CustomerRow, presentCustomer } from '../schemas/customers.js';
 
 const CUSTOMER_COLUMNS = `id, first_name, last_name, company, email, phone, fax, website, address_1, address_2,
@@ -101,7 +102,7 @@ export async function updateCustomer(q: Queryable, vault: Vault, scope: Scope, i
   );
   const names = { ...head, ...fields } as PaymentRequest['holder'];
   const payment = paymentRequest(input, fields.zip === undefined ? head.zip : fields.zip, names);
-  if (input.payment.kind !== 'none') {
+  if (input.payment.kind !== 'none' && !(await echoed(q, scope, head, input))) {
     const details = await detailsFromToken(q, vault, scope, payment, now);
     const methods = await methodsOf(q, scope, [id]);
     const target = typeDefault(methods, head.default_method_id, details.method_type);
@@ -113,6 +114,16 @@ export async function updateCustomer(q: Queryable, vault: Vault, scope: Scope, i
   const customer = await loadCustomer(q, scope, id);
   await emitEvent(q, scope, 'customer.updated', customer, now);
   return customer;
+}
+
+/** Whether the body's card and bank details, sent without numbers, are the customer's as presented (isEcho). */
+async function echoed(q: Queryable, scope: Scope, head: { id: string; default_method_id: string | null }, input: CustomerInput) {
+  const p = input.payment;
+  if ((p.kind !== 'fields' && p.kind !== 'refused') || !p.echo) return false;
+  const methods = await methodsOf(q, scope, [head.id]);
+  const card = typeDefault(methods, head.default_method_id, 'credit_card', true);
+  const bank = typeDefault(methods, head.default_method_id, 'bank_account', true);
+  return isEcho(p, { card_exp_month: card?.card_exp_month, card_exp_year: card?.card_exp_year, bank_routing_number: bank?.bank_routing_number });
 }
 
 /**

@@ -32,13 +32,21 @@ export interface FieldsPayment {
   checked: PaymentSource | GatewayError;
   /** In the order the checks read them. */
   fromHolder: HolderGap[];
+  echo?: Echo;
 }
+
+/**
+ * Card or bank details sent without a number (nor a security code, nor a token): possibly a record
+ * sent back as it was read (an SDK's save() of a fetched customer), which `isEcho` tells.
+ */
+export type Echo = Partial<Record<(typeof ECHO_FIELDS)[number], string>>;
+const ECHO_FIELDS = ['card_exp_month', 'card_exp_year', 'bank_routing_number'] as const;
 
 export type PaymentInput =
   | { kind: 'none' }
   | { kind: 'token'; token: string }
   /** A token beside fields, or card and bank fields together (REQ01): never accepted and dropped. */
-  | { kind: 'refused'; refusal: GatewayError }
+  | { kind: 'refused'; refusal: GatewayError; echo?: Echo }
   | FieldsPayment;
 
 /** Who holds a card or account whose body names no holder: the customer. */
@@ -87,7 +95,8 @@ export function readPayment(body: Record<string, unknown>, token: string | null,
   const bank = BANK_DATA.some((k) => given(body[k]));
   if (!card && !bank) return token ? { kind: 'token', token } : { kind: 'none' };
   if (token) return { kind: 'refused', refusal: badRequest('send a token or the card (bank account) fields, not both') };
-  if (card && bank) return { kind: 'refused', refusal: badRequest('send the fields of one card or one bank account, not both') };
+  const echo = echoOf(body);
+  if (card && bank) return { kind: 'refused', refusal: badRequest('send the fields of one card or one bank account, not both'), echo };
   if (!edge) throw new Error('card or bank fields are read with the merchant and the time (edge)');
   const type: PaymentKind = card ? 'credit_card' : 'bank_account';
   const check = (names: Partial<Record<HolderGap['field'], string | null>>) =>
@@ -103,7 +112,28 @@ export function readPayment(body: Record<string, unknown>, token: string | null,
     const without = check({ ...standIns, [field]: null });
     return { field, refusal: without instanceof GatewayError && !same(without, checked) ? without : null };
   });
-  return { kind: 'fields', type, checked, fromHolder };
+  return { kind: 'fields', type, checked, fromHolder, echo };
+}
+
+/** The details a body gives without a number or security code, or undefined when it gives one. */
+function echoOf(body: Record<string, unknown>): Echo | undefined {
+  if (['card_number', 'csc', 'cvv', 'bank_account_number'].some((k) => given(body[k]))) return undefined;
+  return Object.fromEntries(ECHO_FIELDS.filter((k) => given(body[k])).map((k) => [k, String(body[k]).trim()]));
+}
+
+/**
+ * Whether the payment is only details equal to the stored ones: a record sent back as read (Java
+ * and Ruby SDKs save a fetched customer whole), to be ignored. Any difference, or a detail with
+ * nothing stored, is not: then the body is a card or account without its number, refused as such.
+ */
+export function isEcho(p: PaymentInput, stored: Record<keyof Echo, string | number | null | undefined>): boolean {
+  const echo = p.kind === 'fields' || p.kind === 'refused' ? p.echo : undefined;
+  if (!echo) return false;
+  return Object.entries(echo).every(([k, v]) => {
+    const s = stored[k as keyof Echo];
+    if (s === null || s === undefined) return false;
+    return k === 'bank_routing_number' ? String(s) === v : /^\d{1,4}$/.test(v) && Number(v) === Number(s);
+  });
 }
 
 /**

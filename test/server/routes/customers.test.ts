@@ -262,6 +262,27 @@ describe('POST /customers/:id', () => {
     expect(b).toMatchObject({ last_4: '4444', bank_account_number_last_4: '6789' });
   });
 
+  test('a customer sent back as read (an SDK\'s save()) is accepted: its card and bank details are an echo; a changed one without a number is still refused', async ({ gateway: gw }) => {
+    const c = (await create(gw, { token: await tokenFor(gw), first_name: 'Ada' })).json();
+    const both = (await call(gw, 'POST', `/customers/${c.id}`, { token: await tokenFor(gw, bank) })).json();
+    expect(both).toMatchObject({ card_exp_month: 12, bank_routing_number: expect.any(String) });
+    const saved = await call(gw, 'POST', `/customers/${c.id}`, { ...both, first_name: 'Grace' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const { updated_at: _a, first_name: _b, ...rest } = saved.json();
+    const { updated_at: _c, first_name: _d, ...before } = both;
+    expect(rest).toEqual(before); // methods, defaults and details untouched
+    expect(saved.json().first_name).toBe('Grace');
+    // Only the card's details, as a Jackson model of a card-only customer would send them.
+    const cardOnly = (await create(gw, { token: await tokenFor(gw) })).json();
+    expect((await call(gw, 'POST', `/customers/${cardOnly.id}`, cardOnly)).statusCode).toBe(200);
+    // Not an echo: a different expiry, or details where nothing is stored, still need the number.
+    for (const body of [{ card_exp_month: 11 }, { card_exp_year: 2031, card_exp_month: 12 }, { bank_routing_number: '021000021' }]) {
+      const res = await call(gw, 'POST', `/customers/${cardOnly.id}`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    expect((await call(gw, 'GET', `/customers/${cardOnly.id}`)).json().methods).toEqual(cardOnly.methods);
+  });
+
   test('default_method_id sets the default; 82002 for a method that is not the customer\'s', async ({ gateway: gw }) => {
     const c = (await create(gw, {})).json();
     const other = (await create(gw, {})).json();
