@@ -139,6 +139,10 @@ export function readFields(input: InvoiceInput, update: boolean): Record<string,
     const column = invoiceField(f);
     if (given(column)) out[column] = readContact(f, input[column]);
   }
+  if (update && input.items === undefined && input.amount === undefined && text(input.description, 'description') !== null) {
+    // It describes the line an amount alone makes: alone it would change nothing, silently.
+    throw badRequest('description is the line of an amount: send it with amount (or send items)');
+  }
   if (!update || input.items !== undefined || input.amount !== undefined) {
     const items = readLines(input);
     out.items = items;

@@ -264,7 +264,13 @@ describe('POST /invoices/:id (update)', () => {
     const inv = await s.create();
     expectError(await s.api.post(`/invoices/${inv.id}`, { items: [] }), 400, 'REQ01');
     expectError(await s.api.post(`/invoices/${inv.id}`, { customer_state: 'xyz' }), 400, 'REQ01');
+    // A description alone would change nothing (it names an amount's line): refused, never ignored; an object too.
+    expectError(await s.api.post(`/invoices/${inv.id}`, { description: 'Tea' }), 400, 'REQ01', /send it with amount/);
+    expectError(await s.api.post(`/invoices/${inv.id}`, { description: { a: 1 } }), 400, 'REQ01');
     expect((await s.api.get(`/invoices/${inv.id}`)).body).toEqual(inv);
+    const withAmount = await s.api.post(`/invoices/${inv.id}`, { description: 'Tea', amount: 500 });
+    expect(withAmount.status, JSON.stringify(withAmount.body)).toBe(200);
+    expect(withAmount.body.items).toEqual([expect.objectContaining({ description: 'Tea', amount: 500 })]);
   });
 
   test('INV01 (409) for a partially paid, paid or deleted invoice; 92000 for an unknown one', async ({ s }) => {
