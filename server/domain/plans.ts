@@ -43,7 +43,8 @@ export function readCallbackUrl(scope: Scope, raw: unknown): string | null {
   } catch {
     throw invalid('callback_url', MUST.HTTP_URL);
   }
-  if (s.length > MAX_URL || !['http:', 'https:'].includes(u.protocol) || u.username || u.password) {
+  // The length as stored: the URL parser percent-encodes, up to 9 characters for one.
+  if (u.toString().length > MAX_URL || !['http:', 'https:'].includes(u.protocol) || u.username || u.password) {
     throw invalid('callback_url', `must be an http or https URL of at most ${MAX_URL} characters, without credentials`);
   }
   if (scope.env === 'live' && u.protocol !== 'https:') throw invalid('callback_url', MUST.HTTPS_IN_LIVE);

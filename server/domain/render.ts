@@ -99,11 +99,22 @@ export function escapeHtml(s: string): string {
 }
 
 /**
- * Characters of substituted values one part of a receipt may carry, all tags together. The
- * template is bounded (MAX_TEMPLATE_TEXT) but a tag is not: 1,800 `[Metadata/x]` tags of an 8 KB
- * value made a 14 MB answer and 58 MB stored per receipt. Past the budget a value is cut with "…".
+ * Characters of substituted values one part of a receipt may carry, all tags together, counted as
+ * they appear in that part (escaped, in the HTML). The template is bounded (MAX_TEMPLATE_TEXT) but
+ * a tag is not: 1,800 `[Metadata/x]` tags of an 8 KB value made a 14 MB answer and 58 MB stored per
+ * receipt. Past the budget a value is cut with "…".
  */
 export const MAX_SUBSTITUTED = 32_768;
+
+/** The first `n` characters of wrapped text, never inside an HTML entity or a surrogate pair, then "…". */
+function cut(w: string, n: number): string {
+  if (n <= 0) return '';
+  let end = n;
+  const amp = w.lastIndexOf('&', end - 1);
+  if (amp >= 0 && w.indexOf(';', amp) >= end) end = amp; // `&quot;` is whole or not there
+  if (end > 0 && /[\ud800-\udbff]/.test(w[end - 1])) end--;
+  return `${w.slice(0, end)}…`;
+}
 
 /** Substitutes tags in one line; `wrap` is applied to literal text and values alike. */
 function substitute(
@@ -113,10 +124,9 @@ function substitute(
   let at = 0;
   for (const m of line.matchAll(TAG)) {
     out += wrap(line.slice(at, m.index));
-    let v = m[1] !== undefined ? values[m[1]] : metadataValue(d.metadata, m[2]);
-    if (v.length > budget.left) v = budget.left > 0 ? `${v.slice(0, budget.left)}…` : '';
-    budget.left -= v.length;
-    out += wrap(v);
+    const v = wrap(m[1] !== undefined ? values[m[1]] : metadataValue(d.metadata, m[2]));
+    out += v.length <= budget.left ? v : cut(v, budget.left);
+    budget.left = Math.max(0, budget.left - v.length);
     at = m.index! + m[0].length;
   }
   return out + wrap(line.slice(at));

@@ -49,7 +49,7 @@ export function readUrl(scope: Scope, raw: unknown): string {
   }
   if (!['http:', 'https:'].includes(u.protocol) || !u.hostname) throw invalid('url', MUST.HTTP_URL);
   if (u.username || u.password) throw invalid('url', 'must not carry credentials; verify the Tessera-Signature header instead');
-  if (s.length > MAX_URL) throw tooLong('url', MAX_URL);
+  if (u.toString().length > MAX_URL) throw tooLong('url', MAX_URL); // as stored: percent-encoding lengthens it
   if (scope.env === 'live' && u.protocol !== 'https:') throw invalid('url', MUST.HTTPS_IN_LIVE);
   return u.toString();
 }

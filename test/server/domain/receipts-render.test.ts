@@ -156,7 +156,8 @@ test('a receipt carries at most MAX_SUBSTITUTED characters of values, whatever t
   expect(r.text.length).toBeLessThanOrEqual(MAX_SUBSTITUTED + 1);
   expect(r.text.startsWith('"'.repeat(MAX_SUBSTITUTED))).toBe(true);
   expect(r.text.endsWith('…')).toBe(true);
-  expect(r.html.length).toBeLessThan((MAX_SUBSTITUTED + 255) * 6 + 1000); // the body, and the subject as its title
+  expect(r.html.length).toBeLessThan(MAX_SUBSTITUTED + 255 * 6 + 1000); // the body (escaped values counted as escaped), and the subject as its title
+  expect(r.html).not.toMatch(/&[a-z#0-9]*…/); // never cut inside an entity
   expect(r.subject.length).toBeLessThanOrEqual(255);
   // An ordinary receipt is untouched.
   expect(renderTemplate({ subject: null, receipt_text: '[Metadata/order] [Amount]' }, full).text).toBe('A-7 $1,234.56');

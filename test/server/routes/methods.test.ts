@@ -19,6 +19,19 @@ async function settings(gw: TestGateway, cvv: boolean, zip: boolean) {
 }
 
 describe('POST /customers/:customer_id/methods', () => {
+  test('a zip beside a token is bounded as a token\'s (255): longer is 400 REQ01 naming it, on create and update; the token stays usable', async ({ gateway: gw }) => {
+    const c = await newCustomer(gw);
+    const token = await card(gw);
+    const long = await call(gw, 'POST', `/customers/${c.id}/methods`, { token, zip: '7'.repeat(100_000) });
+    expect([long.statusCode, code(long), long.json().errors[0].message]).toEqual([400, 'REQ01', expect.stringMatching(/zip must be at most 255/)]);
+    const made = await call(gw, 'POST', `/customers/${c.id}/methods`, { token, zip: '7'.repeat(255) });
+    expect(made.statusCode, made.body).toBe(200);
+    const id = made.json().method.id;
+    expect(made.json().method.address.zip).toBe('7'.repeat(255));
+    const upd = await call(gw, 'POST', `/customers/${c.id}/methods/${id}`, { token: await card(gw), zip: '7'.repeat(256) });
+    expect([upd.statusCode, code(upd)]).toEqual([400, 'REQ01']);
+  });
+
   test('creates a method from a token; it becomes the default when the default is a placeholder', async ({ gateway: gw }) => {
     const c = await newCustomer(gw);
     const res = await call(gw, 'POST', `/customers/${c.id}/methods`, { method_type: 'credit_card', token: await card(gw) });

@@ -56,6 +56,8 @@ describe('POST /plans', () => {
     [{ callback_url: 'not a url' }, 'REQ01'],
     [{ callback_url: 'ftp://example.com/x' }, 'REQ01'],
     [{ callback_url: 'https://user:pw@example.com/x' }, 'REQ01'],
+    // 2,048 characters as sent, 18,000 percent-encoded as it would be stored.
+    [{ callback_url: `https://example.com/${'€'.repeat(2020)}` }, 'REQ01'],
   ])('%j → %s', async ([patch, expected], { calls: a }) => {
     const res = await a.post('/plans', { name: 'P', frequency: 'monthly', amount: 100, ...patch });
     expectError(res, 400, expected);

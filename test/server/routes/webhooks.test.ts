@@ -178,6 +178,8 @@ describe('strategies', () => {
     }
     await expectError(await a.post('/webhooks/strategies', { mode: 'webhook', url: 'https://user:pw@example.com/' }), 400, 'REQ01', /credentials/);
     await expectError(await a.post('/webhooks/strategies', { mode: 'webhook', url: `https://example.com/${'x'.repeat(2100)}` }), 400, 'REQ01', /2048/);
+    // Within 2,048 as sent, 9 times that percent-encoded as it would be stored.
+    await expectError(await a.post('/webhooks/strategies', { mode: 'webhook', url: `https://example.com/${'€'.repeat(2020)}` }), 400, 'REQ01', /2048/);
     await expectError(await a.post('/webhooks/strategies', { mode: 'email' }), 400, 'REQ01', /email_address is required/);
     await expectError(await a.post('/webhooks/strategies', { mode: 'email', email_address: 'nope' }), 400, 'REQ01', /not a valid email/);
     await expectError(await a.post('/webhooks/strategies', { mode: 'sms' }), 400, 'REQ01', /phone_number is required/);
