@@ -4,7 +4,7 @@
 // it (the token, the stored method, the customer's receipt address) is createCharge's.
 import { badRequest, E, GatewayError, tooLong } from '../errors.js';
 import type { Scope } from './keys.js';
-import { preparePaymentData } from './tokens.js';
+import { MAX_TEXT, preparePaymentData } from './tokens.js';
 import { PAYER_FIELDS } from './transactions.js';
 import { isEmail, parseAmount, readBool, readMetadata, text } from './validate.js';
 
@@ -13,8 +13,6 @@ export type ChargeShape = 'token' | 'customer' | 'card';
 export type PayerField = (typeof PAYER_FIELDS)[number];
 
 const MAX_DESCRIPTION = 1000;
-/** A payer field of a charge, as a token's or a direct card's text fields (tokens.ts MAX_TEXT). */
-const MAX_PAYER_TEXT = 255;
 
 interface ChargeCommon {
   /** Cents, above zero. */
@@ -114,7 +112,7 @@ export function readChargeInput(scope: Scope, body: Body, now: Date): ChargeInpu
   for (const f of PAYER_FIELDS) {
     if (body[f] === undefined) continue;
     const v = text(body[f], f);
-    if (v !== null && v.length > MAX_PAYER_TEXT) throw tooLong(f, MAX_PAYER_TEXT);
+    if (v !== null && v.length > MAX_TEXT) throw tooLong(f, MAX_TEXT);
     input.payer[f] = v;
   }
   return input;

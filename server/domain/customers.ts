@@ -43,17 +43,17 @@ function paymentRequest(input: CustomerInput, customerZip: string | null, holder
   return { payment: input.payment, csc: input.csc, fallbackZip: customerZip, holder };
 }
 
+/** The body's default template, checked (10300) and kept by its canonical id. */
+async function withTemplate(q: Queryable, scope: Scope, fields: CustomerInput['fields']): Promise<CustomerInput['fields']> {
+  const named = fields.default_receipt_template_id;
+  return named === undefined ? fields : { ...fields, default_receipt_template_id: await namedTemplateId(q, scope, named) };
+}
+
 /**
  * POST /customers. The id is the body's `id` when given (81608 when taken in this environment),
  * else 12 random hex characters. A token becomes the default method; a placeholder of the other
  * type is listed beside it, so every customer starts with one method of each type (spec 2.4).
  */
-/** The body's default template, checked (10300) and kept by its canonical id. */
-async function withTemplate(q: Queryable, scope: Scope, fields: CustomerInput['fields']): Promise<CustomerInput['fields']> {
-  const named = fields.default_receipt_template_id;
-  return named === undefined || named === null ? fields : { ...fields, default_receipt_template_id: await namedTemplateId(q, scope, named) };
-}
-
 export async function createCustomer(q: Queryable, vault: Vault, scope: Scope, input: CustomerInput, now: Date) {
   const { customId } = input;
   const fields = await withTemplate(q, scope, input.fields);

@@ -139,12 +139,12 @@ function substitute(
 export function renderTemplate(tpl: TemplateSource, d: ReceiptData): Rendered {
   const values = tagValues(d);
   const lines = tpl.receipt_text.split(BR);
-  const budget = () => ({ left: MAX_SUBSTITUTED });
-  const forText = budget();
+  // Each part has its own budget, shared by its lines.
+  const forText = { left: MAX_SUBSTITUTED };
   const text = lines.map((l) => substitute(l, values, d, (s) => s, forText)).join('\n');
-  const forHtml = budget();
+  const forHtml = { left: MAX_SUBSTITUTED };
   const body = lines.map((l) => substitute(l, values, d, escapeHtml, forHtml)).join('<br>\n');
-  const forSubject = budget();
+  const forSubject = { left: MAX_SUBSTITUTED };
   const subject = (tpl.subject ?? '').split(BR).map((l) => substitute(l, values, d, (s) => s, forSubject)).join(' ')
     .replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 255);
   const html = `<!doctype html>

@@ -11,7 +11,8 @@ export const TOKEN_TTL_MS = 15 * 60 * 1000;
 
 const TEXT_FIELDS = ['card_owner_name', 'bank_account_holder_first_name', 'bank_account_holder_last_name',
   'address_1', 'address_2', 'city', 'state', 'zip'] as const;
-const MAX_TEXT = 255;
+/** A token's text fields (owner, address): also a charge's payer fields and a method's zip. */
+export const MAX_TEXT = 255;
 /** Every field payment data is read from: each must be a string or a number (or absent). */
 const PAYMENT_FIELDS = [...TEXT_FIELDS, 'token_type', 'card_number', 'card_exp_month', 'card_exp_year', 'csc', 'cvv',
   'bank_account_number', 'bank_routing_number', 'bank_account_type', 'country', 'amount'] as const;

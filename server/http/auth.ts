@@ -48,8 +48,8 @@ export function registerAuth(app: FastifyInstance): void {
 /**
  * The identity behind a presented key, or AUTH01. Failed attempts count against the client
  * address; past its ceiling the address's failures get 429 RATE01 (with Retry-After) instead, no
- * longer counted or logged, while a valid key from it still passes. `browser`: the key came where only a public key belongs (the JSONP endpoint, in a page's
- * URL); a private key there is answered exactly as an unknown key, and recorded as exposed for the
+ * longer counted or logged, while a valid key from it still passes. `browser`: the key came where
+ * only a public key belongs (the JSONP endpoint, in a page's URL); a private key there is answered exactly as an unknown key, and recorded as exposed for the
  * merchant's dashboard.
  */
 export async function identify(

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { MerchantSettings, getSettings, updateSettings } from '../domain/settings.js';
-import { getTemplate } from '../domain/templates.js';
+import { namedTemplateId } from '../domain/templates.js';
 import { readBool, text } from '../domain/validate.js';
 import { E, GatewayError } from '../errors.js';
 import { SettingsBody, SettingsSchema } from '../schemas/settings.js';
@@ -25,8 +25,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
     }
     if (body.default_receipt_template_id !== undefined) {
       // A template of this merchant and environment (10300), or empty/null to clear.
-      const id = text(body.default_receipt_template_id, 'default_receipt_template_id');
-      patch.default_receipt_template_id = id === null ? null : String((await getTemplate(db, req.identity, id)).id);
+      patch.default_receipt_template_id = await namedTemplateId(db, req.identity, text(body.default_receipt_template_id, 'default_receipt_template_id'));
     }
     return present(req.identity.env, await updateSettings(db, req.identity, patch as Partial<MerchantSettings>));
   });
