@@ -103,13 +103,15 @@ export const FORM_HOSTILE: [string, (name: string) => string][] = [
 export const ILL_FORMED = ['\ud800', 'a\udfffb', '\ud83d', 'x\ud83d\ude00\ud800'];
 
 /**
- * Ill-formed text inside a JSON-encoded string (ASCII on the wire: `"\\ud800"`), shaped like the
- * lists and objects fields such as items, constraints and metadata decode.
+ * Ill-formed text, and nesting past MAX_DEPTH, inside a JSON-encoded string (ASCII on the wire:
+ * `"\\ud800"`), shaped like the lists and objects fields such as items, constraints and metadata decode.
  */
 export const JSON_ENCODED_HOSTILE = (lone: string): [string, string][] => [
   ['encoded list, lone surrogate', JSON.stringify([lone])],
   ['encoded objects, lone surrogate', JSON.stringify([{ description: lone, field: 'description', operator: 'eq', value: lone, unit_amount: 1 }])],
   ['encoded object, NUL', JSON.stringify({ note: 'a\u0000b', [lone]: 1 })],
+  // Decoded without the body's depth limit, one was a 500 (webhook rules' event_types, 27 Nov).
+  ['encoded list, 5,000 levels deep', `${'['.repeat(5000)}${']'.repeat(5000)}`],
 ];
 
 /** Encodes a body as a form the way clients nest keys (`a[b][0]=…`). */
