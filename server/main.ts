@@ -52,6 +52,7 @@ async function serve(config: Config, dev: boolean): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  guardProcess(gw);
   console.error(`Tessera listening on ${gw.url}
   mode            ${dev ? 'development (--dev)' : 'production (tessera serve --dev for development)'}
   demo checkout   ${demo ? `${gw.url}/` : 'off (TESSERA_DEMO=on serves it)'}
@@ -62,6 +63,32 @@ async function serve(config: Config, dev: boolean): Promise<void> {
   email           ${config.notify.smtpUrl ? `SMTP ${new URL(config.notify.smtpUrl).host}` : 'not sent (no SMTP_URL): see GET /api/v1/outbox'}
   SMS             ${config.notify.smsWebhookUrl ? `webhook ${new URL(config.notify.smsWebhookUrl).host}` : 'not sent (no SMS_WEBHOOK_URL): see GET /api/v1/outbox'}
   rate limits     ${config.redisUrl ? `counted in Redis ${new URL(config.redisUrl).host}` : gw.db.kind === 'pg' ? 'counted in PostgreSQL' : 'counted in memory'}`);
+}
+
+/** How long an exit after an uncaught exception waits for in-flight requests before it goes anyway. */
+const FATAL_CLOSE_MS = 10_000;
+
+/**
+ * The last owner of an error. Every stream, socket and driver error has an owner of its own (a
+ * request, a pool, a job), so what reaches here is a bug. A rejected promise nobody awaited is
+ * logged and the node goes on: the request or job it belonged to has already failed on its own.
+ * An uncaught exception left a stack unwound half-way through unknown code: the node logs it,
+ * stops taking requests, lets those in flight finish (at most FATAL_CLOSE_MS) and exits 1 for its
+ * supervisor to restart it; what it acknowledged is committed, what it did not is not.
+ */
+function guardProcess(gw: Awaited<ReturnType<typeof startTessera>>): void {
+  process.on('unhandledRejection', (reason) => {
+    gw.app.log.error({ err: reason }, 'unhandled promise rejection (a bug; the node goes on)');
+    gw.app.metrics.inc('tessera_unhandled_rejections_total', 'Promise rejections no code handled (bugs; the process went on).');
+  });
+  let exiting = false;
+  process.on('uncaughtException', (err, origin) => {
+    gw.app.log.fatal({ err, origin }, 'uncaught exception: closing and exiting (a bug; a supervisor should restart the node)');
+    if (exiting) return;
+    exiting = true;
+    setTimeout(() => process.exit(1), FATAL_CLOSE_MS).unref();
+    void gw.close().catch(() => {}).finally(() => process.exit(1));
+  });
 }
 
 function version(): string {

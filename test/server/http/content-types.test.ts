@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { TestGateway, basic, describe, expect, expectError, test, tokenFor, visa } from '../../fixtures.js';
 
@@ -306,6 +307,56 @@ describe('over a real socket', () => {
     const res = await fetch(`${base}/api/v1/customers`, { method: 'POST', headers: basic(sk(gw)), body: form });
     expect(res.status).toBe(200);
     expect(fields(await res.json())).toEqual(EXPECTED);
+  });
+
+  /** One raw request on its own socket; resolves with the status line's code, or null when the server closed without one. */
+  const raw = (request: Buffer) => new Promise<number | null>((resolve, reject) => {
+    const { port } = new URL(base);
+    const socket = connect(Number(port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d) => { answer += d.toString('latin1'); });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(answer);
+      resolve(status ? Number(status[1]) : null);
+    });
+    socket.write(request); // not end(): a half-closed client gets no answer from Node's server
+  });
+
+  test('a body that is not what its Content-Encoding says, on a route or method that reads no body, is never decoded: no crash, no 5xx', async ({ gateway: gw }) => {
+    // Before: the decoder was piped for every request with a body, and its error event had no
+    // listener when no parser read the body (GET /healthz, HEAD /tokenizer.js, an unknown path): the process died.
+    const uncaught: unknown[] = [];
+    const onError = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onError);
+    try {
+      const bodies = [Buffer.from('this is not compressed at all'), gzipSync('{"a":1}').subarray(0, 12), Buffer.alloc(64, 0xff)];
+      const targets = ['GET /healthz', 'HEAD /tokenizer.js', 'POST /no/such/path', 'OPTIONS /api/v1/charge', 'GET /api/v1/customers', 'DELETE /api/v1/customers/nope', 'POST /api/v1/customers'];
+      const statuses: (number | null)[] = [];
+      for (const target of targets) {
+        for (const coding of ['gzip', 'deflate', 'br', 'x-gzip']) {
+          for (const body of bodies) {
+            for (const framing of ['length', 'chunked'] as const) {
+              const head = `${target} HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic(sk(gw)).authorization}\r\nContent-Type: application/json\r\n`
+                + `Content-Encoding: ${coding}\r\nConnection: close\r\n`;
+              const framed = framing === 'length'
+                ? Buffer.concat([Buffer.from(`${head}Content-Length: ${body.length}\r\n\r\n`), body])
+                : Buffer.concat([Buffer.from(`${head}Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]);
+              statuses.push(await raw(framed));
+            }
+          }
+        }
+      }
+      // Give any stray error event a turn of the loop to surface.
+      await new Promise((r) => setImmediate(r));
+      expect(uncaught).toEqual([]);
+      expect(statuses.filter((s) => s === null || s >= 500)).toEqual([]);
+      // The POST that does read its body says why it cannot.
+      expect(statuses.slice(-bodies.length * 8)).toContain(400);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    } finally {
+      process.off('uncaughtException', onError);
+    }
   });
 
   test('a gzip bomb sent chunked is 413 REQ02, and the server goes on answering', async ({ gateway: gw }) => {
