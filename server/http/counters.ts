@@ -1,5 +1,6 @@
-import { createClient } from '@redis/client';
 import { Db, Queryable } from '../db/index.js';
+
+export { RedisDeadlineError, connectRedis, type RedisConnection } from './redis.js';
 
 // Where the card-testing defence (ratelimit.ts) keeps its counts: in memory for the one process of
 // embedded PGlite, in PostgreSQL when several nodes share one database, or in Redis (REDIS_URL)
@@ -212,46 +213,4 @@ export class RedisCounters implements CounterStore {
   hits(list: Hit[], now: Date): Promise<number[]> {
     return oneByOne(this, list, now);
   }
-}
-
-/**
- * A client for REDIS_URL that never queues commands while disconnected and gives each one
- * `timeoutMs`: a request waits at most that long before its hit goes to the fallback store.
- * It connects (and reconnects) in the background; `ready` says whether the first connection
- * came within `connectTimeoutMs`; `close` ends it.
- */
-export function connectRedis(url: string, opts: { timeoutMs?: number; connectTimeoutMs?: number } = {}): RedisLike & {
-  ready: Promise<boolean>;
-  close(): Promise<void>;
-} {
-  const connectTimeout = opts.connectTimeoutMs ?? 2000;
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: { connectTimeout, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5000) },
-  });
-  // Never crashes the process; the fallback's log line carries the last message.
-  let lastError: string | null = null;
-  client.on('error', (err: Error) => (lastError = err.message));
-  let closed = false;
-  // A connection that completes after close() is ended at once (destroy() cannot stop it earlier).
-  client.on('ready', () => {
-    lastError = null;
-    if (closed) client.destroy();
-  });
-  // Settles once connected; stays pending while Redis is unreachable (the client keeps retrying).
-  const connected = client.connect().then(() => true, () => false);
-  let timer: NodeJS.Timeout | undefined;
-  const ready = Promise.race([connected, new Promise<boolean>((r) => (timer = setTimeout(() => r(false), connectTimeout)))])
-    .finally(() => clearTimeout(timer));
-  return {
-    ready,
-    lastError: () => lastError,
-    sendCommand: (args) => client.sendCommand(args, { timeout: opts.timeoutMs ?? 250 }),
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      if (client.isOpen) client.destroy(); // also stops a reconnect in progress
-    },
-  };
 }
