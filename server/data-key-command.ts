@@ -7,6 +7,7 @@ import type { Db } from './db/index.js';
 import { loadVault } from './vault.js';
 import { checkDataKey } from './vault-canary.js';
 import { formatReport, reencryptAll } from './vault-reencrypt.js';
+import { DATA_KEY_SETTLE_MS } from './vault-cluster.js';
 
 export const DATA_KEY_USAGE = `  tessera data-key reencrypt [--batch N]          re-encrypt stored payment data under TESSERA_DATA_KEY (v2, bound to
                                                   its row), so TESSERA_DATA_KEYS_RETIRED can be dropped; safe while
@@ -33,7 +34,9 @@ export async function dataKeyCommand(config: Config, args: string[], open: () =>
   const db = await open();
   try {
     await checkDataKey(db, vault, systemClock.now()); // a wrong key stops here, before any row is read
-    const report = await reencryptAll(db, vault, { batchSize: batch });
+    // Nodes still on another key are told by the record it makes first; the verdict waits until
+    // they have had time to notice (PostgreSQL: at most DATA_KEY_SETTLE_MS, once per rotation).
+    const report = await reencryptAll(db, vault, { batchSize: batch, settleMs: DATA_KEY_SETTLE_MS });
     for (const line of formatReport(report, vault)) console.log(line);
     return report.remaining === 0 ? 0 : 1;
   } finally {

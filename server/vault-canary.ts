@@ -2,6 +2,7 @@ import { ConfigError } from './config.js';
 import type { Db, Queryable } from './db/index.js';
 import type { Vault } from './vault.js';
 import { ENCRYPTED_COLUMNS, canaryHome } from './vault-homes.js';
+import { recordFirstKey, retiredAtStart } from './vault-cluster.js';
 
 // At every start, before the gateway listens: proof that this node's data key reads what is
 // stored. vault_canary (migration 015) holds a known text encrypted under each data key that has
@@ -28,32 +29,40 @@ export async function checkDataKey(db: Db, vault: Vault, now: Date, warn?: (msg:
   return db.tx(async (q) => {
     // Nodes starting together take turns: the second one sees the first one's row.
     await q.query('LOCK TABLE vault_canary IN SHARE ROW EXCLUSIVE MODE');
-    const rows = await q.query<{ key_id: string; blob: string }>('SELECT key_id, blob FROM vault_canary ORDER BY created_at, key_id');
-    const current = rows.find((r) => r.key_id === vault.currentKeyId);
-    if (current) {
-      prove(vault, current);
-      return 'verified';
-    }
-    const readable = rows.find((r) => vault.hasKey(r.key_id));
-    if (readable) {
-      prove(vault, readable);
-    } else if (rows.length > 0) {
-      throw mismatch(vault, rows.map((r) => r.key_id));
-    } else {
-      // No canary yet: a database from before migration 015 may already hold blobs.
-      const stored = await storedKeyIds(q);
-      const unknown = stored.filter((k) => !vault.hasKey(k));
-      if (stored.length > 0 && unknown.length === stored.length) throw mismatch(vault, stored);
-      if (unknown.length > 0) {
-        warn?.(`some stored payment data is encrypted with data key id ${unknown.join(', ')}, which ${KEYS} does not hold: reading it answers VAULT01`);
-      }
-    }
-    await q.query(
-      'INSERT INTO vault_canary (key_id, blob, created_at) VALUES ($1, $2, $3) ON CONFLICT (key_id) DO NOTHING',
-      [vault.currentKeyId, vault.encrypt(CANARY, canaryHome(vault.currentKeyId)), now],
-    );
-    return readable ? 'rotated' : 'created';
+    const retired = await retiredAtStart(q, vault);
+    if (retired) throw new DataKeyError(`${KEYS}: ${retired}; start with the cluster's data key in TESSERA_DATA_KEY`);
+    const outcome = await checkCanary(q, vault, now, warn);
+    await recordFirstKey(q, vault, now); // which key the cluster writes under (vault-cluster.ts)
+    return outcome;
   });
+}
+
+async function checkCanary(q: Queryable, vault: Vault, now: Date, warn?: (msg: string) => void): Promise<CanaryOutcome> {
+  const rows = await q.query<{ key_id: string; blob: string }>('SELECT key_id, blob FROM vault_canary ORDER BY created_at, key_id');
+  const current = rows.find((r) => r.key_id === vault.currentKeyId);
+  if (current) {
+    prove(vault, current);
+    return 'verified';
+  }
+  const readable = rows.find((r) => vault.hasKey(r.key_id));
+  if (readable) {
+    prove(vault, readable);
+  } else if (rows.length > 0) {
+    throw mismatch(vault, rows.map((r) => r.key_id));
+  } else {
+    // No canary yet: a database from before migration 015 may already hold blobs.
+    const stored = await storedKeyIds(q);
+    const unknown = stored.filter((k) => !vault.hasKey(k));
+    if (stored.length > 0 && unknown.length === stored.length) throw mismatch(vault, stored);
+    if (unknown.length > 0) {
+      warn?.(`some stored payment data is encrypted with data key id ${unknown.join(', ')}, which ${KEYS} does not hold: reading it answers VAULT01`);
+    }
+  }
+  await q.query(
+    'INSERT INTO vault_canary (key_id, blob, created_at) VALUES ($1, $2, $3) ON CONFLICT (key_id) DO NOTHING',
+    [vault.currentKeyId, vault.encrypt(CANARY, canaryHome(vault.currentKeyId)), now],
+  );
+  return readable ? 'rotated' : 'created';
 }
 
 function prove(vault: Vault, row: { key_id: string; blob: string }): void {

@@ -2,7 +2,7 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GatewayError } from './errors.js';
+import { E, GatewayError } from './errors.js';
 import { randomBytesPooled } from './lib/random.js';
 
 /**
@@ -38,6 +38,8 @@ export class Vault {
   readonly currentKeyId: string;
   /** Called before an unreadable blob is refused (start.ts logs it). */
   onUnreadable?: (info: UnreadableBlob) => void;
+  /** Set while this node must not write (server/vault-cluster.ts): encrypt() refuses with VAULT03. */
+  private refusal: { reason: string; retryAfterS: number } | null = null;
 
   constructor(current: Buffer, retired: Buffer[] = []) {
     for (const k of [current, ...retired]) {
@@ -56,7 +58,22 @@ export class Vault {
     return this.keys.has(id);
   }
 
+  /**
+   * Stops (with a reason, for the log) or resumes writing: while stopped, encrypt() throws VAULT03
+   * (503, Retry-After) inside the caller's transaction, so nothing is stored under a key the other
+   * nodes may not read.
+   */
+  refuseWrites(reason: string | null, retryAfterS = 5): void {
+    this.refusal = reason === null ? null : { reason, retryAfterS };
+  }
+
+  /** Why this node writes nothing now, or null. */
+  get writeRefusal(): string | null {
+    return this.refusal?.reason ?? null;
+  }
+
   encrypt(plain: string, home: BlobHome): string {
+    if (this.refusal) throw new GatewayError(E.DATA_KEY_RETIRED, undefined, { retry_after: String(this.refusal.retryAfterS) });
     const iv = randomBytesPooled(12);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentKeyId)!, iv);
     cipher.setAAD(associatedData(home));

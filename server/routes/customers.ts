@@ -16,7 +16,7 @@ export default async function customerRoutes(app: FastifyInstance) {
   const reply200 = { response: { 200: CustomerSchema } };
   const fieldErrors = [E.FAX_TOO_LONG, E.FIRST_NAME_TOO_LONG, E.LAST_NAME_TOO_LONG, E.PHONE_TOO_LONG, E.WEBSITE_TOO_LONG,
     E.CUSTOMER_EMAIL_OR_STATE_INVALID, E.TOKEN_REQUIRED, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, ...BRAND_ERRORS, E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED,
-    E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST, E.TEMPLATE_NOT_FOUND] as const;
+    E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST, E.TEMPLATE_NOT_FOUND, E.DATA_KEY_RETIRED] as const;
 
   app.post<{ Body: Body }>('/customers', {
     config: { errors: [...fieldErrors, E.CUSTOM_ID_TAKEN] }, schema: { summary: 'Create a customer', body: CustomerBody, ...reply200 },

@@ -21,7 +21,7 @@ export default async function methodRoutes(app: FastifyInstance) {
     '/customers/:customer_id/methods',
     {
       config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_TYPE_UNKNOWN, E.TOKEN_REQUIRED, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, ...BRAND_ERRORS,
-        E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST] },
+        E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST, E.DATA_KEY_RETIRED] },
       schema: { summary: "Add a payment method to a customer", body: MethodBody, response: { 200: OneMethod } },
     },
     async (req) => {
@@ -49,7 +49,7 @@ export default async function methodRoutes(app: FastifyInstance) {
     '/customers/:customer_id/methods/:method_id',
     {
       config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND, E.METHOD_TYPE_UNKNOWN, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, ...BRAND_ERRORS,
-        E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST] },
+        E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST, E.DATA_KEY_RETIRED] },
       schema: { summary: 'Replace the card or account of a payment method', body: MethodBody, response: { 200: OneMethod } },
     },
     async (req) => {

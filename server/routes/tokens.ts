@@ -62,7 +62,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
       config: {
         access: 'public',
         errors: [E.CARD_NUMBER_INVALID, E.VISA_INVALID, E.MASTERCARD_INVALID, E.AMEX_INVALID, E.DINERS_INVALID, E.DISCOVER_INVALID,
-          E.CSC_INVALID, E.ACCOUNT_UNVERIFIABLE, E.TOKEN_AMOUNT_INVALID, E.REAL_CARD_IN_TEST, E.TOKEN_RETRY],
+          E.CSC_INVALID, E.ACCOUNT_UNVERIFIABLE, E.TOKEN_AMOUNT_INVALID, E.REAL_CARD_IN_TEST, E.TOKEN_RETRY, E.DATA_KEY_RETIRED],
       },
       schema: { summary: 'Tokenize a card or bank account', body: TokenBody, response: { 200: CreatedTokenSchema } },
     },

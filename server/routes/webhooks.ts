@@ -149,14 +149,14 @@ export default async function webhookRoutes(app: FastifyInstance) {
   });
 
   // --- signing secret ------------------------------------------------------------------------------
-  app.get('/webhooks/secret', { config: { errors: [E.DATA_KEY_MISMATCH] }, schema: { summary: 'Retrieve the signing secret (made on first read)', response: { 200: SecretSchema } } }, async (req) =>
+  app.get('/webhooks/secret', { config: { errors: [E.DATA_KEY_MISMATCH, E.DATA_KEY_RETIRED] }, schema: { summary: 'Retrieve the signing secret (made on first read)', response: { 200: SecretSchema } } }, async (req) =>
     readSecret(db, vault, req.identity, req.now),
   );
 
   // Not idempotent on purpose: a stored answer would keep the secret in clear for 24 hours
   // (idempotency_keys); a repeated rotation is harmless, and its answer is the secret in force.
   app.post<{ Body: { expire_old?: ExpireOld } | undefined }>('/webhooks/secret/rotate', {
-    config: { errors: [E.SECRET_ROTATION_PENDING], idempotency: false },
+    config: { errors: [E.SECRET_ROTATION_PENDING, E.DATA_KEY_MISMATCH, E.DATA_KEY_RETIRED], idempotency: false },
     schema: { summary: 'Rotate the signing secret', body: RotateBody, response: { 200: SecretSchema } },
     onRequest: async (req) => {
       delete req.headers['idempotency-key'];

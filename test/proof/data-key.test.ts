@@ -116,6 +116,17 @@ describe.runIf(PG_URL)('PostgreSQL, two nodes', () => {
       // Rotation while node a runs: re-encrypt under K2 (K1 retired), then a node with K2 alone.
       const moved = await run(['data-key', 'reencrypt'], { DATABASE_URL: db.url, TESSERA_DATA_KEY: K2.b64, TESSERA_DATA_KEYS_RETIRED: K1.b64 });
       expect(moved.code, moved.stderr).toBe(0);
+      // Issue 27.9: node a still writes under K1, now retired: it says so and stores nothing.
+      const ready = await fetch(`${a.url}/readyz`);
+      expect({ status: ready.status, body: await ready.json() })
+        .toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'ok', data_key: 'unavailable' } } });
+      const refused = await fetch(`${a.url}/api/v1/tokens`, {
+        method: 'POST', headers: { ...basic(a.publicKey!), 'content-type': 'application/json' }, body: JSON.stringify(card),
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect((await refused.json()).errors[0].code).toBe('VAULT03');
+      expect(a.stdout()).toContain(`data key id ${K1.id} (TESSERA_DATA_KEY) was retired at`);
       const b = await spawnServer({ databaseUrl: db.url, dataKey: K2.b64 });
       try {
         const charge = await post(b.url, '/charge', a.privateKey!, { customer_id: customer, amount: 1500 });

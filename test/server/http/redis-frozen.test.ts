@@ -110,7 +110,7 @@ describe.skipIf(!HAS_REDIS_SERVER)(`a frozen Redis${HAS_REDIS_SERVER ? '' : ' (s
       const m = /^tessera_rate_limit_fallback_total (\d+)$/m.exec(await (await fetch(`${gw.url}/metrics`)).text());
       return m ? Number(m[1]) : 0;
     };
-    const ok = { status: 200, body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } };
+    const ok = { status: 200, body: { status: 'ok', checks: { database: 'ok', redis: 'ok', data_key: 'ok' } } };
 
     expect(await token()).toBe(200);
     expect(await readyz()).toEqual(ok);
@@ -121,7 +121,7 @@ describe.skipIf(!HAS_REDIS_SERVER)(`a frozen Redis${HAS_REDIS_SERVER ? '' : ' (s
     for (let i = 0; i < 10; i++) frozen.push(await token());
     expect(frozen).toEqual(Array(10).fill(200));
     expect(await fallbackTotal()).toBe(10);
-    expect(await readyz()).toEqual({ status: 200, body: { status: 'degraded', checks: { database: 'ok', redis: 'unavailable' } } });
+    expect(await readyz()).toEqual({ status: 200, body: { status: 'degraded', checks: { database: 'ok', redis: 'unavailable', data_key: 'ok' } } });
 
     redis.resume();
     await expect.poll(readyz, { timeout: 30_000, interval: 100 }).toEqual(ok);

@@ -51,7 +51,7 @@ describe('readyz reports each dependency', () => {
     try {
       const res = await started.app.inject({ url: '/readyz' });
       expect({ status: res.statusCode, body: res.json() })
-        .toEqual({ status: 200, body: { status: 'degraded', checks: { database: 'ok', redis: 'unavailable' } } });
+        .toEqual({ status: 200, body: { status: 'degraded', checks: { database: 'ok', redis: 'unavailable', data_key: 'ok' } } });
     } finally {
       await started.close();
     }
