@@ -402,7 +402,11 @@ export class PrivateRedis {
   }
 
   thaw(): void {
-    process.kill(this.child.pid!, 'SIGCONT');
+    try {
+      process.kill(this.child.pid!, 'SIGCONT');
+    } catch {
+      // gone
+    }
   }
 
   stop(): void {
