@@ -50,14 +50,15 @@ export interface Services {
   keys?: KeyCache;
   /** The outbox worker (start.ts): kicked after a request queues a message; absent, messages wait for the next round. */
   notify?: Notifier;
-  /** The recurring-billing scheduler (start.ts): kicked when a request queued a billing callback. */
+  /** The recurring-billing scheduler (start.ts): kicked when a request queued a callback (its deliverer claims it). */
   scheduler?: Notifier;
   /**
-   * The webhook dispatcher (start.ts): kicked after every test-mode private-key request that may
-   * have written events (with its scope: skipped where no rule listens); told when rules change.
+   * The delivery wake (start.ts, jobs/dispatch.ts): kicked after every private-key request that may
+   * have written events, whose deliveries are queued with them (with its scope: nothing where no
+   * rule listens); told when rules or strategies change.
    */
   events?: { kick(scope?: Scope): void; rulesChanged?(scope: Scope): void };
-  /** The process's workers POST /test_helpers/settle drives (start.ts); absent, it dispatches and delivers without them. */
+  /** The process's workers POST /test_helpers/settle drives (start.ts); absent, it delivers without them. */
   settler?: SettleWorkers;
   /** Dependencies /readyz asks about besides the database, by name (start.ts: redis; the data key). */
   readiness?: Record<string, ReadinessCheck>;
@@ -121,14 +122,14 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     const route = req.routeOptions.url ?? 'unmatched';
     app.metrics.inc('http_requests_total', 'Requests by route and status.', { method: req.method, route, status: String(reply.statusCode) });
     app.metrics.observe({ method: req.method, route }, reply.elapsedTime / 1000);
-    // Events are written in the transaction of a change, by many routes: after any test-mode
-    // private-key request that could change something, the dispatcher runs at once instead of at
-    // its next round (2 s), so a webhook follows its charge within milliseconds. Live traffic keeps
-    // the rounds: a kick per write cost ~15% of charge throughput under load (docs/decisions.md).
-    // The kick names the merchant environment: the dispatcher skips it when no rule listens there.
+    // Events and their deliveries are written in the transaction of a change, by many routes: after
+    // any private-key request that could change something, in either environment, the delivery
+    // loops claim at once instead of at their next round, so a webhook follows its event within
+    // milliseconds. The kick names the merchant environment: nothing happens where no rule listens
+    // (jobs/dispatch.ts, DeliveryWake; docs/decisions/webhook-delivery.md).
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.identity?.kind === 'sk' && reply.statusCode < 500) {
-      if (route.startsWith('/api/v1/webhooks/rules')) services.events?.rulesChanged?.(req.identity);
-      if (req.identity.env === 'test') services.events?.kick(req.identity);
+      if (route.startsWith('/api/v1/webhooks/')) services.events?.rulesChanged?.(req.identity);
+      services.events?.kick(req.identity);
     }
   });
   registerRequestId(app);

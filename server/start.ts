@@ -17,7 +17,8 @@ import { loadVault } from './vault.js';
 import { checkDataKey } from './vault-canary.js';
 import { NotifyConfig, OutboxWorker, createTransports } from './notify/index.js';
 import { Scheduler } from './jobs/scheduler.js';
-import { WebhookDispatcher } from './jobs/dispatch.js';
+import { DeliveryWake } from './jobs/dispatch.js';
+import type { CallbackDeliverer } from './jobs/deliverer.js';
 import { completeDueReviews, sweepDueReceipts } from './jobs/sweeps.js';
 import { configureOutbound } from './net/outbound.js';
 import { TrustProxy, outboundAllowFrom, testLoopbackFrom } from './config.js';
@@ -80,8 +81,8 @@ export interface RunningTessera {
   outbox: OutboxWorker;
   /** Runs due billings and scheduled transactions and delivers billing callbacks; `scheduler.tick()` runs a round now. */
   scheduler: Scheduler;
-  /** Turns events into webhook, email and SMS deliveries every 2 s and at once after a test-mode write; `webhooks.runOnce()` dispatches now. */
-  webhooks: WebhookDispatcher;
+  /** Sends webhook deliveries and billing callbacks (the scheduler's deliverer): claims as requests end, when kicked, and every second. */
+  webhooks: CallbackDeliverer;
   close(): Promise<void>;
 }
 
@@ -157,11 +158,11 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       tasks: [(now) => sweepDueReceipts(db, now), (now) => completeDueReviews(db, now)],
     });
     const keys = new KeyCache(KEY_CACHE_MS);
-    // Runs write events: the dispatcher takes them at once (declared below; called only once running).
-    const scheduler = new Scheduler({ db, vault, clock, notify: outbox }, { intervalMs: opts.schedulerIntervalMs, onRan: () => webhooks.kick() });
-    // Webhook deliveries ride the scheduler's callback queue; email and SMS ones the outbox.
-    const webhooks = new WebhookDispatcher({
-      db, clock,
+    // Runs write events, whose email and SMS deliveries the outbox sends (the scheduler kicks its deliverer itself).
+    const scheduler = new Scheduler({ db, vault, clock, notify: outbox }, { intervalMs: opts.schedulerIntervalMs, onRan: () => outbox.kick() });
+    // An event's deliveries are queued with it: webhook ones ride the scheduler's deliverer, email and SMS ones the outbox.
+    const wake = new DeliveryWake({
+      db,
       onQueued: (r) => {
         if (r.webhooks) scheduler.kick();
         if (r.messages) outbox.kick();
@@ -173,7 +174,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       const r = redis;
       readiness.redis = { critical: false, check: async () => String(await r.sendCommand(['PING'])) === 'PONG' };
     }
-    const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler, events: webhooks, settler: { dispatcher: webhooks, outbox }, readiness }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
+    const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler, events: wake, settler: { outbox }, readiness }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
     // An embedded data directory takes one process: `tessera keys` asks this one (control-file.ts).
     const adminToken = dataDir ? newAdminToken() : null;
     if (adminToken) await app.register(adminRoutes, { token: adminToken });
@@ -207,8 +208,6 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     outbox.start(opts.notify?.intervalMs);
     scheduler.deps.log = app.log;
     scheduler.start();
-    webhooks.log = app.log;
-    webhooks.start();
     if (counters instanceof RedisCounters) {
       counters.log = app.log;
       counters.onFallback = () => app.metrics.inc('tessera_rate_limit_fallback_total',
@@ -225,7 +224,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       db,
       outbox,
       scheduler,
-      webhooks,
+      webhooks: scheduler.callbacks,
       close() {
         // Stop accepting, let in-flight requests finish, then release the database and its lock.
         closed ??= (async () => {
@@ -233,7 +232,6 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
           clearInterval(purge);
           await app.close();
           await maintenance?.stop();
-          await webhooks.stop();
           await scheduler.stop();
           await outbox.stop();
           await redis?.close();

@@ -9,6 +9,7 @@ import peer from './peer.mjs';
 import rawInsert from './raw-insert.mjs';
 import tokenSteps from './token-steps.mjs';
 import twoNode from './two-node.mjs';
+import webhookDrain from './webhook-drain.mjs';
 import webhookLatency from './webhook-latency.mjs';
 
 /**
@@ -24,4 +25,4 @@ import webhookLatency from './webhook-latency.mjs';
  * BENCH_ONLY=name,name runs a subset. Scenarios marked `diagnostic` run only with BENCH_DIAG=1 or
  * when BENCH_ONLY names them.
  */
-export const scenarios = [bare, rawInsert, jsonpTokens, charges, fixedRate, peer, twoNode, tokenSteps, coldStart, clockAdvance, webhookLatency, dashboard];
+export const scenarios = [bare, rawInsert, jsonpTokens, charges, fixedRate, peer, twoNode, tokenSteps, coldStart, clockAdvance, webhookLatency, webhookDrain, dashboard];

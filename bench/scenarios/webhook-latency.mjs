@@ -55,13 +55,14 @@ async function receiver() {
 }
 
 /**
- * A gateway as `tessera serve` / startTestGateway runs it (in memory, its own dispatcher, scheduler
- * and outbox loops), one rule `transaction.created` -> a webhook strategy on a local receiver.
+ * A gateway as `tessera serve` / startTestGateway runs it (in memory, its own scheduler, callback
+ * deliverer and outbox loops), one rule `transaction.created` -> a webhook strategy on a local receiver.
  * `webhook-arrival`: time from the charge's answer to the webhook's arrival, nobody asking for it.
  * `webhook-settle`: time from the charge's answer to POST /test_helpers/settle answering (the
  * webhook must have arrived by then); skipped on a gateway without settle (404).
  * `charges-kicked` / `charges-rounds`: charges/s of 16 clients (BENCH_SECONDS each, twice, in turn)
- * with the dispatcher kicked after every charge, and without (what the kick costs under load).
+ * with the callback deliverer kicked after every charge, and without (its own rounds and the claims
+ * as requests end only): what the kick costs under load.
  */
 export default {
   name: 'webhook-latency',
@@ -108,8 +109,8 @@ export default {
           + `p99 ${s.p99?.toFixed(1)} ms, max ${s.max?.toFixed(1)} ms`);
         results.push({ name: `webhook-${variant}`, unit: 'webhooks/s', rps: times.length / seconds, ...s, ok: times.length, errors, cpuUsPerOp: cpuPer(cpu0, times.length) });
       }
-      // What the kick per test-mode write costs under load: charges/s of 16 clients with the
-      // dispatcher kicked after each one, then with kicks switched off (rounds every 2 s only).
+      // What the kick per write costs under load: charges/s of 16 clients with the deliverer
+      // kicked after each one, then with kicks switched off (its rounds and its own claims only).
       const kick = gw.webhooks.kick.bind(gw.webhooks);
       for (const [label, on] of [['kicked', true], ['rounds', false], ['kicked', true], ['rounds', false]]) {
         gw.webhooks.kick = on ? kick : () => {};

@@ -3,6 +3,7 @@ import type { Scope } from './keys.js';
 import { CHARGE_COLUMNS, CUSTOMER_MATCH, ChargeableRow, METHODS_JOIN } from './customers.js';
 import { MerchantSettings, SETTINGS_JOINED, joinedSettings } from './settings.js';
 import { TOKEN_COLUMNS, TokenRow, usableToken } from './tokens.js';
+import { listensTo } from './events.js';
 
 /**
  * A charge's first read, with the merchant's settings, as one statement: the usable token the body
@@ -14,33 +15,43 @@ import { TOKEN_COLUMNS, TokenRow, usableToken } from './tokens.js';
  */
 export interface FirstRead {
   settings: MerchantSettings;
+  /**
+   * Whether a webhook rule of the merchant environment listens to transaction events. Without one
+   * the charge's event is written alone (no deliveries to queue: withEvent's `heard: false`), so a
+   * charge made with no transaction open stays one statement; with one, the charge runs in a
+   * transaction that queues its deliveries. A rule made after this read is later than the charge.
+   */
+  heard: boolean;
   /** The token's row when it exists for this merchant and environment, unused and unexpired. */
   token?: { id: string; row: TokenRow | null };
   /** Rows of CHARGE_COLUMNS: one per method with details, a customer id of null for no such customer. */
   customer?: { id: string; rows: ChargeableRow[] };
 }
 
-/** The merchant's settings, their merchant and env at $m and $m+1. */
-const fromSettings = (m: number) => `FROM (SELECT 1) one LEFT JOIN merchant_settings s ON s.merchant_id = $${m} AND s.env = $${m + 1}`;
+/** The merchant's settings and whether a rule listens (`heard`), their merchant and env at $m and $m+1. */
+const fromSettings = (m: number) =>
+  `, ${listensTo(`$${m}`, `$${m + 1}`, "'transaction'")} AS heard FROM (SELECT 1) one LEFT JOIN merchant_settings s ON s.merchant_id = $${m} AND s.env = $${m + 1}`;
 const TOKEN_JOINED = TOKEN_COLUMNS.map((c) => `t.${c}`).join(', ');
 
-export async function readForCharge(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date): Promise<FirstRead | null> {
+/** The charge's first read: its settings, whether a rule listens, and the token or customer the body names. */
+export async function readForCharge(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date): Promise<FirstRead> {
   const customerId = typeof body.customer_id === 'string' ? body.customer_id.trim() : '';
   if (customerId !== '') {
-    const rows = await q.query<ChargeableRow>(
+    const rows = await q.query<ChargeableRow & { heard: boolean }>(
       `SELECT ${SETTINGS_JOINED}, ${CHARGE_COLUMNS} ${fromSettings(1)}
          LEFT JOIN customers c ON ${CUSTOMER_MATCH} ${METHODS_JOIN} ORDER BY m.seq`,
       [scope.merchantId, scope.env, customerId],
     );
-    return { settings: joinedSettings(rows[0]), customer: { id: customerId, rows } };
+    return { settings: joinedSettings(rows[0]), heard: rows[0].heard, customer: { id: customerId, rows } };
   }
   const token = typeof body.token === 'string' ? body.token.trim() : '';
   if (token !== '') {
-    const [row] = await q.query<TokenRow>(
+    const [row] = await q.query<TokenRow & { heard: boolean }>(
       `SELECT ${SETTINGS_JOINED}, ${TOKEN_JOINED} ${fromSettings(2)} LEFT JOIN tokens t ON ${usableToken(1, 't.')}`,
       [token, scope.merchantId, scope.env, now],
     );
-    return { settings: joinedSettings(row), token: { id: token, row: row.id === null ? null : row } };
+    return { settings: joinedSettings(row), heard: row.heard, token: { id: token, row: row.id === null ? null : row } };
   }
-  return null;
+  const [row] = await q.query<{ heard: boolean }>(`SELECT ${SETTINGS_JOINED} ${fromSettings(1)}`, [scope.merchantId, scope.env]);
+  return { settings: joinedSettings(row), heard: row.heard };
 }

@@ -144,8 +144,10 @@ export async function createCharge(
   const knownReceipt = input.shape === 'customer' ? null : receiptOf(input, { customerEmail: null, customerReceipts: false });
   const inst = await loadInstrument(q, deps, scope, input, now, opts.first);
   const c = await decide(q, deps, scope, input, inst, knownReceipt ?? receiptOf(input, inst), now, opts);
-  // The row and its event in one statement.
-  await withEvent(q, `INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params, scope, c.event, presentTransaction(c.txn), now);
+  // The row and its event in one statement (and the event's deliveries after it, when a rule listens
+  // and the first read did not already say none does).
+  await withEvent(q, `INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params, scope, c.event, presentTransaction(c.txn), now,
+    opts.first?.heard === false ? false : undefined);
   return result(c.txn);
 }
 
@@ -170,6 +172,8 @@ export const simulated = (scope: Scope, deps: ChargeDeps): boolean => processorF
  * without consuming it, verify and decide, then consume it, record the charge and its event in
  * one statement. The statement consumes the token only if it is still unused, and records nothing
  * otherwise: a concurrent charge of the same token gets TOKEN_REQUIRED, as with createCharge.
+ * Only where no webhook rule listens to transaction events (the route's first read, `heard`):
+ * the event is written alone, with no deliveries to queue.
  */
 export async function chargeTokenAtOnce(
   q: Queryable, deps: ChargeDeps, scope: Scope, input: Extract<ChargeInput, { shape: 'token' }>, now: Date, opts: ChargeOpts = {},

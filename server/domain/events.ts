@@ -2,6 +2,7 @@ import { pagedQuery, Queryable } from '../db/index.js';
 import type { Page } from './validate.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Scope, newId } from './keys.js';
+import { fanOut } from './dispatch.js';
 
 /**
  * The published event catalogue: `event_resource` of a webhook rule is a key here, and each
@@ -23,32 +24,30 @@ export type EventResource = keyof typeof EVENT_TYPES;
 export type EventType = (typeof EVENT_TYPES)[EventResource][number];
 
 /**
- * Records an event. Call it with the transaction's Queryable, inside the transaction that makes
- * the change, so an event exists exactly when its change does. `data` is the object as the API
- * shows it (already presented: no secrets).
+ * Records an event and queues its deliveries (dispatch.ts, fanOut): call it with the transaction's
+ * Queryable, inside the transaction that makes the change, so an event and its deliveries exist
+ * exactly when its change does. `data` is the object as the API shows it (already presented: no
+ * secrets).
  */
 export async function emitEvent(q: Queryable, scope: Scope, type: EventType, data: object, now: Date): Promise<string> {
   return withEvent(q, null, [], scope, type, data, now);
 }
 
 /**
- * An event's `dispatched_at` as it is recorded: already dispatched, at its own time, when its
- * merchant environment has no webhook rule for its resource then (a rule acts on the events
- * recorded after it exists, so nothing can ever deliver it); otherwise NULL, for the dispatcher to
- * match it against the rules as they are when it runs. An event no rule listens to is then written
- * once, instead of written, claimed by a dispatcher round and rewritten to say so.
+ * SQL: whether the merchant environment at `merchant`, `env` has a webhook rule for `resource`
+ * (each an SQL expression). Without one an event of that resource goes nowhere: it is written
+ * alone, with no fan-out (the charge's first read asks this too: charge-read.ts).
  */
-const NOTHING_LISTENS = (merchant: string, env: string, resource: string, at: string) =>
-  `CASE WHEN EXISTS (SELECT 1 FROM webhook_rules r WHERE r.merchant_id = ${merchant} AND r.env = ${env}
-     AND r.event_resource = ${resource}) THEN NULL ELSE ${at}::timestamptz END`;
+export const listensTo = (merchant: string, env: string, resource: string): string =>
+  `EXISTS (SELECT 1 FROM webhook_rules r WHERE r.merchant_id = ${merchant} AND r.env = ${env} AND r.event_resource = ${resource})`;
 
 /**
  * The INSERT of one event whose eventParams() are $first to $first+6. With `from`, it is an
  * `INSERT ... SELECT ... FROM from`: one row per row of `from` (none when a CTE wrote none).
+ * `dispatched_at` is the event's own time: its deliveries are decided as it is recorded.
  */
 export function eventInsert(first: number, from?: string): string {
-  const $ = (i: number) => `$${first + i}`;
-  const values = `${[0, 1, 2, 3, 4, 5, 6].map($).join(', ')}, ${NOTHING_LISTENS($(1), $(2), $(3), $(6))}`;
+  const values = [0, 1, 2, 3, 4, 5, 6, 6].map((i) => `$${first + i}`).join(', ');
   return `INSERT INTO events (id, merchant_id, env, resource, type, data, created_at, dispatched_at)
     ${from ? `SELECT ${values} FROM ${from}` : `VALUES (${values})`}`;
 }
@@ -62,13 +61,31 @@ export const eventParams = (scope: Scope, type: EventType, data: object, now: Da
  * one round trip instead of two on the hot paths. `change` is a data-modifying statement with
  * parameters $1..$n taken from `params`; null records the event alone. The event is written even
  * when the change touches no row: use it for changes that always write (an INSERT).
+ *
+ * The same statement asks whether a rule listens (listensTo) and, when one does, returns the
+ * event's data as stored: its deliveries are then queued (fanOut) before this returns, in the
+ * caller's transaction. `heard: false` says the caller already knows no rule listens (a test-mode
+ * charge's first read, made with no transaction open): the event is written alone.
  */
 export async function withEvent(
   q: Queryable, change: string | null, params: unknown[], scope: Scope, type: EventType, data: object, now: Date,
+  heard?: false,
 ): Promise<string> {
   const event = eventParams(scope, type, data, now);
-  const insert = eventInsert(params.length + 1);
-  await q.query(change ? `WITH change AS (${change}) ${insert}` : insert, [...params, ...event]);
+  const $ = (i: number) => `$${params.length + 1 + i}`;
+  const insert = `${change ? `WITH change AS (${change}) ` : ''}${eventInsert(params.length + 1)}`;
+  if (heard === false) {
+    await q.query(insert, [...params, ...event]);
+    return event[0] as string;
+  }
+  const [row] = await q.query<{ heard: EventRow['data'] | null }>(
+    `${insert} RETURNING CASE WHEN ${listensTo($(1), $(2), $(3))} THEN data END AS heard`, [...params, ...event]);
+  if (row?.heard) {
+    await fanOut(q, {
+      id: event[0] as string, merchant_id: scope.merchantId, env: scope.env, resource: event[3] as EventResource,
+      type, data: row.heard, created_at: now,
+    });
+  }
   return event[0] as string;
 }
 
@@ -113,9 +130,4 @@ export async function getEvent(q: Queryable, scope: Scope, id: string): Promise<
     : [];
   if (!row) throw new GatewayError(E.EVENT_NOT_FOUND);
   return row;
-}
-
-/** The bytes a webhook receives (and the signature covers): `{id, type, created_at, data}`. */
-export function webhookBody(e: Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>): string {
-  return JSON.stringify({ id: e.id, type: e.type, created_at: new Date(e.created_at).toISOString(), data: e.data });
 }

@@ -1,10 +1,13 @@
 import { pagedQuery, Queryable } from '../db/index.js';
 import type { Page } from './validate.js';
 import { E, GatewayError, invalid } from '../errors.js';
-import { Constraint, matches, parseConstraints } from './constraints.js';
+import { Constraint, parseConstraints } from './constraints.js';
 import { EVENT_TYPES, EventResource } from './events.js';
 import { Scope, newId } from './keys.js';
 import { decodeJsonParam } from '../lib/input.js';
+
+/** Whether an event satisfies a rule: with the fan-out that applies it (dispatch.ts). */
+export { ruleMatches } from './dispatch.js';
 
 // Webhook rules (spec 4.10): which events of one resource, under which constraints, run the
 // strategies related to the rule. Scoped to merchant and environment like every record.
@@ -132,11 +135,4 @@ export async function deleteRule(q: Queryable, scope: Scope, id: string): Promis
   const rows = await q.query('DELETE FROM webhook_rules WHERE id = $1 AND merchant_id = $2 AND env = $3 RETURNING id',
     [id, scope.merchantId, scope.env]);
   if (!rows[0]) throw new GatewayError(E.RULE_NOT_FOUND);
-}
-
-/** Whether an event (type and object) satisfies the rule. */
-export function ruleMatches(rule: Pick<RuleRow, 'event_resource' | 'event_types' | 'constraints'>, type: string, data: unknown): boolean {
-  if (type.slice(0, type.lastIndexOf('.')) !== rule.event_resource) return false;
-  if (rule.event_types.length > 0 && !rule.event_types.includes(type)) return false;
-  return matches(rule.constraints, data);
 }

@@ -12,7 +12,7 @@ import type { Vault } from '../vault.js';
 import { Scope, newId } from './keys.js';
 import { signCallback, webhookSecret } from './signing.js';
 import { getStrategy } from './strategies.js';
-import { webhookBody } from './events.js';
+import { webhookBody } from './dispatch.js';
 
 /** The same deadline as a delivery attempt (deliverCallbacks' default). */
 export const TEST_EVENT_TIMEOUT_MS = 5_000;

@@ -8,8 +8,11 @@ import { OutboundError, OutboundPolicy, post } from '../net/outbound.js';
 // Billing callbacks (spec 6: "plans accept a callback_url; what is sent and when: not shown").
 // After every run of a subscription (and every retry) the billing is POSTed as JSON to the plan's
 // callback_url, signed with the merchant environment's secret. Rows are queued in the billing's
-// own transaction; any node delivers them, claiming with FOR UPDATE SKIP LOCKED and a lease, so
-// delivery is at least once (the Tessera-Callback-Id header lets a receiver drop duplicates).
+// own transaction (webhook deliveries in their event's: domain/dispatch.ts); any node delivers
+// them, claiming with FOR UPDATE SKIP LOCKED and a lease, so delivery is at least once (the
+// Tessera-Callback-Id header lets a receiver drop duplicates). Each process's deliverer
+// (deliverer.ts) sends them continuously; deliverCallbacks is one bounded round of the same claim
+// and attempt, for a test-mode settle (settle.ts) and tests.
 
 export const SIGNATURE_HEADER = 'tessera-signature';
 
@@ -27,6 +30,7 @@ export interface CallbackDeps {
   log?: { warn(obj: object, msg?: string): void };
 }
 
+/** Options of one round (deliverCallbacks); the attempt options are the deliverer's too. */
 export interface DeliveryOptions {
   /** Callbacks claimed at a time (default 32), at most `perScope` of each merchant environment. */
   batchSize?: number;
@@ -49,7 +53,7 @@ export interface DeliveryOptions {
 export const callbackBackoff = (failed: number) => Math.min(3600_000, 30_000 * 2 ** Math.max(0, failed - 1));
 export const MAX_CALLBACK_ATTEMPTS = 10;
 
-interface CallbackRow {
+export interface CallbackRow {
   id: number;
   merchant_id: string;
   env: 'test' | 'live';
@@ -110,16 +114,19 @@ const ONE_SCOPE = 'scopes AS (SELECT $5::text AS merchant_id, $6::text AS env)';
  * with `scoped` that environment's merchant and env at $5, $6. Each environment's first $4 due
  * callbacks, round by round across environments, locked (SKIP LOCKED) and leased. They are
  * picked, then updated, through id arrays, so both read them by primary key (a join let the
- * planner hash the whole table, twice).
+ * planner hash the whole table, twice). With `busy` (the deliverer's claim, never scoped), $5 is
+ * a JSON object of the requests each environment has in flight (`{"<merchant>/<env>": n}`): an
+ * environment takes $4 less those.
  */
-export const claimSql = (scoped: boolean): string =>
+export const claimSql = (scoped: boolean, busy = false): string =>
   `WITH RECURSIVE ${scoped ? ONE_SCOPE : PENDING_SCOPES},
      ranked AS (
        SELECT f.id, f.next_attempt_at, row_number() OVER (PARTITION BY s.merchant_id, s.env ORDER BY f.next_attempt_at, f.id) AS rn
          FROM scopes s CROSS JOIN LATERAL (
            SELECT c.id, c.next_attempt_at FROM callbacks c
             WHERE c.merchant_id = s.merchant_id AND c.env = s.env AND c.status = 'pending' AND c.next_attempt_at <= $1
-            ORDER BY c.next_attempt_at, c.id LIMIT $4) f),
+            ORDER BY c.next_attempt_at, c.id
+            LIMIT ${busy ? "greatest(0, $4 - coalesce(($5::jsonb ->> (s.merchant_id || '/' || s.env))::int, 0))" : '$4'}) f),
      picked AS (SELECT ARRAY(SELECT id FROM ranked ORDER BY rn, next_attempt_at, id) AS ids),
      due AS (
        SELECT c.id FROM callbacks c, picked
@@ -131,13 +138,29 @@ export const claimSql = (scoped: boolean): string =>
 
 const CLAIM_ALL = claimSql(false);
 const CLAIM_ONE = claimSql(true);
+const CLAIM_ROOM = claimSql(false, true);
+
+/** The key of a merchant environment in the deliverer's counts and the claim's `busy` object. */
+export const scopeKey = (row: Pick<CallbackRow, 'merchant_id' | 'env'>) => `${row.merchant_id}/${row.env}`;
+
+/**
+ * Claims (leases) due callbacks: at most `limit`, at most `perScope` of each merchant environment
+ * less what `busy` says it has in flight, round-robin across environments, in the order to send them.
+ */
+export async function claimCallbacks(
+  deps: Pick<CallbackDeps, 'db'>, now: Date, opts: { limit: number; perScope: number; leaseMs?: number; busy?: Record<string, number> },
+): Promise<CallbackRow[]> {
+  const lease = new Date(now.getTime() + (opts.leaseMs ?? 60_000));
+  const rows = await deps.db.query<CallbackRow>(opts.busy ? CLAIM_ROOM : CLAIM_ALL,
+    [now, opts.limit, lease, opts.perScope, ...(opts.busy ? [JSON.stringify(opts.busy)] : [])]);
+  return roundRobin(rows);
+}
 
 async function deliverBatch(deps: CallbackDeps, now: Date, opts: DeliveryOptions): Promise<DeliveryResult> {
   const { batchSize = 32, concurrency = 16, perScope = 2, leaseMs = 60_000, scope } = opts;
-  const claimed = await deps.db.query<CallbackRow>(
-    scope ? CLAIM_ONE : CLAIM_ALL,
-    [now, batchSize, new Date(now.getTime() + leaseMs), perScope, ...(scope ? [scope.merchantId, scope.env] : [])],
-  );
+  const claimed = scope
+    ? await deps.db.query<CallbackRow>(CLAIM_ONE, [now, batchSize, new Date(now.getTime() + leaseMs), perScope, scope.merchantId, scope.env])
+    : await claimCallbacks(deps, now, { limit: batchSize, perScope, leaseMs });
   const result: DeliveryResult = { claimed: claimed.length, sent: 0, retrying: 0, failed: 0 };
   const rows = roundRobin(claimed);
   let next = 0;
@@ -152,7 +175,7 @@ async function deliverBatch(deps: CallbackDeps, now: Date, opts: DeliveryOptions
 function roundRobin(rows: CallbackRow[]): CallbackRow[] {
   const byScope = new Map<string, CallbackRow[]>();
   for (const r of [...rows].sort((a, b) => a.id - b.id)) {
-    const key = `${r.merchant_id}/${r.env}`;
+    const key = scopeKey(r);
     byScope.set(key, [...(byScope.get(key) ?? []), r]);
   }
   const queues = [...byScope.values()].sort((a, b) => a[0].id - b[0].id);
@@ -164,7 +187,8 @@ function roundRobin(rows: CallbackRow[]): CallbackRow[] {
 /** What a merchant is shown when something on our side failed before the request went out. */
 const NOT_SENT = 'not sent: the gateway could not prepare the request; it is retried';
 
-async function deliverOne(deps: CallbackDeps, row: CallbackRow, now: Date, opts: DeliveryOptions): Promise<'sent' | 'retrying' | 'failed'> {
+/** One attempt of a claimed callback, recorded with its outcome (used by deliverCallbacks and the deliverer). */
+export async function deliverOne(deps: CallbackDeps, row: CallbackRow, now: Date, opts: DeliveryOptions): Promise<'sent' | 'retrying' | 'failed'> {
   const { maxAttempts = MAX_CALLBACK_ATTEMPTS, timeoutMs = 5_000, backoff = callbackBackoff } = opts;
   let status: number | null = null;
   let error: string | null = null;

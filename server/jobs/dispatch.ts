@@ -1,103 +1,86 @@
-import type { Clock } from '../clock.js';
 import { Db } from '../db/index.js';
-import { DispatchResult, dispatchEvents, hasWebhookRules } from '../domain/dispatch.js';
+import { DispatchResult, dispatchEvents, listeningModes } from '../domain/dispatch.js';
 import type { Scope } from '../domain/keys.js';
-import { Loop } from '../lib/loop.js';
+import type { Mode } from '../domain/strategies.js';
 
-// The webhook dispatcher: turns undispatched events into deliveries (domain/dispatch.ts,
-// dispatchEvents: claim with FOR UPDATE SKIP LOCKED, match, queue, mark dispatched, one
-// transaction). Delivery itself is the callback queue's (jobs/callbacks.ts, run by the scheduler)
-// for webhooks and the outbox's for email and SMS; `onQueued` kicks them.
+// What is left of the webhook dispatcher now that an event's deliveries are queued as it is
+// recorded (domain/events.ts, withEvent; domain/dispatch.ts, fanOut): waking the delivery loops
+// after a request that may have queued some (DeliveryWake), and the events a gateway version
+// before issue 27 left undispatched (dispatchLeftovers, run by the scheduler's rounds and settle).
 
-export interface DispatcherOptions {
+export interface WakeOptions {
   db: Db;
-  clock: Clock;
-  /** Events claimed per transaction. */
-  batchSize?: number;
-  /** Called after a round that queued work: e.g. kick the scheduler (callbacks) and the outbox. */
-  onQueued?: (r: DispatchResult) => void;
-  log?: { error(obj: object, msg?: string): void };
-  /** How long kick(scope) trusts its last answer to "does this merchant environment have rules?". Default 1 s. */
+  /** Wakes the loops that deliver what a request of a listening environment may have queued. */
+  onQueued: (what: { webhooks: boolean; messages: boolean }) => void;
+  /** How long kick(scope) trusts its last answer to "which modes listen in this environment?". Default 1 s. */
   listenersTtlMs?: number;
 }
 
-/** Merchant environments whose "has rules" answer is kept, at most (then all are asked again). */
+/** Merchant environments whose answer is kept, at most (then all are asked again). */
 const MAX_LISTENERS = 10_000;
 
-export class WebhookDispatcher {
-  log: DispatcherOptions['log'];
-  // Kicked after every private-key write (app.ts): at once when idle, at most 100 rounds a second under load.
-  private readonly loop = new Loop(
-    () => this.runOnce(),
-    (err) => this.log?.error({ err }, 'webhook dispatch round failed; retrying next round'),
-    { minGapMs: 10 },
-  );
+const wakes = (modes: Mode[]) => ({ webhooks: modes.includes('webhook'), messages: modes.some((m) => m !== 'webhook') });
 
-  /** Per merchant environment: whether it had webhook rules when last asked, and when. */
-  private readonly listening = new Map<string, { at: number; yes: boolean }>();
+/**
+ * Kicked after every private-key write (app.ts), in both environments: wakes the callback
+ * deliverer when the request's merchant environment has a rule related to a webhook strategy, the
+ * outbox when to an email or SMS one; nothing where no rule listens (a Map lookup, and one
+ * question per environment per listenersTtlMs). A rule made on another node is seen within the
+ * TTL (its first deliveries meanwhile wait for the loops' own rounds); rulesChanged() forgets the
+ * answer at once. kick() without a scope (a run that may have queued deliveries) wakes both.
+ */
+export class DeliveryWake {
+  /** Per merchant environment: what listened when last asked, and when. */
+  private readonly listening = new Map<string, { at: number; modes: Mode[] }>();
   private readonly asking = new Set<string>();
   /** Bumped by rulesChanged: an answer asked for before a change is used once, not kept. */
   private epoch = 0;
 
-  constructor(private readonly opts: DispatcherOptions) {
-    this.log = opts.log;
-  }
+  constructor(private readonly opts: WakeOptions) {}
 
-  /** Dispatches every undispatched event (batch after batch) at `now`; tests call this instead of sleeping. */
-  async runOnce(now: Date = this.opts.clock.now()): Promise<DispatchResult> {
-    const total: DispatchResult = { events: 0, deliveries: 0, webhooks: 0, messages: 0 };
-    const size = this.opts.batchSize ?? 100;
-    for (let i = 0; i < 10_000; i++) {
-      const r = await this.opts.db.tx((q) => dispatchEvents(q, now, size));
-      for (const k of Object.keys(total) as (keyof DispatchResult)[]) total[k] += r[k];
-      if (r.events < size) break;
-    }
-    if (total.deliveries > 0) this.opts.onQueued?.(total);
-    return total;
-  }
-
-  /** A round every intervalMs, and one soon after kick(); rounds never overlap. */
-  start(intervalMs = 2000): void {
-    this.loop.start(intervalMs);
-  }
-
-  /**
-   * A request may just have written an event: dispatch without waiting for the next round. With
-   * the request's `scope`, only when that merchant environment has webhook rules: without one its
-   * events are recorded dispatched (domain/events.ts, eventInsert) and a round would be three
-   * statements for nothing. The answer is kept listenersTtlMs; a rule made on another node is seen within
-   * that, and its first events meanwhile wait for the next round. rulesChanged() forgets it at once.
-   */
   kick(scope?: Scope): void {
-    if (!scope) return this.loop.kick();
+    if (!scope) return this.wake(['webhook', 'email']);
     const key = `${scope.merchantId}/${scope.env}`;
     const known = this.listening.get(key);
-    if (known && Date.now() - known.at < (this.opts.listenersTtlMs ?? 1000)) {
-      if (known.yes) this.loop.kick();
-      return;
-    }
-    // One question at a time per merchant environment; its answer kicks for the requests meanwhile.
+    if (known && Date.now() - known.at < (this.opts.listenersTtlMs ?? 1000)) return this.wake(known.modes);
+    // One question at a time per merchant environment; its answer wakes for the requests meanwhile.
     if (this.asking.has(key)) return;
     this.asking.add(key);
     const epoch = this.epoch;
-    hasWebhookRules(this.opts.db, scope).then(
-      (yes) => {
+    listeningModes(this.opts.db, scope).then(
+      (modes) => {
         if (this.listening.size >= MAX_LISTENERS) this.listening.clear();
-        if (epoch === this.epoch) this.listening.set(key, { at: Date.now(), yes });
-        if (yes) this.loop.kick();
+        if (epoch === this.epoch) this.listening.set(key, { at: Date.now(), modes });
+        this.wake(modes);
       },
-      () => this.loop.kick(),
+      () => this.wake(['webhook', 'email']),
     ).finally(() => this.asking.delete(key));
   }
 
-  /** The rules of `scope` changed through this node: the next kick(scope) asks again. */
+  /** The rules or strategies of `scope` changed through this node: the next kick(scope) asks again. */
   rulesChanged(scope: Scope): void {
     this.epoch++;
     this.listening.delete(`${scope.merchantId}/${scope.env}`);
   }
 
-  /** Stops the loop and waits for a round in progress. */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  private wake(modes: Mode[]): void {
+    const what = wakes(modes);
+    if (what.webhooks || what.messages) this.opts.onQueued(what);
   }
+}
+
+/**
+ * Fans out the events left undispatched (dispatchEvents), batch after batch, each batch in a
+ * transaction of its own; `now` (real time) is when they are marked dispatched. With none, one
+ * probe of the partial index events_undispatched (empty) and no transaction.
+ */
+export async function dispatchLeftovers(db: Db, now: Date, batchSize = 100): Promise<DispatchResult> {
+  const total: DispatchResult = { events: 0, deliveries: 0, webhooks: 0, messages: 0 };
+  if ((await db.query('SELECT 1 FROM events WHERE dispatched_at IS NULL LIMIT 1')).length === 0) return total;
+  for (let i = 0; i < 10_000; i++) {
+    const r = await db.tx((q) => dispatchEvents(q, now, batchSize));
+    for (const k of Object.keys(total) as (keyof DispatchResult)[]) total[k] += r[k];
+    if (r.events < batchSize) break;
+  }
+  return total;
 }

@@ -1,15 +1,14 @@
 import type { Scope } from '../domain/keys.js';
 import { completeReview } from '../domain/updater.js';
-import type { DispatchResult } from '../domain/dispatch.js';
 import type { MessageKind } from '../domain/outbox.js';
 import type { RoundResult } from '../notify/outbox.js';
 import { DeliveryOptions, deliverCallbacks } from './callbacks.js';
-import { WebhookDispatcher } from './dispatch.js';
+import { dispatchLeftovers } from './dispatch.js';
 import { JobDeps, RunSummary, Skips, emptySummary, runDueBetween } from './runs.js';
 
 // Settle (POST /test_helpers/settle, `gateway.settle()` in the QA toolkit): returns when everything
-// due for one merchant environment has been delivered or has failed: events turned into
-// deliveries, webhooks and billing callbacks POSTed, email and SMS sent, due billings, scheduled
+// due for one merchant environment has been delivered or has failed: webhooks and billing
+// callbacks POSTed (an event's deliveries are queued as it is recorded), email and SMS sent, due billings, scheduled
 // transactions and account-updater reviews run. It does that work itself, for that merchant
 // environment only (so another merchant's backlog or hanging endpoint never holds it), and reads
 // the database for what other rounds or other nodes are doing meanwhile, so a settle on one node
@@ -17,8 +16,6 @@ import { JobDeps, RunSummary, Skips, emptySummary, runDueBetween } from './runs.
 // for. Bounded by a timeout: then it says what is left.
 
 export interface SettleWorkers {
-  /** The process's dispatcher: its rounds kick the delivery loops for every merchant. */
-  dispatcher?: { runOnce(now?: Date): Promise<DispatchResult> };
   /** The process's outbox worker: its transports decide which messages can be sent at all. */
   outbox?: {
     readonly kinds: MessageKind[];
@@ -133,8 +130,8 @@ async function measure(deps: SettleDeps, scope: Scope, skip: Skips, now: Date) {
 
 /** One round of this merchant environment's work; whether it did anything. */
 async function round(deps: SettleDeps, scope: Scope, skip: Skips, ran: RunSummary, budgetMs: number): Promise<boolean> {
-  const dispatcher = deps.dispatcher ?? new WebhookDispatcher({ db: deps.db, clock: deps.clock });
-  const d = await dispatcher.runOnce();
+  // Events an older gateway version left undispatched (every merchant's: there are none after the first round).
+  const d = await dispatchLeftovers(deps.db, deps.clock.now());
   let runs = 0;
   const before = await envClock(deps, scope, deps.clock.now());
   if (!before.advancing) {

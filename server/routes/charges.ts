@@ -58,7 +58,9 @@ export default async function chargeRoutes(app: FastifyInstance) {
     // A decline is recorded (committed) before its 402 is answered. Without an Idempotency-Key to
     // remember in the same transaction, a test-mode charge writes in one statement and needs no
     // transaction: a token's (chargesAtOnce) consumes the token in it, a stored method's or a card's
-    // (simulated) only reads before it; its first read brings the settings along (charge-read.ts).
+    // (simulated) only reads before it; its first read brings the settings along (charge-read.ts),
+    // and whether a webhook rule listens: then the charge's deliveries are queued with it, in a
+    // transaction (domain/events.ts, withEvent).
     const deps = { vault };
     const raw = (req.body ?? {}) as Record<string, unknown>;
     const atOnce = !req.idempotency && simulated(req.identity, deps);
@@ -67,7 +69,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
     const body = await applyReceiptDefaults(db, req.identity, raw, settings);
     const input = readChargeInput(req.identity, body, req.now);
     const opts = { settings, first: first ?? undefined };
-    const { txn, failure } = !atOnce
+    const { txn, failure } = !first || first.heard
       ? await req.tx((q) => createCharge(q, deps, req.identity, input, req.now, opts), { resource: (r) => r.txn.id })
       : chargesAtOnce(req.identity, deps, input)
         ? await chargeTokenAtOnce(db, deps, req.identity, input, req.now, opts)

@@ -79,17 +79,17 @@ describe('gateway.settle()', () => {
 });
 
 describe('waitForEmail()', () => {
-  test('finds an email a webhook strategy sends: settle dispatches it when the outbox has none yet', async () => {
+  test('finds an email a webhook strategy sends: settle sends it when the outbox loop has not yet', async () => {
     await gw.reset();
     await hookOn(['created'], { mode: 'email', email_address: 'ops@example.com' });
-    // The dispatcher's own loop is stopped: only a settle turns the charge's event into the email.
-    await gw.running.webhooks.stop();
+    // The outbox's own loop is stopped: the charge queues the email with its event, only a settle sends it.
+    await gw.running.outbox.stop();
     try {
       const paid = await gw.charge(await gw.tokenize(cardData(cards.visa)), 3100);
       const mail = await gw.waitForEmail({ to: 'ops@example.com' }, { timeout: 5_000 });
       expect(mail).toMatchObject({ to: 'ops@example.com', subject: `[Tessera] transaction.created ${paid.transaction!.id}` });
     } finally {
-      gw.running.webhooks.start();
+      gw.running.outbox.start();
     }
   });
 });

@@ -4,14 +4,16 @@ import { buildApp } from '../../../server/app.js';
 import { Clock, ManualClock } from '../../../server/clock.js';
 import { createKeySet, createMerchant, Scope } from '../../../server/domain/keys.js';
 import { createRule } from '../../../server/domain/rules.js';
-import { WebhookDispatcher } from '../../../server/jobs/dispatch.js';
+import { createStrategy, relate } from '../../../server/domain/strategies.js';
+import { DeliveryWake } from '../../../server/jobs/dispatch.js';
 import { Vault } from '../../../server/vault.js';
 import { basic, testDb } from '../../helpers/gateway.js';
 
-// A request's kick(scope) runs a dispatcher round only where a webhook rule listens (issue 20: on
-// the in-memory QA gateway a round per charge was five statements for nothing). The answer is kept
-// listenersTtlMs; a rule made through this node is seen at once (rulesChanged), one made on
-// another node within the TTL. A kick without a scope (the scheduler's) always runs a round.
+// A request's kick(scope) wakes the delivery loops only where a webhook rule listens (issue 20: on
+// the in-memory QA gateway a round per charge was five statements for nothing), and only the loop
+// of the modes that listen: the callback deliverer for webhook strategies, the outbox for email
+// and SMS (issue 27). The answer is kept listenersTtlMs; a rule made through this node is seen at
+// once (rulesChanged), one made on another node within the TTL. A kick without a scope wakes both.
 
 let db: Awaited<ReturnType<typeof testDb>>;
 const clock = new ManualClock();
@@ -23,78 +25,99 @@ afterAll(async () => {
 });
 
 const scopeOf = async (): Promise<Scope> => ({ merchantId: await createMerchant(db, 'Kick merchant', clock.now()), env: 'test' });
-const settle = () => new Promise((r) => setTimeout(r, 60));
-
-/** A started dispatcher whose rounds and "has rules" questions are counted. */
-function dispatcher(listenersTtlMs: number) {
-  let asked = 0;
-  const counting = { ...db, query: (sql: string, params?: unknown[]) => (sql.includes('FROM webhook_rules WHERE') && asked++, db.query(sql, params)) };
-  const d = new WebhookDispatcher({ db: counting as typeof db, clock, listenersTtlMs });
-  const seen = { rounds: 0, get asked() { return asked; } };
-  const run = d.runOnce.bind(d);
-  d.runOnce = (now) => (seen.rounds++, run(now));
-  d.start(60_000); // one round at start, then only kicked ones
-  return { d, seen };
+/** A rule of `scope` related to a new strategy of `mode`. */
+async function listen(scope: Scope, strategy: Record<string, unknown>): Promise<void> {
+  const rule = await createRule(db, scope, { event_resource: 'transaction' }, clock.now());
+  const s = await createStrategy(db, scope, strategy, clock.now());
+  await relate(db, scope, rule.id, s.id, clock.now());
 }
 
-test('no rule: kicks run no round and ask once per TTL; a rule made elsewhere is seen after the TTL', async () => {
+/** A wake whose wakes and "which modes listen" questions are recorded; `answered()` waits for its questions. */
+function wake(listenersTtlMs: number) {
+  let asked = 0;
+  const pending: Promise<unknown>[] = [];
+  const counting = {
+    ...db,
+    query: (sql: string, params?: unknown[]) => {
+      if (!sql.includes('FROM webhook_rules r')) return db.query(sql, params);
+      asked++;
+      const p = db.query(sql, params);
+      pending.push(p);
+      return p;
+    },
+  };
+  const woke: string[] = [];
+  const w = new DeliveryWake({
+    db: counting as typeof db, listenersTtlMs,
+    onQueued: (what) => void woke.push([what.webhooks && 'webhooks', what.messages && 'messages'].filter(Boolean).join('+')),
+  });
+  return {
+    w,
+    woke,
+    get asked() {
+      return asked;
+    },
+    /** Every question asked so far has been answered (and its answer acted on). */
+    async answered() {
+      while (pending.length) await pending.shift();
+      await new Promise((r) => setImmediate(r));
+    },
+  };
+}
+
+test('no rule: kicks wake nothing and ask once per TTL; a rule made elsewhere is seen after the TTL', async () => {
   const scope = await scopeOf();
   // The TTL's clock is Date.now, stepped by hand here (the machine may be slow).
   let now = Date.now();
   const spy = vi.spyOn(Date, 'now').mockImplementation(() => now);
-  const { d, seen } = dispatcher(1000);
+  const k = wake(1000);
   try {
-    await settle();
-    expect(seen.rounds).toBe(1);
-    for (let i = 0; i < 5; i++) d.kick(scope);
-    await settle();
-    expect({ rounds: seen.rounds, asked: seen.asked }).toEqual({ rounds: 1, asked: 1 });
-    // Another node makes a rule: within the TTL this one still skips, after it a kick runs a round.
-    await createRule(db, scope, { event_resource: 'transaction' }, clock.now());
+    for (let i = 0; i < 5; i++) k.w.kick(scope);
+    await k.answered();
+    expect({ woke: k.woke, asked: k.asked }).toEqual({ woke: [], asked: 1 });
+    // Another node makes a rule: within the TTL this one still skips, after it a kick wakes the deliverer.
+    await listen(scope, { mode: 'webhook', url: 'https://example.com/hook' });
     now += 999;
-    d.kick(scope);
-    await settle();
-    expect({ rounds: seen.rounds, asked: seen.asked }).toEqual({ rounds: 1, asked: 1 });
+    k.w.kick(scope);
+    await k.answered();
+    expect({ woke: k.woke, asked: k.asked }).toEqual({ woke: [], asked: 1 });
     now += 2;
-    d.kick(scope);
-    await settle();
-    expect({ rounds: seen.rounds, asked: seen.asked }).toEqual({ rounds: 2, asked: 2 });
-    now += 20; // past the loop's 10 ms gap between kicked rounds
-    d.kick(scope);
-    await settle();
-    expect({ rounds: seen.rounds, asked: seen.asked }).toEqual({ rounds: 3, asked: 2 });
+    k.w.kick(scope);
+    await k.answered();
+    expect({ woke: k.woke, asked: k.asked }).toEqual({ woke: ['webhooks'], asked: 2 });
+    k.w.kick(scope);
+    await k.answered();
+    expect({ woke: k.woke, asked: k.asked }).toEqual({ woke: ['webhooks', 'webhooks'], asked: 2 });
   } finally {
     spy.mockRestore();
-    await d.stop();
   }
 });
 
-test('rulesChanged forgets the answer at once; the scheduler\'s kick (no scope) always runs a round', async () => {
+test('the modes that listen decide the loops woken; rulesChanged forgets the answer at once; no scope wakes both', async () => {
   const scope = await scopeOf();
-  const { d, seen } = dispatcher(60_000);
-  try {
-    await settle();
-    d.kick(scope);
-    await settle();
-    expect(seen.rounds).toBe(1);
-    await createRule(db, scope, { event_resource: 'transaction' }, clock.now());
-    d.rulesChanged(scope);
-    d.kick(scope);
-    await settle();
-    expect(seen.rounds).toBe(2);
-    // Another merchant environment's answer is its own.
-    d.kick({ ...scope, env: 'live' });
-    await settle();
-    expect(seen.rounds).toBe(2);
-    d.kick();
-    await settle();
-    expect(seen.rounds).toBe(3);
-  } finally {
-    await d.stop();
-  }
+  const k = wake(60_000);
+  k.w.kick(scope);
+  await k.answered();
+  expect(k.woke).toEqual([]);
+  await listen(scope, { mode: 'email', email_address: 'ops@example.com' });
+  k.w.rulesChanged(scope);
+  k.w.kick(scope);
+  await k.answered();
+  expect(k.woke.splice(0)).toEqual(['messages']);
+  await listen(scope, { mode: 'webhook', url: 'https://example.com/hook' });
+  k.w.rulesChanged(scope);
+  k.w.kick(scope);
+  await k.answered();
+  expect(k.woke.splice(0)).toEqual(['webhooks+messages']);
+  // Another merchant environment's answer is its own.
+  k.w.kick({ ...scope, env: 'live' });
+  await k.answered();
+  expect(k.woke.splice(0)).toEqual([]);
+  k.w.kick();
+  expect(k.woke.splice(0)).toEqual(['webhooks+messages']);
 });
 
-test('the app tells the dispatcher when rules change (any environment) and kicks with the scope (test mode only)', async () => {
+test('the app tells the wake when rules or strategies change and kicks with the scope, in either environment', async () => {
   const calls: string[] = [];
   const events = {
     kick: (s?: Scope) => void calls.push(`kick ${s?.env}`),
@@ -112,12 +135,18 @@ test('the app tells the dispatcher when rules change (any environment) and kicks
     expect(await after()).toEqual(['rules test', 'kick test']);
     await call(test.private_key, 'GET', '/webhooks/rules');
     expect(await after()).toEqual([]);
+    const strategy = await call(test.private_key, 'POST', '/webhooks/strategies', { mode: 'email', email_address: 'ops@example.com' });
+    expect(await after()).toEqual(['rules test', 'kick test']);
+    await call(test.private_key, 'DELETE', `/webhooks/strategies/${strategy.id}`);
+    expect(await after()).toEqual(['rules test', 'kick test']);
     await call(test.private_key, 'DELETE', `/webhooks/rules/${rule.id}`);
     expect(await after()).toEqual(['rules test', 'kick test']);
     await call(live.private_key, 'POST', '/webhooks/rules', { event_resource: 'transaction' });
-    expect(await after()).toEqual(['rules live']);
+    expect(await after()).toEqual(['rules live', 'kick live']);
     await call(test.private_key, 'POST', '/customers', { first_name: 'Ada' });
     expect(await after()).toEqual(['kick test']);
+    await call(live.private_key, 'POST', '/customers', { first_name: 'Ada' });
+    expect(await after()).toEqual(['kick live']);
   } finally {
     await app.close();
   }

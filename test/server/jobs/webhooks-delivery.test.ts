@@ -1,15 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { OutboundError } from '../../../server/net/outbound.js';
-import { WebhookDispatcher } from '../../../server/jobs/dispatch.js';
 import { emitEvent } from '../../../server/domain/events.js';
 import { WEBHOOK_MAX_ATTEMPTS, dispatchEvents } from '../../../server/domain/dispatch.js';
+import { dispatchLeftovers } from '../../../server/jobs/dispatch.js';
 import { visa } from '../../helpers/gateway.js';
 import { Api, deliveryHarness, testApi, verifySignature, api as apiFor } from './webhooks-fixtures.js';
 import { expectError } from '../../fixtures.js';
 
-// From an event to the merchant: dispatch (rules × strategies), signed HTTP delivery to a real
-// node:http receiver with retries, email and SMS through the outbox, the deliveries view.
+// From an event to the merchant: fan-out as it is recorded (rules × strategies), signed HTTP
+// delivery to a real node:http receiver with retries, email and SMS through the outbox, the
+// deliveries view. What rules and strategies changed after an event do: webhooks-fanout.test.ts.
 
 const h = deliveryHarness();
 const { deps, at, receiver, setup, charge } = h;
@@ -30,7 +31,7 @@ const callbackOf = async (deliveryId: number): Promise<number> =>
 
 const deliveriesOf = async (a: Api, query = '') => (await a.ok('GET', `/webhooks/deliveries?limit=100${query}`)).list;
 
-describe('dispatch and signed delivery', () => {
+describe('fan-out and signed delivery', () => {
   test('a matching charge is POSTed once, signed with the merchant secret, as {id, type, created_at, data}', async () => {
     const s = await setup(
       { event_resource: 'transaction', event_types: ['created'], constraints: [{ field: 'amount_settled', operator: 'gte', value: 10000 }] },
@@ -42,8 +43,7 @@ describe('dispatch and signed delivery', () => {
     const small = await charge(s.m, 900);
     const big = await charge(s.m, 15000, { metadata: { plan: 'gold' } });
     expect(small.status).toBe('SETTLED');
-    const d = await h.dispatcher.runOnce(at(0));
-    expect(d.events).toBeGreaterThanOrEqual(2);
+    // Queued with the charge: no dispatch step in between.
     const [delivery] = await deliveriesOf(s.a);
     expect(await deliveriesOf(s.a)).toHaveLength(1); // the 900 charge does not satisfy amount_settled >= 10000
 
@@ -82,7 +82,6 @@ describe('dispatch and signed delivery', () => {
     rx.script = [500, 503, 0, 200]; // 0: no answer at all (the attempt times out)
     await s.a.ok('PUT', `/webhooks/strategies/${s.strategy.id}`, { url: rx.url });
     await charge(s.m, 2500);
-    await h.dispatcher.runOnce(at(0));
     const [d] = await deliveriesOf(s.a);
     expect(d.status).toBe('pending');
 
@@ -111,8 +110,9 @@ describe('dispatch and signed delivery', () => {
     // Exponential backoff between attempts: 30 s, 1 min, 2 min.
     const times = view.attempts.map((x: any) => new Date(x.at).getTime());
     expect(times.slice(1).map((t: number, i: number) => t - times[i])).toEqual([30_000, 60_000, 120_000]);
-    // The event itself was dispatched once.
-    expect((await s.a.ok('GET', `/events/${d.event_id}`)).dispatched_at).not.toBeNull();
+    // The event's deliveries were decided as it was recorded, once.
+    const event = await s.a.ok('GET', `/events/${d.event_id}`);
+    expect(event.dispatched_at).toBe(event.created_at);
     expect(await deliveriesOf(s.a)).toHaveLength(1);
   });
 
@@ -122,7 +122,6 @@ describe('dispatch and signed delivery', () => {
     rx.fallback = 500;
     await s.a.ok('PUT', `/webhooks/strategies/${s.strategy.id}`, { url: rx.url });
     await charge(s.m, 3100);
-    await h.dispatcher.runOnce(at(0));
     const [d] = await deliveriesOf(s.a);
     await deliverUntilSettled([await callbackOf(d.id)]);
 
@@ -172,57 +171,64 @@ describe('matching', () => {
     await charge(m, 15000, { metadata: { plan: 'gold' } }); // big and gold
     await charge(m, 15000, { metadata: { plan: 'silver' } }); // big, not gold
     await charge(m, 500, { metadata: { plan: 'gold' } }); // gold, not big
-    await h.dispatcher.runOnce(at(0));
     const list = await deliveriesOf(a);
     const seen = list.map((d: any) => `${d.event_type}→${d.strategy_id}`).sort();
     expect(seen).toEqual([`transaction.created→${sBig.id}`, `transaction.failed→${sFail.id}`].sort());
     expect(list.find((d: any) => d.strategy_id === sFail.id).rule_id).toBe(failed.id); // the first matching rule is named
   });
 
-  test('rules act on events recorded after they exist; events are dispatched exactly once', async () => {
+  test('rules act on events recorded after they exist; each event is fanned out once, as it is recorded', async () => {
     const m = await h.gw.newMerchant();
     const a = testApi(h.gw, m);
     const undispatched = async () =>
       (await h.gw.db.query('SELECT id FROM events WHERE merchant_id = $1 AND dispatched_at IS NULL', [m.id])).length;
     await charge(m, 1000);
-    // No rule for the resource: recorded as dispatched, at its own time; no round needed.
+    // No rule for the resource: recorded alone, dispatched at its own time.
     const [first] = (await a.ok('GET', '/events')).list;
     expect(first.dispatched_at).toBe(first.created_at);
     expect(await undispatched()).toBe(0);
-    // A rule for another resource does not make a transaction event dispatchable.
+    // A rule for another resource changes nothing for a transaction event.
     await a.ok('POST', '/webhooks/rules', { event_resource: 'customer' });
     await charge(m, 1050);
-    expect(await undispatched()).toBe(0);
     const s = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: h.sink.url });
     const r = await a.ok('POST', '/webhooks/rules', { event_resource: 'transaction' });
     await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
-    // Recorded before the rule, dispatched after it exists: still not the rule's.
-    await h.dispatcher.runOnce(at(0));
+    // Recorded before the rule: never the rule's.
     expect(await deliveriesOf(a)).toHaveLength(0);
-    await charge(m, 1100);
-    expect(await undispatched()).toBe(1); // the rule listens: left for the dispatcher
-    await h.dispatcher.runOnce(at(0));
-    await h.dispatcher.runOnce(at(0));
-    expect(await deliveriesOf(a)).toHaveLength(1);
+    const after = await charge(m, 1100);
+    // Recorded after it: its delivery exists as soon as the charge has answered.
+    const list = await deliveriesOf(a);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ rule_id: r.id, strategy_id: s.id, target: h.sink.url, status: 'pending' });
+    expect((await a.ok('GET', `/events/${list[0].event_id}`)).data.id).toBe(after.id);
     const events = (await a.ok('GET', '/events')).list;
     expect(events).toHaveLength(3);
-    expect(events.every((e: any) => e.dispatched_at !== null)).toBe(true);
+    expect(events.every((e: any) => e.dispatched_at === e.created_at)).toBe(true);
+    expect(await undispatched()).toBe(0);
   });
 
-  test('concurrent dispatchers never deliver an event twice (SKIP LOCKED)', async () => {
+  test('events an older version left undispatched: concurrent drains fan each out once (SKIP LOCKED)', async () => {
     const m = await h.gw.newMerchant();
     const a = testApi(h.gw, m);
     const s = await a.ok('POST', '/webhooks/strategies', { mode: 'webhook', url: h.sink.url });
     const r = await a.ok('POST', '/webhooks/rules', { event_resource: 'customer' });
     await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
-    await h.gw.db.tx(async (q) => {
-      for (let i = 0; i < 30; i++) await emitEvent(q, { merchantId: m.id, env: 'test' }, 'customer.created', { class: 'customer', id: `c${i}` }, h.gw.clock.now());
-    });
-    const small = new WebhookDispatcher({ db: h.gw.db, clock: h.gw.clock, batchSize: 5 });
-    await Promise.all([h.gw.db.tx((q) => dispatchEvents(q, at(0), 5)), ...Array.from({ length: 4 }, () => small.runOnce(at(0)))]);
+    // As a gateway before issue 27 recorded them: dispatched_at NULL, for its dispatcher's next round.
+    await h.gw.db.query(
+      `INSERT INTO events (id, merchant_id, env, resource, type, data, created_at, dispatched_at)
+       SELECT 'evt_' || lpad(to_hex(i), 24, '0'), $1, 'test', 'customer', 'customer.created',
+              jsonb_build_object('class', 'customer', 'id', 'c' || i), $2, NULL
+         FROM generate_series(1, 30) i`, [m.id, h.gw.clock.now()]);
+    const runs = await Promise.all([
+      h.gw.db.tx((q) => dispatchEvents(q, at(0), 5)),
+      ...Array.from({ length: 4 }, () => dispatchLeftovers(h.gw.db, at(0), 5)),
+    ]);
+    expect(runs.reduce((n, x) => n + x.events, 0)).toBe(30);
     const rows = await h.gw.db.query('SELECT event_id FROM webhook_deliveries WHERE merchant_id = $1', [m.id]);
     expect(rows).toHaveLength(30);
     expect(new Set(rows.map((x) => x.event_id)).size).toBe(30);
+    expect((await h.gw.db.query('SELECT id FROM events WHERE merchant_id = $1 AND dispatched_at IS NULL', [m.id]))).toEqual([]);
+    expect(await dispatchLeftovers(h.gw.db, at(0))).toMatchObject({ events: 0 });
   });
 });
 
@@ -235,8 +241,6 @@ describe('email and SMS strategies', () => {
     const sms = await a.ok('POST', '/webhooks/strategies', { mode: 'sms', phone_number: '+15550105000' });
     for (const s of [mail, sms]) await a.ok('POST', `/webhooks/rules/${r.id}/strategies`, { strategy_id: s.id });
     const txn = await charge(m, 4200);
-    const result = await h.dispatcher.runOnce(at(0));
-    expect(result.messages).toBeGreaterThanOrEqual(2);
     const [event] = (await a.ok('GET', '/events?type=transaction.created')).list;
     const outbox = (await a.ok('GET', `/outbox?source=event:${event.id}`)).list;
     const email = outbox.find((o: any) => o.kind === 'email');
@@ -298,7 +302,6 @@ describe('isolation', () => {
     await live.ok('POST', `/webhooks/rules/${lr.id}/strategies`, { strategy_id: ls.id });
 
     const id = await h.gw.db.tx((q) => emitEvent(q, { merchantId: m1.id, env: 'test' }, 'customer.created', { class: 'customer', id: 'cus1' }, h.gw.clock.now()));
-    await h.dispatcher.runOnce(at(0));
     const d1 = await deliveriesOf(a1);
     expect(d1.map((d: any) => d.event_id)).toEqual([id]);
     expect(await deliveriesOf(a2)).toEqual([]);

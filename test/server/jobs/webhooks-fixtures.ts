@@ -4,7 +4,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { IncomingHttpHeaders, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { WebhookDispatcher } from '../../../server/jobs/dispatch.js';
 import { Merchant, TestGateway, basic, test, tokenFor, visa } from '../../fixtures.js';
 
 export function api(gw: TestGateway, key: string) {
@@ -92,13 +91,13 @@ export async function startReceiver(secret: string | null = null): Promise<Recei
 }
 
 /**
- * The delivery suites' gateway (one per file), dispatcher and helpers: a fresh merchant with one
- * rule related to one strategy, charges, receivers closed after each test, relative times.
+ * The delivery suites' gateway (one per file) and helpers: a fresh merchant with one rule related
+ * to one strategy, charges (whose deliveries are queued as they are recorded), receivers closed
+ * after each test, relative times.
  */
 export function deliveryHarness() {
   const h = {
     gw: undefined as unknown as TestGateway,
-    dispatcher: undefined as unknown as WebhookDispatcher,
     /** Where strategies of tests that do not look at the requests point (every round may deliver them). */
     sink: undefined as unknown as Receiver,
     deps: () => ({ db: h.gw.db, vault: h.gw.vault, clock: h.gw.clock }),
@@ -130,7 +129,6 @@ export function deliveryHarness() {
   // The gateway is the file's gateway fixture (test/fixtures.ts), closed with the file.
   test.beforeAll(async ({ gateway }) => {
     h.gw = gateway;
-    h.dispatcher = new WebhookDispatcher({ db: h.gw.db, clock: h.gw.clock });
     h.sink = await startReceiver(null);
   });
   test.afterEach(async () => {

@@ -9,8 +9,9 @@ import { verifyCallback } from '../../../server/domain/signing.js';
 import { visa } from '../../helpers/gateway.js';
 import { Receiver, startReceiver } from './webhooks-fixtures.js';
 
-// The gateway as `tessera serve` runs it: the dispatcher starts with the server, a matching charge
-// reaches a real receiver within seconds, signed with a fresh timestamp, and the loops stop on close.
+// The gateway as `tessera serve` runs it: the delivery loops start with the server, a matching
+// charge reaches a real receiver within seconds, signed with a fresh timestamp, and the loops stop
+// on close. A burst of them: webhooks-drain.test.ts.
 
 let gw: RunningTessera;
 let rx: Receiver;
@@ -30,7 +31,7 @@ const call = async (method: string, path: string, body?: object, key = gw.privat
   return res.json();
 };
 
-test('a charge matching a rule is POSTed to the strategy URL without anyone calling runOnce', async () => {
+test('a charge matching a rule is POSTed to the strategy URL without anyone calling settle or a round', async () => {
   const rule = await call('POST', '/webhooks/rules', { event_resource: 'transaction', event_types: ['created'] });
   const strategy = await call('POST', '/webhooks/strategies', { mode: 'webhook', url: rx.url });
   await call('POST', `/webhooks/rules/${rule.id}/strategies`, { strategy_id: strategy.id });
@@ -38,7 +39,7 @@ test('a charge matching a rule is POSTed to the strategy URL without anyone call
   const token = await call('POST', '/tokens', visa, gw.publicKey!);
   const txn = await call('POST', '/charge', { token: token.id, amount: 4200 });
 
-  // The dispatcher runs every 2 s and kicks the scheduler (whose own interval here is a minute).
+  // The charge's request wakes the deliverer (the scheduler's own interval here is a minute).
   for (let i = 0; i < 200 && rx.received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
   expect(rx.received).toHaveLength(1);
   const got = rx.received[0];
