@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { Db, Queryable } from '../db/index.js';
+import { E, GatewayError } from '../errors.js';
+import { Gate } from '../lib/gate.js';
 
 // Reset of one merchant's test environment: every record goes, as on a fresh start; the keys stay
 // (the caller keeps access) and the settings return to their defaults. Live data is never touched:
@@ -108,32 +111,123 @@ export function resetPlan(db: Db): Promise<ResetPlan> {
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/**
+ * How a table's rows of one merchant are found, where `merchant_id` alone would reach no index of
+ * the table. Tokens: migrations/022's tokens_test_reset is on (merchant_id || '') so that only the
+ * reset's statement can choose it (012 says why no other statement may).
+ */
+const MERCHANT_EXPRESSION: Record<string, string> = { tokens: "(merchant_id || '')" };
+
+/** The statements of a reset, in order, each with the merchant id as $1 (EXPLAINed by the tests). */
+export function resetStatements(plan: ResetPlan): { table: string; sql: string; deletes: boolean }[] {
+  const deletes = plan.wipe.map(({ table, envColumn }) => ({
+    table, deletes: true,
+    sql: `WITH gone AS (DELETE FROM ${ident(table)} WHERE ${MERCHANT_EXPRESSION[table] ?? 'merchant_id'} = $1${envColumn ? " AND env = 'test'" : ''} RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+  }));
+  const updates = plan.defaults.filter(({ columns }) => columns.length).map(({ table, columns }) => ({
+    table, deletes: false,
+    sql: `UPDATE ${ident(table)} SET ${columns.map((c) => `${ident(c)} = DEFAULT`).join(', ')}
+        WHERE merchant_id = $1 AND env = 'test'`,
+  }));
+  return [...deletes, ...updates];
+}
+
 export interface ResetResult {
   /** Rows deleted per table, every wiped table listed (0 included). */
   deleted: Record<string, number>;
 }
 
-/** Wipes the test records of one merchant in the caller's transaction, by the database's plan (resetPlan). */
-export async function resetTestEnvironment(q: Queryable, plan: ResetPlan, merchantId: string): Promise<ResetResult> {
+/** The reset stopped because its signal aborted (the client left); its transaction must roll back. */
+export class ResetCancelled extends Error {
+  constructor() {
+    super('test reset cancelled: the client closed the connection; nothing was deleted');
+  }
+}
+
+export interface ResetControl {
+  /** Aborted when the reset's client is gone: no further statement starts, the statement running is cancelled. */
+  signal?: AbortSignal;
+  /**
+   * PostgreSQL only: a connection other than the reset's (the pool), on which an abort cancels the
+   * statement running in the reset's transaction (pg_cancel_backend), so a long DELETE stops at once.
+   * Without it (PGlite: one connection, busy with the reset) the reset stops before its next statement.
+   */
+  canceller?: Queryable;
+}
+
+/** Advisory-lock class of the reset (the two-key form: apart from migrate.ts's one-key lock). */
+const RESET_LOCK = 0x7e5e;
+
+/**
+ * Cancels the reset statement that runs in backend `pid` now, if it is still that reset's: the
+ * backend's application_name is the reset's own mark only inside the reset's transaction (SET
+ * LOCAL), and only an active statement is cancelled, so a connection back in the pool serving
+ * another request is never touched.
+ */
+async function cancelRunning(canceller: Queryable, pid: number, mark: string): Promise<void> {
+  await canceller.query(
+    "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND application_name = $2 AND state = 'active'",
+    [pid, mark],
+  );
+}
+
+/**
+ * Wipes the test records of one merchant in the caller's transaction, by the database's plan
+ * (resetPlan). One at a time per merchant across nodes: a reset of the same environment holding
+ * the advisory lock makes this one RESET_BUSY (409). An aborted `control.signal` throws
+ * ResetCancelled (the caller's transaction rolls back, nothing is deleted).
+ */
+export async function resetTestEnvironment(q: Queryable, plan: ResetPlan, merchantId: string, control: ResetControl = {}): Promise<ResetResult> {
   if (plan.unclassified.length) {
     throw new Error(`reset: no rule for ${plan.unclassified.join(', ')}; classify it in server/domain/reset.ts`);
   }
-  const deleted: Record<string, number> = {};
-  for (const { table, envColumn } of plan.wipe) {
-    const rows = await q.query<{ n: number }>(
-      `WITH gone AS (DELETE FROM ${ident(table)} WHERE merchant_id = $1${envColumn ? " AND env = 'test'" : ''} RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [merchantId],
-    );
-    deleted[table] = rows[0]?.n ?? 0;
+  const { signal, canceller } = control;
+  const stop = () => {
+    if (signal?.aborted) throw new ResetCancelled();
+  };
+  stop();
+  const [{ got }] = await q.query<{ got: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS got', [RESET_LOCK, merchantId]);
+  if (!got) throw new GatewayError(E.RESET_BUSY);
+  let onAbort: (() => void) | null = null;
+  if (signal && canceller) {
+    const mark = `tessera reset ${randomBytes(8).toString('hex')}`;
+    const [{ pid }] = await q.query<{ pid: number }>("SELECT pg_backend_pid() AS pid, set_config('application_name', $1, true)", [mark]);
+    onAbort = () => void cancelRunning(canceller, pid, mark).catch(() => {});
+    signal.addEventListener('abort', onAbort, { once: true });
   }
-  for (const { table, columns } of plan.defaults) {
-    if (!columns.length) continue;
-    await q.query(
-      `UPDATE ${ident(table)} SET ${columns.map((c) => `${ident(c)} = DEFAULT`).join(', ')}
-        WHERE merchant_id = $1 AND env = 'test'`,
-      [merchantId],
-    );
+  try {
+    const deleted: Record<string, number> = {};
+    for (const { table, sql, deletes } of resetStatements(plan)) {
+      stop();
+      const rows = await q.query<{ n: number }>(sql, [merchantId]);
+      if (deletes) deleted[table] = rows[0]?.n ?? 0;
+    }
+    stop();
+    return { deleted };
+  } catch (err) {
+    // A statement cancelled by the abort fails with query_canceled (57014): the abort is the cause.
+    stop();
+    throw err;
+  } finally {
+    if (onAbort) signal!.removeEventListener('abort', onAbort);
   }
-  return { deleted };
+}
+
+const gates = new WeakMap<Db, Gate>();
+
+/**
+ * Resets at once per database pool: on PostgreSQL 2 of the pool's 10 connections (db/pg.ts), so
+ * resets, however many merchants ask, never take the connections other requests need; PGlite has
+ * one connection, which a reset holds whatever the gate says. One reset per merchant environment.
+ */
+export const RESET_SLOTS = 2;
+
+export function resetGate(db: Db): Gate {
+  let gate = gates.get(db);
+  if (!gate) {
+    gate = new Gate(db.kind === 'pg' ? RESET_SLOTS : 1);
+    gates.set(db, gate);
+  }
+  return gate;
 }

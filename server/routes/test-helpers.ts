@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { E, GatewayError, invalid } from '../errors.js';
 import { ResetSchema, SettleBody, SettleSchema } from '../schemas/test-helpers.js';
 import { SETTLE_DEFAULT_MS, SETTLE_MAX_MS, settle } from '../jobs/settle.js';
 import { wholeNumber } from '../domain/validate.js';
-import { resetPlan, resetTestEnvironment } from '../domain/reset.js';
+import { ResetCancelled, resetGate, resetPlan, resetTestEnvironment } from '../domain/reset.js';
 
 /** `timeout_ms` from the body or the query string: 0 to 60000 milliseconds, default 10000. */
 function timeoutOf(req: FastifyRequest): number {
@@ -11,6 +11,21 @@ function timeoutOf(req: FastifyRequest): number {
   const ms = wholeNumber(v, 'timeout_ms', 9) ?? SETTLE_DEFAULT_MS;
   if (ms > SETTLE_MAX_MS) throw invalid('timeout_ms', `must be at most ${SETTLE_MAX_MS}`);
   return ms;
+}
+
+/**
+ * A signal that aborts when the client closes the connection before the answer is written (the
+ * response's 'close' without its 'finish'); `done()` stops listening once the work is over.
+ */
+function whileConnected(reply: FastifyReply): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const res = reply.raw;
+  const onClose = () => {
+    if (!res.writableFinished) controller.abort(new ResetCancelled());
+  };
+  if (res.destroyed || res.socket?.destroyed) controller.abort(new ResetCancelled());
+  else res.once('close', onClose);
+  return { signal: controller.signal, done: () => res.off('close', onClose) };
 }
 
 /**
@@ -23,13 +38,32 @@ function timeoutOf(req: FastifyRequest): number {
 export default async function testHelperRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
-  app.post('/test_helpers/reset', { config: { errors: [E.TEST_HELPER_NEEDS_TEST_KEY] }, schema: { summary: 'Wipe the test environment (keys and signing secret stay)', response: { 200: ResetSchema } } }, async (req) => {
+  app.post('/test_helpers/reset', {
+    config: { errors: [E.TEST_HELPER_NEEDS_TEST_KEY, E.RESET_BUSY] },
+    schema: { summary: 'Wipe the test environment (keys and signing secret stay)', response: { 200: ResetSchema } },
+  }, async (req, reply) => {
     if (req.identity.env !== 'test') throw new GatewayError(E.TEST_HELPER_NEEDS_TEST_KEY);
+    const { merchantId } = req.identity;
     const plan = await resetPlan(db);
-    const { deleted } = await req.tx((q) => resetTestEnvironment(q, plan, req.identity.merchantId));
-    // Cached key lookups carry the test clock's offset, which the reset just removed.
-    app.services.keys?.forget();
-    return { class: 'test_reset', env: 'test', merchant_id: req.identity.merchantId, deleted, settings: 'default' };
+    const client = whileConnected(reply);
+    try {
+      // One per merchant environment (409 TEST03), a few per pool, waiting without a connection (domain/reset.ts).
+      const { deleted } = await resetGate(db).run(merchantId, () => req.tx((q) => resetTestEnvironment(q, plan, merchantId, {
+        signal: client.signal, canceller: db.kind === 'pg' ? db : undefined,
+      })), { busy: () => new GatewayError(E.RESET_BUSY), signal: client.signal });
+      // Cached key lookups carry the test clock's offset, which the reset just removed.
+      app.services.keys?.forget();
+      return { class: 'test_reset', env: 'test', merchant_id: merchantId, deleted, settings: 'default' };
+    } catch (err) {
+      if (!(err instanceof ResetCancelled)) throw err;
+      // Nobody is left to answer: the connection is closed already, the transaction rolled back.
+      req.log.info({ merchant_id: merchantId }, 'test reset cancelled: the client left; rolled back');
+      reply.hijack();
+      reply.raw.destroy();
+      return reply;
+    } finally {
+      client.done();
+    }
   });
 
   // POST /test_helpers/settle: answers when everything due for the merchant's test environment
