@@ -73,11 +73,14 @@ export function connectRedis(url: string, opts: { timeoutMs?: number; connectTim
       socket: { connectTimeout, reconnectStrategy: backoff },
     });
     // Never crashes the process; the fallback's log line carries the last message.
+    // A replaced client's late events are its own business: they never touch its successor's.
     c.on('error', (err: Error) => {
+      if (c !== client) return;
       lastError = err.message;
       clearTimeout(handshake); // the library retries; its next attempt arms its own
     });
     c.on('connect', () => {
+      if (c !== client) return;
       clearTimeout(handshake);
       handshake = setTimeout(() => replace(c, `no answer to the connection handshake within ${connectTimeout} ms`), connectTimeout);
       handshake.unref();
@@ -98,9 +101,9 @@ export function connectRedis(url: string, opts: { timeoutMs?: number; connectTim
   /** Drops `c` (every command on it fails now) and opens another after a pause. */
   const replace = (c: Client, why: string) => {
     if (c !== client || closed) return;
-    lastError = why;
     clearTimeout(handshake);
     c.destroy();
+    lastError = why; // after destroy(), whose own 'error' says only "Disconnects client"
     reopen = setTimeout(() => {
       if (!closed) client = open();
     }, backoff(replaced++));
