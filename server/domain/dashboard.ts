@@ -6,7 +6,7 @@ import { E, GatewayError, invalid } from '../errors.js';
 import { TEST_BANK, TEST_CARDS } from '../processor/test-cards.js';
 import { Env, KeyIdentity, KeySet, createKeySet, listKeys } from './keys.js';
 import type { TransactionFilter } from './transactions.js';
-import { MAX_AMOUNT } from './validate.js';
+import { END_INSTANT, MAX_AMOUNT, readInstant } from './validate.js';
 
 export type KeySetStatus = 'active' | 'expiring' | 'expired';
 
@@ -122,13 +122,14 @@ export function testCards() {
 }
 
 const STATUS = /^[A-Z_]{1,32}$/;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY = 86_400_000;
 
 /**
  * Transaction filters from a query string:
  * `status` (SETTLED, DECLINED, RETURNED, any case), `amount_min` / `amount_max` (cents, inclusive),
  * `created_from` / `created_to` (inclusive: a date `2026-01-15` is a whole UTC day, `created_to`
- * included; a timestamp is ISO 8601 to the millisecond). Anything unreadable is REQ01.
+ * included; a timestamp is ISO 8601 to the millisecond, UTC without a zone; readInstant says what
+ * is read: years 0001 to 9999). Anything unreadable is REQ01.
  */
 export function parseTransactionFilter(query: unknown): TransactionFilter {
   const q = (query ?? {}) as Record<string, unknown>;
@@ -150,16 +151,16 @@ export function parseTransactionFilter(query: unknown): TransactionFilter {
     if (!/^\d+$/.test(v) || Number(v) > MAX_AMOUNT) throw invalid(k, 'must be a whole number of cents');
     filter[f] = Number(v);
   }
-  const day = 86_400_000;
   for (const k of ['created_from', 'created_to'] as const) {
     const v = given(k);
     if (v === undefined) continue;
-    const t = Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00.000Z` : v);
-    if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t)) {
-      throw invalid(k, 'must be a date (2026-01-15) or an ISO 8601 timestamp');
+    const { at, dateOnly } = readInstant(v, k);
+    if (k === 'created_from') filter.createdFrom = at;
+    else {
+      // Up to the end of the day, or the millisecond, named; past 9999-12-31 there is no upper bound.
+      const before = at.getTime() + (dateOnly ? DAY : 1);
+      if (before < END_INSTANT) filter.createdBefore = new Date(before);
     }
-    if (k === 'created_from') filter.createdFrom = new Date(t);
-    else filter.createdBefore = new Date(t + (DATE_ONLY.test(v) ? day : 1));
   }
   return filter;
 }

@@ -185,3 +185,37 @@ export function clip(s: string, max: number): string {
   const cut = s.length <= max ? s : Array.from(s).slice(0, max).join('');
   return cut.replace(UNSTORABLE, '\ufffd');
 }
+
+/** The instants a date filter may name, 0001-01-01T00:00Z up to (not including) 10000-01-01T00:00Z: what a 4-digit ISO year writes and PostgreSQL's timestamptz holds. */
+export const FIRST_INSTANT = -62_135_596_800_000;
+export const END_INSTANT = 253_402_300_800_000;
+
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const FORM = 'must be a date (2026-01-15) or an ISO 8601 timestamp (2026-01-15T10:30:00Z)';
+const RANGE = 'must be from 0001-01-01 to 9999-12-31 (UTC)';
+
+/**
+ * A date filter of a list (e.g. created_from): `YYYY-MM-DD`, a whole UTC day, or an ISO 8601
+ * timestamp (`T` or a space; seconds, a fraction read to the millisecond and the zone optional; no
+ * zone is UTC). Read strictly, never by Date.parse's guesses: a real calendar date (no February
+ * 30, no 24:00), an offset of at most 14 hours, a year of 4 digits, and an instant from 0001-01-01
+ * to 9999-12-31 UTC. Anything else is 400 REQ01 naming the field: year 0000, 10000, a negative
+ * year or 'infinity' never reaches the database (where it was a 500).
+ */
+export function readInstant(v: string, name: string): { at: Date; dateOnly: boolean } {
+  const m = ISO_INSTANT.exec(v);
+  if (!m) throw invalid(name, /^([+-]\d+|\d{5,})-/.test(v) ? RANGE : FORM);
+  const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone = 'Z'] = m;
+  const day = new Date(0);
+  day.setUTCFullYear(Number(y), Number(mo) - 1, Number(d)); // years below 100 as written (Date.UTC maps 0-99 to 1900-1999)
+  if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d)) {
+    throw invalid(name, `must be a calendar date (${y}-${mo}-${d} is not one)`);
+  }
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw invalid(name, `must be a time of day from 00:00:00 to 23:59:59 (${v})`);
+  const [, sign, oh = '0', om = '0'] = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone) ?? [];
+  const offsetMin = sign ? (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) : 0;
+  if (Number(om) > 59 || Math.abs(offsetMin) > 14 * 60) throw invalid(name, 'must have a UTC offset of at most 14 hours');
+  const at = day.getTime() + ((Number(h) * 60 + Number(mi) - offsetMin) * 60 + Number(s)) * 1000 + Number(fraction.padEnd(3, '0').slice(0, 3));
+  if (Number(y) === 0 || at < FIRST_INSTANT || at >= END_INSTANT) throw invalid(name, RANGE);
+  return { at: new Date(at), dateOnly: m[4] === undefined };
+}
