@@ -20,7 +20,7 @@ const PURE_SERVER = [
 // cache (always in-memory PGlite, building snapshots on disk) and the OpenAPI client check (tsc over
 // the generated types; the flows it runs are tested on both databases by the route files).
 const PGLITE_ONLY = ['test/server/db/{lock,maintenance,pglite,pglite-wire,private-dir}.test.ts', 'test/server/routes/openapi-client.test.ts'];
-const PG_ONLY = ['test/server/db/start-together.test.ts'];
+const PG_ONLY = ['test/server/db/{start-together,pg-driver}.test.ts'];
 
 // Suites run one group after another (sequence.groupOrder), each with its own worker count: the API
 // files wait on PGlite, PostgreSQL and their own timers, so two run at once even on two cores; the

@@ -1,4 +1,5 @@
-import postgres from 'postgres';
+import type postgresTypes from 'postgres';
+import { postgres } from './pg-driver.js';
 import { Db, INT8_OID, Queryable, Row, StatementNames, normaliseParams } from './db.js';
 
 export { MAX_PREPARED } from './db.js';
@@ -19,7 +20,7 @@ const types = {
  * `names`: which texts get a prepared statement on the connections of one pool (see db.ts), so one
  * Db's texts never use up another's MAX_PREPARED (as PGlite's adapter keeps its own).
  */
-function wrap(sql: postgres.Sql | postgres.TransactionSql, prepare: boolean, names: StatementNames): Queryable {
+function wrap(sql: postgresTypes.Sql | postgresTypes.TransactionSql, prepare: boolean, names: StatementNames): Queryable {
   return {
     async query<T extends Row>(text: string, params?: unknown[]) {
       const named = prepare && names.nameOf(text) !== undefined;
