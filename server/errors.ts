@@ -121,6 +121,7 @@ export const CATALOGUE = {
   MERCHANT01: [404, 'merchant not found'],
   DASH01: [400, 'days must be an integer from 1 to 90'],
   DASH02: [400, 'q must be 1 to 100 characters and limit an integer from 1 to 20'],
+  DB01: [503, 'the database is unavailable or did not answer in time; retry later (with the same Idempotency-Key, a retry is answered from whatever was recorded)'],
   INTERNAL: [500, 'internal error; nothing was changed, retry later'],
 } as const satisfies Record<string, readonly [number, string]>;
 
@@ -248,6 +249,7 @@ export const E = {
   MERCHANT_NOT_FOUND: 'MERCHANT01',
   SUMMARY_DAYS_INVALID: 'DASH01',
   SEARCH_INVALID: 'DASH02',
+  DATABASE_UNAVAILABLE: 'DB01',
   INTERNAL: 'INTERNAL',
 } as const satisfies Record<string, ErrorCode>;
 

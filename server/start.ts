@@ -15,6 +15,8 @@ import { RedisCounters, connectRedis, localCounters } from './http/counters.js';
 import { DEFAULT_LIMITS, RateLimits, TokenLimiter } from './http/ratelimit.js';
 import { loadVault } from './vault.js';
 import { checkDataKey } from './vault-canary.js';
+import { hasFreeSpace } from './db/disk.js';
+import { watchDataKey } from './vault-cluster.js';
 import { NotifyConfig, OutboxWorker, createTransports } from './notify/index.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { DeliveryWake } from './jobs/dispatch.js';
@@ -174,6 +176,10 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       const r = redis;
       readiness.redis = { critical: false, check: async () => String(await r.sendCommand(['PING'])) === 'PONG' };
     }
+    // /readyz: an embedded data directory's disk (critical: PGlite cannot write without room).
+    if (dataDir) readiness.disk = { critical: true, check: () => hasFreeSpace(dataDir) };
+    // /readyz: the data key (critical). A node left behind on a retired key is 503 and writes nothing (vault-cluster.ts).
+    const dataKey = await watchDataKey(db, vault, readiness);
     const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler, events: wake, settler: { outbox }, readiness }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
     // An embedded data directory takes one process: `tessera keys` asks this one (control-file.ts).
     const adminToken = dataDir ? newAdminToken() : null;
@@ -202,6 +208,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     const maintenanceMs = opts.maintenanceIntervalMs ?? MINUTE;
     maintenance?.start(maintenanceMs, maintenanceMs); // not at start: a test gateway's first minute is its whole life
     outbox.log = app.log;
+    dataKey.start(app.log);
     vault.onUnreadable = (info) => app.log.error({ vault: info }, info.reason === 'unknown_key'
       ? 'stored payment data is encrypted with a data key this node does not hold (VAULT01): check TESSERA_DATA_KEY and TESSERA_DATA_KEYS_RETIRED'
       : 'stored payment data fails its integrity check (VAULT02): altered, or copied from another row');
@@ -234,6 +241,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
           await maintenance?.stop();
           await scheduler.stop();
           await outbox.stop();
+          await dataKey.stop();
           await redis?.close();
           await db.close();
         })();

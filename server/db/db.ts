@@ -9,10 +9,21 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+export interface TxOptions {
+  /**
+   * PostgreSQL: how long the whole transaction may take before its caller is answered with a
+   * DatabaseTimeoutError (default DEADLINES.txMs in pg.ts); null for none, with the server's
+   * statement and lock timeouts lifted too (migrations, which wait for each other's lock).
+   */
+  deadlineMs?: number | null;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'pg';
   /** Runs fn inside one transaction; rolls back when fn throws. */
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  tx<T>(fn: (q: Queryable) => Promise<T>, opts?: TxOptions): Promise<T>;
+  /** A database fault (faults.ts) one of this process's statements met in the last few seconds, or null: /readyz. */
+  recentFault?(): string | null;
   /**
    * For statements whose loss in a crash is harmless (the rate-limit counters): on PostgreSQL,
    * connections of their own that commit without waiting for the WAL flush, so a hot row (a

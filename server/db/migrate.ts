@@ -14,6 +14,9 @@ const MIGRATION_LOCK = 7_305_551;
 export async function migrate(db: Db, setup?: (q: Queryable) => Promise<void>): Promise<string[]> {
   const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
   return db.tx(async (q) => {
+    // A migration may rewrite a large table, and a node starting beside another waits for its
+    // lock as long as that takes: no statement or lock timeout here, and no deadline (pg.ts).
+    if (db.kind === 'pg') await q.query("SELECT set_config('statement_timeout', '0', true), set_config('lock_timeout', '0', true)");
     await q.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await q.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL)',
@@ -28,5 +31,5 @@ export async function migrate(db: Db, setup?: (q: Queryable) => Promise<void>): 
     }
     await setup?.(q);
     return applied;
-  });
+  }, { deadlineMs: null });
 }

@@ -1,6 +1,7 @@
 import type postgresTypes from 'postgres';
 import { postgres } from './pg-driver.js';
 import { Db, INT8_OID, Queryable, Row, StatementNames, normaliseParams } from './db.js';
+import { DatabaseTimeoutError, FaultLog } from './faults.js';
 
 export { MAX_PREPARED } from './db.js';
 
@@ -17,14 +18,53 @@ const types = {
 };
 
 /**
+ * Deadlines: every wait on PostgreSQL ends. The server ends a statement after statementMs, a
+ * lock wait after lockMs and a transaction left idle after idleTxMs (DEADLINES); a connection attempt
+ * gives up after CONNECT_S. A server that does not answer at all (frozen, a network that drops
+ * packets) cannot end anything: the client's own deadlines answer the caller then, a statement
+ * after statementMs + GRACE_MS (and asks the server to cancel it), a transaction after
+ * txMs, with a DatabaseTimeoutError (503 DB01 at the HTTP edge). What the server does
+ * with a transaction we stopped waiting for is unknown to the caller; the Idempotency-Key's
+ * record (http/idempotency.ts) tells a retry.
+ */
+export interface Deadlines {
+  statementMs: number;
+  lockMs: number;
+  idleTxMs: number;
+  txMs: number;
+}
+export const DEADLINES: Deadlines = { statementMs: 10_000, lockMs: 5_000, idleTxMs: 30_000, txMs: 25_000 };
+const GRACE_MS = 2_000;
+const CONNECT_S = 5;
+
+/** fn's promise, or a DatabaseTimeoutError after ms (then onLate, and fn's own outcome is dropped). */
+function deadline<T>(p: Promise<T>, ms: number, what: string, onLate?: () => void): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      p.catch(() => {}); // settled later, by nobody's request
+      onLate?.();
+      reject(new DatabaseTimeoutError(what, ms));
+    }, ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/**
  * `names`: which texts get a prepared statement on the connections of one pool (see db.ts), so one
  * Db's texts never use up another's MAX_PREPARED (as PGlite's adapter keeps its own).
  */
-function wrap(sql: postgresTypes.Sql | postgresTypes.TransactionSql, prepare: boolean, names: StatementNames): Queryable {
+function wrap(sql: postgresTypes.Sql | postgresTypes.TransactionSql, prepare: boolean, names: StatementNames, faults: FaultLog, limits: Deadlines): Queryable {
   return {
     async query<T extends Row>(text: string, params?: unknown[]) {
       const named = prepare && names.nameOf(text) !== undefined;
-      return (await sql.unsafe(text, normaliseParams(params) as any[], { prepare: named })) as unknown as T[];
+      const pending = sql.unsafe(text, normaliseParams(params) as any[], { prepare: named });
+      try {
+        return (await deadline(pending, limits.statementMs + GRACE_MS, 'a statement', () => void Promise.resolve(pending.cancel() as unknown).catch(() => {}))) as unknown as T[];
+      } catch (err) {
+        faults.record(err);
+        throw err;
+      }
     },
     async exec(text: string) {
       await sql.unsafe(text).simple();
@@ -42,11 +82,14 @@ export interface PgOptions {
    * transaction mode that does not track prepared statements.
    */
   prepare?: boolean;
+  /** Server timeouts and client deadlines (DEADLINES); tests shorten them. */
+  deadlines?: Partial<Deadlines>;
 }
 
 /** A pool; `settings` are server settings for each of its connections. */
-function openPool(url: string, max: number, settings: Record<string, string>, prepare: boolean) {
-  return postgres(url, { max, types, connection: settings, prepare, onnotice: () => {} });
+function openPool(url: string, max: number, settings: Record<string, string>, prepare: boolean, limits: Deadlines) {
+  const timeouts = { statement_timeout: limits.statementMs, lock_timeout: limits.lockMs, idle_in_transaction_session_timeout: limits.idleTxMs };
+  return postgres(url, { max, types, connection: { ...timeouts, ...settings }, prepare, connect_timeout: CONNECT_S, onnotice: () => {} });
 }
 
 /**
@@ -57,7 +100,8 @@ function openPool(url: string, max: number, settings: Record<string, string>, pr
 export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
   const schema: Record<string, string> = opts.schema ? { search_path: opts.schema } : {};
   const prepare = opts.prepare ?? true;
-  const sql = openPool(url, opts.max ?? 10, schema, prepare);
+  const limits = { ...DEADLINES, ...opts.deadlines };
+  const sql = openPool(url, opts.max ?? 10, schema, prepare, limits);
   try {
     await sql`SELECT 1`;
   } catch (err) {
@@ -65,15 +109,26 @@ export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
     throw err;
   }
   // Db.relaxed: a few connections (opened when first used) that commit without waiting for the WAL flush.
-  const relaxed = openPool(url, 4, { ...schema, synchronous_commit: 'off' }, prepare);
+  const relaxed = openPool(url, 4, { ...schema, synchronous_commit: 'off' }, prepare, limits);
   const names = new StatementNames();
-  const q = wrap(sql, prepare, names);
+  const faults = new FaultLog();
+  const q = wrap(sql, prepare, names, faults, limits);
   return {
     kind: 'pg',
     query: q.query,
     exec: q.exec,
-    relaxed: wrap(relaxed, prepare, new StatementNames()),
-    tx: (fn) => sql.begin((t) => fn(wrap(t, prepare, names))) as Promise<any>,
+    relaxed: wrap(relaxed, prepare, new StatementNames(), faults, limits),
+    tx: async (fn, opts) => {
+      const ms = opts?.deadlineMs === undefined ? limits.txMs : opts.deadlineMs;
+      const run = sql.begin((t) => fn(wrap(t, prepare, names, faults, limits))) as Promise<any>;
+      try {
+        return await (ms === null ? run : deadline(run, ms, 'a transaction'));
+      } catch (err) {
+        faults.record(err);
+        throw err;
+      }
+    },
+    recentFault: () => faults.recent(),
     close: async () => {
       await Promise.all([sql.end({ timeout: 5 }), relaxed.end({ timeout: 5 })]);
     },

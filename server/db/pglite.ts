@@ -1,5 +1,6 @@
 import { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { Db, INT8_OID, Queryable, Row, StatementNames, normaliseParams } from './db.js';
+import { FaultLog } from './faults.js';
 import { frontendMessage, readRows } from './pglite-wire.js';
 
 // Set once at creation: passing parsers per query makes PGlite copy its parser table every time
@@ -64,10 +65,16 @@ function runner(pg: PGlite, names: StatementNames, prepared: Set<string>) {
 export async function openPglite(dataDir?: string, extra: PGliteOptions = {}): Promise<Db> {
   const pg = await PGlite.create(dataDir ? { ...extra, parsers, dataDir } : { ...extra, parsers });
   const run = runner(pg, new StatementNames(), new Set());
+  // A full disk fails writes while reads go on: /readyz asks what the statements met (faults.ts).
+  const faults = new FaultLog();
+  const noted = <T>(p: Promise<T>) => p.catch((err) => {
+    faults.record(err);
+    throw err;
+  });
   const wrap = (inTx: boolean, exec: (sql: string) => Promise<unknown>): Queryable => ({
-    query: async <T extends Row>(sql: string, params?: unknown[]) => (await run(sql, normaliseParams(params), inTx)) as T[],
+    query: async <T extends Row>(sql: string, params?: unknown[]) => (await noted(run(sql, normaliseParams(params), inTx))) as T[],
     exec: async (sql: string) => {
-      await exec(sql);
+      await noted(exec(sql));
     },
   });
   const q = wrap(false, (sql) => pg.exec(sql));
@@ -75,7 +82,8 @@ export async function openPglite(dataDir?: string, extra: PGliteOptions = {}): P
     kind: 'pglite',
     query: q.query,
     exec: q.exec,
-    tx: (fn) => pg.transaction((t) => fn(wrap(true, (sql) => t.exec(sql)))),
+    tx: (fn) => noted(pg.transaction((t) => fn(wrap(true, (sql) => t.exec(sql))))),
+    recentFault: () => faults.recent(),
     close: () => pg.close(),
   };
 }

@@ -1,11 +1,22 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { databaseFault } from '../db/faults.js';
 import { badRequest, E, GatewayError } from '../errors.js';
 
 /** Maps anything thrown to the catalogue: the client never sees a Fastify error or a stack. */
+/** Seconds a client is asked to wait after a database fault: a restart takes a few. */
+const DATABASE_RETRY_AFTER = { unavailable: '5', disk: '30', timeout: '2', busy: '1' } as const;
+
 export function toGatewayError(err: FastifyError | Error): GatewayError | null {
   if (err instanceof GatewayError) return err;
+  const fault = databaseFault(err);
+  if (fault) {
+    const why = fault === 'disk' ? 'cannot write (its disk is full or failing)' : fault === 'timeout' ? 'did not answer in time'
+      : fault === 'busy' ? 'is busy' : 'is unavailable';
+    return new GatewayError(E.DATABASE_UNAVAILABLE, `the database ${why}; retry later (with the same Idempotency-Key, a retry is answered from whatever was recorded)`,
+      { retry_after: DATABASE_RETRY_AFTER[fault] });
+  }
   const e = err as FastifyError;
   if (e.validation) {
     const first = e.validation[0];
@@ -39,6 +50,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (!ge) {
       req.log.error({ err }, 'unhandled error');
       ge = new GatewayError(E.INTERNAL);
+    } else if (ge.code === E.DATABASE_UNAVAILABLE) {
+      req.log.warn({ err }, 'database fault: answered 503 DB01');
     }
     if (ge.details.retry_after) reply.header('retry-after', ge.details.retry_after);
     if (challenges(req, ge)) reply.header('www-authenticate', 'Basic realm="Tessera API", charset="UTF-8"');

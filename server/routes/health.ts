@@ -42,7 +42,9 @@ export default async function healthRoutes(app: FastifyInstance) {
   app.get('/readyz', { ...options, schema: { response: { 200: ready, 503: ready } } }, async (_req, reply) => {
     const { db, readiness } = app.services;
     const all: [string, ReadinessCheck][] = [
-      ['database', { critical: true, check: async () => (await db.query('SELECT 1 AS one'))[0]?.one === 1 }],
+      // Answering is not enough: a full disk fails every write while SELECT 1 still answers, so a
+      // fault a statement met in the last seconds (db/faults.ts) keeps the database unavailable.
+      ['database', { critical: true, check: async () => (await db.query('SELECT 1 AS one'))[0]?.one === 1 && !db.recentFault?.() }],
       ...Object.entries(readiness ?? {}),
     ];
     const results = await Promise.all(all.map(async ([name, c]) => ({ name, critical: c.critical, ok: await probe(c) })));

@@ -1,3 +1,4 @@
+import { AddressInfo, Socket, connect, createServer } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Db } from '../../../server/db/index.js';
 import { openPg } from '../../../server/db/pg.js';
@@ -54,5 +55,49 @@ test('a transaction whose connection was terminated fails with a connection erro
     for (let i = 0; i < 3; i++) await new Promise((r) => setTimeout(r, 10));
     expect(uncaught).toEqual([]);
     expect(await db.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  }
+});
+
+/** A TCP proxy to PostgreSQL that can stop forwarding in both directions, as a frozen server or a black-holed network does. */
+async function freezableProxy(target: URL) {
+  const sockets: Socket[] = [];
+  let frozen = false;
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    sockets.push(client, upstream);
+    for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
+      from.on('data', (d) => {
+        if (!frozen) to.write(d);
+      });
+      from.on('error', () => to.destroy());
+      from.on('close', () => to.destroy());
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const url = new URL(target);
+  url.host = `127.0.0.1:${port}`;
+  return {
+    url: url.toString(),
+    freeze: () => void (frozen = true),
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+test('a server that stops answering: a statement and a transaction end at their deadlines with DB_DEADLINE, and a new connection attempt gives up', async () => {
+  const proxy = await freezableProxy(new URL(url));
+  const stalled = await openPg(proxy.url, { max: 2, deadlines: { statementMs: 300, txMs: 1_500 } });
+  try {
+    expect(await stalled.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    proxy.freeze();
+    await expect(stalled.query('SELECT 2 AS two')).rejects.toMatchObject({ code: 'DB_DEADLINE' });
+    await expect(stalled.tx(async (q) => q.query('SELECT 3 AS three'))).rejects.toMatchObject({ code: 'DB_DEADLINE' });
+    expect(stalled.recentFault?.()).toBeNull(); // a deadline is the statement's, not proof the database is gone
+  } finally {
+    await proxy.close();
+    await stalled.close().catch(() => {});
   }
 });

@@ -1,0 +1,75 @@
+// What a database error says about the database rather than about the statement: it is away
+// (refused, closed, restarting), it did not answer within its deadline, or it cannot write (disk
+// full). Such a fault is answered 503 DB01 with Retry-After by the HTTP layer and makes /readyz
+// unavailable; any other error of a statement is the statement's (a bug: 500).
+
+export type DatabaseFault = 'unavailable' | 'timeout' | 'disk' | 'busy';
+
+/** PostgreSQL SQLSTATEs of the server's state, not of the statement. */
+const SQLSTATE: Record<string, DatabaseFault> = {
+  '57P01': 'unavailable', // admin_shutdown (a fast restart or stop)
+  '57P02': 'unavailable', // crash_shutdown
+  '57P03': 'unavailable', // cannot_connect_now (starting up, shutting down)
+  '57P04': 'unavailable', // database_dropped
+  '57014': 'timeout', // query_canceled: statement_timeout, or our deadline's cancel
+  '55P03': 'timeout', // lock_not_available: lock_timeout
+  '25P03': 'timeout', // idle_in_transaction_session_timeout
+  '53100': 'disk', // disk_full
+  '58030': 'disk', // io_error
+  '53200': 'busy', // out_of_memory
+  '53300': 'busy', // too_many_connections
+  '53400': 'busy', // configuration_limit_exceeded
+  '40001': 'busy', // serialization_failure
+  '40P01': 'busy', // deadlock_detected
+};
+
+/** The driver's own codes and the socket's: the connection, not the statement. */
+const CONNECTION = new Set([
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+]);
+const DISK = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS']);
+
+/** Our own deadline on a statement or a transaction (pg.ts), when PostgreSQL does not answer at all. */
+export class DatabaseTimeoutError extends Error {
+  readonly code = 'DB_DEADLINE';
+  constructor(what: string, ms: number) {
+    super(`the database did not answer ${what} within ${ms} ms`);
+  }
+}
+
+/** The fault an error stands for, or null when it is an error of the statement itself. */
+export function databaseFault(err: unknown): DatabaseFault | null {
+  if (err instanceof DatabaseTimeoutError) return 'timeout';
+  if (!err || typeof err !== 'object') return null;
+  const e = err as { code?: unknown; errno?: unknown; message?: unknown; name?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (SQLSTATE[code]) return SQLSTATE[code];
+  if (/^08/.test(code) && code.length === 5) return 'unavailable'; // connection_exception class
+  if (CONNECTION.has(code)) return 'unavailable';
+  if (DISK.has(code)) return 'disk';
+  // PGlite's file system (Emscripten) throws ErrnoError with errno 28 (ENOSPC) or 29 (EIO); PostgreSQL's own words otherwise.
+  if (e.name === 'ErrnoError' && (e.errno === 28 || e.errno === 29)) return 'disk';
+  if (typeof e.message === 'string' && /No space left on device|ENOSPC/.test(e.message)) return 'disk';
+  return null;
+}
+
+/**
+ * The database's recent faults as seen by this process's statements: /readyz reports the database
+ * unavailable while one happened within the last RECENT_MS (a full disk fails writes while `SELECT 1`
+ * still answers).
+ */
+export class FaultLog {
+  static readonly RECENT_MS = 5_000;
+  private last: { fault: DatabaseFault; at: number } | null = null;
+  constructor(private readonly now: () => number = Date.now) {}
+  record(err: unknown): void {
+    const fault = databaseFault(err);
+    // Timeouts and contention belong to one statement's load, not to the database's health.
+    if (fault === 'disk' || fault === 'unavailable') this.last = { fault, at: this.now() };
+  }
+  /** The fault of the last RECENT_MS, or null. */
+  recent(): DatabaseFault | null {
+    return this.last && this.now() - this.last.at < FaultLog.RECENT_MS ? this.last.fault : null;
+  }
+}
