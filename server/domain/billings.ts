@@ -193,6 +193,10 @@ export async function retryBilling(
   );
   if (!failed) throw new GatewayError(E.BILLING_TXN_NOT_FOUND);
   if (failed.status !== 'failed') throw new GatewayError(E.BILLING_NOT_FAILED, `billing is ${failed.status}, not failed`);
+  // The customer before the subscription, as deleteCustomer takes them: its deletion waits for this
+  // charge, or, committed first, makes it 34798 (an ended subscription is not one a deletion waits on).
+  await q.query('SELECT 1 FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 FOR SHARE',
+    [scope.merchantId, scope.env, failed.customer_id]);
   const [sub] = await q.query<SubscriptionRow>(`SELECT ${SUB} FROM subscriptions WHERE number = $1 FOR UPDATE`, [failed.subscription_id]);
   const [plan] = await q.query<{ name: string; callback_url: string | null }>('SELECT name, callback_url FROM plans WHERE id = $1', [sub.plan_id]);
   const input = chargeInput(sub, plan.name, await receiptWanted(q, scope, sub.customer_id));

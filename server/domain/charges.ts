@@ -10,7 +10,8 @@ import type { FirstRead } from './charge-read.js';
 import { Scope, newId } from './keys.js';
 import type { ChargeInput } from './charge-input.js';
 import { ConsumedToken, consumeToken, consumeTokenCte, openToken, peekToken } from './tokens.js';
-import { EventType, eventInsert, eventParams, withEvent } from './events.js';
+import { EventResource, EventRow, EventType, eventInsert, eventParams, listensTo, withEvent } from './events.js';
+import { fanOut } from './dispatch.js';
 import { PAYER_FIELDS, Transaction, TransactionRow } from './transactions.js';
 import { presentTransaction } from '../schemas/transactions.js';
 import { text } from './validate.js';
@@ -56,7 +57,7 @@ const mask = (n: string) => 'X'.repeat(Math.max(0, n.length - 4)) + n.slice(-4);
 const month = (m: number | null) => (m === null ? null : String(m).padStart(2, '0'));
 
 async function loadInstrument(
-  q: Queryable, deps: ChargeDeps, scope: Scope, input: ChargeInput, now: Date, first?: FirstRead,
+  q: Queryable, deps: ChargeDeps, scope: Scope, input: ChargeInput, now: Date, first?: FirstRead, hold = false,
 ): Promise<Instrument> {
   const base = { customerMetadata: {}, customerEmail: null, customerReceipts: false };
   if (input.shape === 'customer') {
@@ -64,7 +65,7 @@ async function loadInstrument(
     // customer's default method is charged"); true/false pick the default bank account / card.
     const read = first?.customer?.id === input.customerId ? first.customer.rows : null;
     const m = read ? chargeableOf(read, input.methodId, input.bankAccount ?? null)
-      : await findChargeableMethod(q, scope, input.customerId, input.methodId, input.bankAccount ?? null);
+      : await findChargeableMethod(q, scope, input.customerId, input.methodId, input.bankAccount ?? null, { hold });
     const number = deps.vault.decrypt(m.secret_enc, methodHome(scope, m.method_id));
     const holder = [m.bank_account_holder_first_name, m.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
     const { metadata, default_receipts, email, ...payer } = m.customer;
@@ -142,13 +143,65 @@ export async function createCharge(
 ): Promise<ChargeResult> {
   // Without a customer the receipt rules need nothing from the database: check them before touching the token.
   const knownReceipt = input.shape === 'customer' ? null : receiptOf(input, { customerEmail: null, customerReceipts: false });
-  const inst = await loadInstrument(q, deps, scope, input, now, opts.first);
+  // A stored customer's charge holds the customer from its read (in a transaction) to its commit,
+  // and records only while customer and method stand (recordHeld). Not a run's (opts.source): a
+  // subscription's or schedule's run holds that row (FOR UPDATE), which the customer's deletion
+  // updates too, so the deletion waits for the run; taking the customer after it would invert
+  // deleteCustomer's order (customer, then subscription) and deadlock. retryBilling takes the
+  // customer before the subscription.
+  const hold = input.shape === 'customer' && !opts.source;
+  const inst = await loadInstrument(q, deps, scope, input, now, opts.first, hold);
   const c = await decide(q, deps, scope, input, inst, knownReceipt ?? receiptOf(input, inst), now, opts);
+  const heard = opts.first?.heard === false ? false : undefined;
+  if (hold) {
+    await recordHeld(q, scope, input as Extract<ChargeInput, { shape: 'customer' }>, inst.fields.method_id as string, c, now, heard);
+    return result(c.txn);
+  }
   // The row and its event in one statement (and the event's deliveries after it, when a rule listens
   // and the first read did not already say none does).
-  await withEvent(q, `INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params, scope, c.event, presentTransaction(c.txn), now,
-    opts.first?.heard === false ? false : undefined);
+  await withEvent(q, `INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params, scope, c.event, presentTransaction(c.txn), now, heard);
   return result(c.txn);
+}
+
+/**
+ * Records a stored customer's charge only while the customer and the method still stand, holding
+ * both (FOR SHARE) until the charge commits: a deletion of either (deleteCustomer, deleteMethod:
+ * the customer FOR UPDATE first) waits for the charge, or, committed before this statement, leaves
+ * it nothing to record, and the charge is refused as a charge of a deleted customer (34798) or
+ * method (34792) is. A test-mode charge without an Idempotency-Key reads first with no transaction
+ * open and then writes in this one statement: it is where that charge takes its lock. Otherwise
+ * as withEvent: the row and its event in one statement, the event's deliveries queued when a rule
+ * listens (unless `heard` is false: the first read found none); nothing at all when refused.
+ */
+async function recordHeld(
+  q: Queryable, scope: Scope, input: Extract<ChargeInput, { shape: 'customer' }>, methodId: string,
+  c: Awaited<ReturnType<typeof decide>>, now: Date, heard: false | undefined,
+): Promise<void> {
+  const n = c.params.length;
+  const event = eventParams(scope, c.event, presentTransaction(c.txn), now);
+  const $ = (i: number) => `$${n + 5 + i}`;
+  const [row] = await q.query<{ heard: EventRow['data'] | null }>(
+    `WITH held AS (
+       SELECT 1 FROM customers c JOIN payment_methods m ON m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
+        WHERE c.merchant_id = $${n + 1} AND c.env = $${n + 2} AND c.id = $${n + 3} AND c.deleted_at IS NULL
+          AND m.id = $${n + 4} AND m.deleted_at IS NULL AND m.secret_enc IS NOT NULL
+        FOR SHARE OF c, m),
+     change AS (INSERT INTO transactions ${c.columns} SELECT ${c.values} FROM held RETURNING id)
+     ${eventInsert(n + 5, 'change')}
+     RETURNING ${heard === false ? 'NULL' : `CASE WHEN ${listensTo($(1), $(2), $(3))} THEN data END`} AS heard`,
+    [...c.params, scope.merchantId, scope.env, input.customerId, methodId, ...event],
+  );
+  if (!row) {
+    // Gone meanwhile: refused with what a charge of it is refused with now.
+    await findChargeableMethod(q, scope, input.customerId, methodId, null);
+    throw new GatewayError(E.PAYMENT_TOKEN_NOT_FOUND);
+  }
+  if (row.heard) {
+    await fanOut(q, {
+      id: event[0] as string, merchant_id: scope.merchantId, env: scope.env, resource: event[3] as EventResource,
+      type: c.event, data: row.heard, created_at: now,
+    });
+  }
 }
 
 /**

@@ -211,9 +211,12 @@ export async function findChargeableMethod(
   customerId: string,
   methodId: string | null,
   chargeBankAccount: boolean | null,
+  opts: { hold?: boolean } = {},
 ): Promise<ChargeableMethod> {
+  // hold: the customer row share-locked to the end of the caller's transaction, so its deletion
+  // (lockCustomer, FOR UPDATE) waits; one committed first leaves no row to read (34798).
   const rows = await q.query<ChargeableRow>(
-    `SELECT ${CHARGE_COLUMNS} FROM customers c ${METHODS_JOIN} WHERE ${CUSTOMER_MATCH} ORDER BY m.seq`,
+    `SELECT ${CHARGE_COLUMNS} FROM customers c ${METHODS_JOIN} WHERE ${CUSTOMER_MATCH} ORDER BY m.seq${opts.hold ? ' FOR SHARE OF c' : ''}`,
     [scope.merchantId, scope.env, customerId],
   );
   return chargeableOf(rows, methodId, chargeBankAccount);

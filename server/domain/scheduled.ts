@@ -124,7 +124,8 @@ export async function createScheduled(
     }, 'create'), now);
     customer = created.id;
   }
-  const m = await findChargeableMethod(q, scope, customer!, input.methodId, chargeBank ?? null);
+  // Held: a deletion of the customer waits, then cancels this schedule with the others.
+  const m = await findChargeableMethod(q, scope, customer!, input.methodId, chargeBank ?? null, { hold: true });
   if (sendReceipt === true && email === null && !isEmail(m.customer.email)) throw new GatewayError(E.RECEIPT_EMAIL_MISSING);
   const holder = m.method_type === 'bank_account';
   const row: Record<string, unknown> = {
