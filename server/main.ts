@@ -7,6 +7,7 @@ import { DatabaseUnavailableError, Db, openDatabase } from './db/index.js';
 import { DataDirLockedError } from './db/lock.js';
 import { dataKeyCommand } from './data-key-command.js';
 import { CommandError, formatKeySet, keysCommand } from './keys-command.js';
+import { startFailureLine } from './lib/describe-error.js';
 import { ROOT } from './paths.js';
 import { startTessera } from './start.js';
 
@@ -95,12 +96,16 @@ function version(): string {
   return JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 }
 
+/** The embedded database's directory, once the configuration names it: a storage failure's line names it. */
+let dataDir: string | undefined;
+
 async function main(argv: string[]): Promise<void> {
   // The arguments first: help, a version or a usage mistake must not create or open anything.
   const cmd: Command = parseCommand(argv);
   if (cmd.kind === 'help') return void process.stdout.write(cmd.text);
   if (cmd.kind === 'version') return void console.log(version());
   const config = loadConfig();
+  dataDir = config.databaseUrl ? undefined : config.dataDir;
   if (cmd.kind === 'serve') return serve(config, cmd.dev);
   if (cmd.kind === 'data-key reencrypt') {
     process.exitCode = await dataKeyCommand(config, cmd.args, () => open(config));
@@ -123,7 +128,8 @@ function failure(err: any): string {
   if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof DatabaseUnavailableError || err instanceof CommandError) {
     return err.message;
   }
-  const line = `tessera: could not start: ${String(err?.message ?? err).split('\n')[0]}`;
+  // Not String(err.message): PGlite throws objects without one (a full disk was "[object Object]").
+  const line = `tessera: could not start: ${startFailureLine(err, dataDir)}`;
   return ['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '') ? `${line}\n${err?.stack ?? ''}` : line;
 }
 
