@@ -6,9 +6,12 @@ import type { Vault } from '../vault.js';
 
 export const KEEP_MS = 24 * 3600_000;
 /**
- * A claim another PostgreSQL node holds is presumed alive this long: past it, a claim whose record
- * committed is answered from the record, and one with nothing committed (after ABANDONED_MS) runs
- * again. The request timeout is 30 s.
+ * A claim another PostgreSQL node holds is presumed alive this long, by the database's clock
+ * (`claimed_at`): past it, a claim whose request committed is answered from its record, and one
+ * with nothing committed (after ABANDONED_MS) runs again. Taking a claim over is safe whenever it
+ * happens: the first request's transactions check their claim (fenceClaim) and roll back once it
+ * is gone, and a takeover waits for a commit under way (its row lock). The times only decide when
+ * a silent owner is given up on; db/pg.ts's deadlines end its waits well before.
  */
 export const LEASE_MS = 30_000;
 const ABANDONED_MS = 60_000;
@@ -39,7 +42,9 @@ interface Claim {
   env: string;
   endpoint: string;
   key: string;
-  /** Set inside the transaction that created the record (rememberResource). */
+  /** This request's fencing token: the row's `claim` while this request holds the key. */
+  token: string;
+  /** Set inside the transaction that created the record (fenceClaim). */
   resourceId?: string;
 }
 
@@ -87,13 +92,23 @@ const params = (c: Claim) => [c.merchantId, c.env, c.endpoint, c.key];
 const slot = (c: Claim) => params(c).join('\u0000');
 
 /**
- * Within the transaction that creates a record: remember which record this key produced, so a
- * crash between commit and the stored response can never run the request a second time.
+ * Inside every transaction a request with an Idempotency-Key commits (http/tx.ts): the request
+ * still holds its claim, or the transaction rolls back (IDEM03), so a retry that took the claim
+ * over never runs beside it; the key is marked committed (a later takeover answers from the record
+ * instead of running again) and, given one, the record it created is remembered, so a crash between
+ * commit and the stored response never runs the request a second time. The UPDATE holds the key's
+ * row until commit: a takeover under way waits for it and then sees the commit.
  */
-export async function rememberResource(q: Queryable, req: FastifyRequest, id: string): Promise<void> {
-  if (!req.idempotency) return;
-  await q.query(`UPDATE idempotency_keys SET resource_id = $5 WHERE ${WHERE}`, [...params(req.idempotency), id]);
-  req.idempotency.resourceId = id;
+export async function fenceClaim(q: Queryable, req: FastifyRequest, resourceId?: string): Promise<void> {
+  const claim = req.idempotency;
+  if (!claim) return;
+  const [held] = await q.query(`UPDATE idempotency_keys SET committed = true, resource_id = COALESCE($6, resource_id) WHERE ${WHERE} AND claim = $5 RETURNING key`,
+    [...params(claim), claim.token, resourceId ?? null]);
+  if (!held) {
+    throw new GatewayError(E.IDEMPOTENCY_IN_PROGRESS,
+      'a retry with this Idempotency-Key took this request over after it stalled; this one changed nothing, the retry\'s answer stands');
+  }
+  if (resourceId) claim.resourceId = resourceId;
 }
 
 /**
@@ -126,16 +141,17 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
       throw new GatewayError(E.IDEMPOTENCY_KEY_INVALID);
     }
     const { db, clock, vault } = app.services;
-    const claim: Claim = { merchantId: req.identity.merchantId, env: req.identity.env, endpoint: endpointOf(req), key };
     const body = canonical(req.body, skip);
     const hash = `${FINGERPRINT}.${vault.mac('idempotency', body)}`;
+    const base = { merchantId: req.identity.merchantId, env: req.identity.env, endpoint: endpointOf(req), key };
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = clock.now();
+      const claim: Claim = { ...base, token: randomUUID() };
       hold(slot(claim));
       const [won] = await db.query(
-        `INSERT INTO idempotency_keys (merchant_id, env, endpoint, key, request_hash, created_at, owner)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING key`,
-        [...params(claim), hash, now, NODE_ID],
+        `INSERT INTO idempotency_keys (merchant_id, env, endpoint, key, request_hash, created_at, owner, claim)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING key`,
+        [...params(claim), hash, now, NODE_ID, claim.token],
       ).catch((err) => {
         release(slot(claim));
         throw err;
@@ -145,7 +161,9 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
         return;
       }
       release(slot(claim));
-      const [row] = await db.query(`SELECT * FROM idempotency_keys WHERE ${WHERE}`, params(claim));
+      // How long the claim has been held is the database's reckoning, never this node's clock.
+      const [row] = await db.query(
+        `SELECT *, (extract(epoch FROM now() - claimed_at) * 1000)::float8 AS held_ms FROM idempotency_keys WHERE ${WHERE}`, params(claim));
       if (!row) continue;
       const age = now.getTime() - new Date(row.created_at).getTime();
       if (age > KEEP_MS) {
@@ -164,20 +182,22 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
       const gone = mine ? !inFlight.has(slot(claim))
         // Embedded PGlite has one process (its data-dir lock): a claim of another process is a dead one's.
         : db.kind === 'pglite' && row.owner !== null ? true
-          : age > (row.resource_id === null ? ABANDONED_MS : LEASE_MS);
-      if (gone && row.resource_id === null) {
-        // Nothing was committed: the request never happened, run it.
-        await db.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND created_at = $5 AND resource_id IS NULL AND status_code IS NULL`,
-          [...params(claim), row.created_at]);
+          : Number(row.held_ms) > (row.committed ? LEASE_MS : ABANDONED_MS);
+      if (gone && !row.committed) {
+        // Nothing was committed: the request never happened, run it. Should its first run still be
+        // committing, this waits for its row lock and deletes nothing; should it commit later, its
+        // fence finds the claim gone and rolls it back.
+        await db.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND claim IS NOT DISTINCT FROM $5 AND NOT committed AND status_code IS NULL`,
+          [...params(claim), row.claim]);
         continue;
       }
       const replay = req.routeOptions.config?.idempotentReplay;
-      if (gone && replay) {
+      if (gone && replay && row.resource_id !== null) {
         // Take the claim over (one retry at a time rebuilds), then answer as the lost request would have.
         hold(slot(claim));
         const [took] = await db.query(
-          `UPDATE idempotency_keys SET owner = $5 WHERE ${WHERE} AND status_code IS NULL AND owner IS NOT DISTINCT FROM $6 RETURNING key`,
-          [...params(claim), NODE_ID, row.owner],
+          `UPDATE idempotency_keys SET owner = $5, claim = $6, claimed_at = now() WHERE ${WHERE} AND status_code IS NULL AND claim IS NOT DISTINCT FROM $7 RETURNING key`,
+          [...params(claim), NODE_ID, claim.token, row.claim],
         ).catch((err) => {
           release(slot(claim));
           throw err;
@@ -201,15 +221,20 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
     req.idempotency = null;
     try {
       if (FAILPOINT === 'after-commit-before-answer' && claim.resourceId) process.kill(process.pid, 'SIGKILL');
+      // Only while this request still holds the claim: a request taken over stores nothing.
       if (reply.statusCode >= 500) {
         // Nothing was done (or we cannot tell the client what): let a retry run again. A committed
-        // record stays claimed, and the retry is answered from it.
-        await app.services.db.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND resource_id IS NULL`, params(claim));
+        // request stays claimed, and the retry is answered from its record.
+        await app.services.db.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND claim = $5 AND NOT committed`, [...params(claim), claim.token]);
       } else {
-        await app.services.db.query(`UPDATE idempotency_keys SET status_code = $5, response = $6 WHERE ${WHERE} AND status_code IS NULL`, [
-          ...params(claim), reply.statusCode, String(payload),
+        await app.services.db.query(`UPDATE idempotency_keys SET status_code = $5, response = $6 WHERE ${WHERE} AND claim = $7 AND status_code IS NULL`, [
+          ...params(claim), reply.statusCode, String(payload), claim.token,
         ]);
       }
+    } catch (err) {
+      // The answer stands (the database went away after it was decided): a retry finds the claim
+      // committed and is answered from the record, or uncommitted and runs again once it is free.
+      req.log.warn({ err }, 'the answer of an Idempotency-Key request could not be stored');
     } finally {
       release(slot(claim));
     }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/index.js';
-import { rememberResource } from './idempotency.js';
+import { fenceClaim } from './idempotency.js';
 
 export interface TxOptions<T> {
   /**
@@ -26,7 +26,8 @@ export function registerTx(app: FastifyInstance): void {
     return app.services.db.tx(async (q) => {
       const result = await fn(q);
       const id = opts?.resource?.(result);
-      if (id !== null && id !== undefined) await rememberResource(q, this, String(id));
+      // With an Idempotency-Key: still this request's claim, or roll back (idempotency.ts).
+      await fenceClaim(q, this, id === null || id === undefined ? undefined : String(id));
       return result;
     });
   });

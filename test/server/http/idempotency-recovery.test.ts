@@ -66,8 +66,8 @@ describe('a request whose node died between commit and answer (15.6)', () => {
     const done = await charge(gw, payload, key);
     const id = done.statusCode === 200 ? done.json().id : done.json().errors[0].transaction_id;
     await gw.db.query(
-      'UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = $2, created_at = $3 WHERE key = $1',
-      [key, owner, new Date(gw.clock.now().getTime() - ageMs)],
+      `UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = $2, claimed_at = now() - $3::int * interval '1 millisecond' WHERE key = $1`,
+      [key, owner, ageMs],
     );
     return { key, id: id as string, first: done };
   }
@@ -111,7 +111,7 @@ describe('a request whose node died between commit and answer (15.6)', () => {
     });
     expect((await refund()).statusCode).toBe(200);
     await gw.db.query("UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = 'gone' WHERE key = $1", [key]);
-    await gw.db.query('UPDATE idempotency_keys SET created_at = $2 WHERE key = $1', [key, new Date(gw.clock.now().getTime() - LEASE_MS - 1)]);
+    await gw.db.query(`UPDATE idempotency_keys SET claimed_at = now() - $2::int * interval '1 millisecond' WHERE key = $1`, [key, LEASE_MS + 1]);
     const retry = await refund();
     expect(retry.statusCode).toBe(200);
     expect(retry.json()).toMatchObject({ id, amount_refunded: 500 });
@@ -151,8 +151,8 @@ describe('a request whose node died between commit and answer (15.6)', () => {
     const key = newKey();
     const created = await post(gw, url, payload, key);
     expect(created.statusCode, created.body).toBe(200);
-    await gw.db.query("UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = 'gone', created_at = $2 WHERE key = $1",
-      [key, new Date(gw.clock.now().getTime() - LEASE_MS - 1)]);
+    await gw.db.query(`UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = 'gone', claimed_at = now() - $2::int * interval '1 millisecond' WHERE key = $1`,
+      [key, LEASE_MS + 1]);
     const retry = await post(gw, url, payload, key);
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.headers['idempotent-replayed']).toBe('true');
@@ -168,6 +168,62 @@ describe('a request whose node died between commit and answer (15.6)', () => {
     expect(retry.statusCode).toBe(409);
     expect(retry.json().errors[0]).toMatchObject({ code: 'IDEM03' });
     expect(retry.json().errors[0].message).toContain(String(created.json().id));
+  });
+});
+
+describe('one charge per key across nodes: claims fenced by the database, not node clocks (issue 27.3)', () => {
+  /** Waits until `n` statements of this schema wait for a lock on the transactions table. */
+  async function waiters(gw: TestGateway, n: number) {
+    for (;;) {
+      const [{ w }] = await gw.db.query<{ w: number }>(
+        "SELECT count(*)::int AS w FROM pg_locks WHERE NOT granted AND relation = 'transactions'::regclass");
+      if (w >= n) return;
+    }
+  }
+
+  test.runIf(gwKind() === 'pg')('a first request stalled past the abandonment age and a retry on another node: one charge; the stalled one rolls back with 409 IDEM03', async ({ gateway: gw }) => {
+    const key = newKey();
+    const body = { ...visa, amount: 2700, description: 'stalled' };
+    const before = await transactions(gw);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    // Stands for a stall of any cause (a lock, a paused node): the charge waits at its INSERT.
+    const stall = gw.db.tx(async (q) => {
+      await q.query('LOCK TABLE transactions IN EXCLUSIVE MODE');
+      await released;
+    });
+    const first = charge(gw, body, key);
+    await waiters(gw, 1);
+    // As another node sees the claim after more than a minute of silence (or with its clock ahead).
+    await gw.db.query(`UPDATE idempotency_keys SET owner = 'the-stalled-node', claimed_at = now() - interval '61 seconds' WHERE key = $1`, [key]);
+    const retry = charge(gw, body, key);
+    await waiters(gw, 2); // the retry took the claim over and waits at its own INSERT
+    release();
+    await stall;
+    const [a, b] = await Promise.all([first, retry]);
+    expect({ status: b.statusCode, replayed: b.headers['idempotent-replayed'] }).toEqual({ status: 200, replayed: undefined });
+    expect(a.statusCode).toBe(409);
+    expect(a.json().errors[0]).toMatchObject({ code: 'IDEM03', message: expect.stringContaining('took this request over') });
+    expect(await transactions(gw)).toBe(before + 1);
+    expect(await rowOf(gw, key)).toMatchObject({ status_code: 200, committed: true, resource_id: b.json().id });
+    // A third try is the retry's answer.
+    expect((await charge(gw, body, key)).json().id).toBe(b.json().id);
+  });
+
+  test.runIf(gwKind() === 'pg')('a claim held a short while by the database clock is in progress, however old its node clock says it is', async ({ gateway: gw }) => {
+    const key = newKey();
+    const body = { ...visa, amount: 2800 };
+    const before = await transactions(gw);
+    // A node whose clock runs 90 s ahead wrote created_at; the database claimed it just now.
+    await gw.db.query(
+      `INSERT INTO idempotency_keys (merchant_id, env, endpoint, key, request_hash, created_at, owner, claim)
+       VALUES ($1, 'test', '/api/v1/charge', $2, 'legacy', $3, 'a-node-ahead', 'its-claim')`,
+      [gw.merchant.id, key, new Date(gw.clock.now().getTime() - 90_000)],
+    );
+    const retry = await charge(gw, body, key);
+    expect(retry.statusCode).toBe(409);
+    expect(retry.json().errors[0].code).toBe('IDEM03');
+    expect(await transactions(gw)).toBe(before);
   });
 });
 

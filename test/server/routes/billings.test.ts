@@ -165,8 +165,8 @@ describe('POST /billings/retry', () => {
     const done = await retry();
     expect(done.statusCode).toBe(200);
     // What a node leaves when it dies after the commit: the claim names the record, no answer.
-    await gw.db.query("UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = 'gone', created_at = $1 WHERE key = 'retry-after-crash'",
-      [new Date(gw.clock.now().getTime() - LEASE_MS - 1)]);
+    await gw.db.query(`UPDATE idempotency_keys SET status_code = NULL, response = NULL, owner = 'gone', claimed_at = now() - $1::int * interval '1 millisecond' WHERE key = 'retry-after-crash'`,
+      [LEASE_MS + 1]);
     const again = await retry();
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
