@@ -48,8 +48,8 @@ export function databaseFault(err: unknown): DatabaseFault | null {
   if (/^08/.test(code) && code.length === 5) return 'unavailable'; // connection_exception class
   if (CONNECTION.has(code)) return 'unavailable';
   if (DISK.has(code)) return 'disk';
-  // PGlite's file system (Emscripten) throws ErrnoError with errno 28 (ENOSPC) or 29 (EIO); PostgreSQL's own words otherwise.
-  if (e.name === 'ErrnoError' && (e.errno === 28 || e.errno === 29)) return 'disk';
+  // PGlite's file system (Emscripten, WASI numbering) throws ErrnoError with errno 51 (ENOSPC) or 29 (EIO); PostgreSQL's own words otherwise.
+  if (e.name === 'ErrnoError' && (e.errno === 51 || e.errno === 29)) return 'disk';
   if (typeof e.message === 'string' && /No space left on device|ENOSPC/.test(e.message)) return 'disk';
   return null;
 }

@@ -1,6 +1,7 @@
 import { AddressInfo, Socket, connect, createServer } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Db } from '../../../server/db/index.js';
+import { driverPatched } from '../../../server/db/pg-driver.js';
 import { openPg } from '../../../server/db/pg.js';
 
 // A connection PostgreSQL closes under an open transaction (a restart, an administrator's
@@ -33,6 +34,24 @@ async function gone(pid: number) {
   }
   for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 20));
 }
+
+test('the guards are in the driver this process runs (an upgrade that changed its text fails here: check the crash below again)', () => {
+  expect(driverPatched).toBe(true);
+});
+
+test('transactions on connections the pool opens for them (their BEGIN is the connection\'s first statement) run whole', async () => {
+  const fresh = await openPg(url, { max: 5 });
+  try {
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => fresh.tx(async (q) => {
+      const [{ a }] = await q.query<{ a: number }>('SELECT $1::int AS a', [i]);
+      const [{ b }] = await q.query<{ b: number }>('SELECT $1::int + 1 AS b', [a]);
+      return b;
+    })));
+    expect(results).toEqual([1, 2, 3, 4, 5]);
+  } finally {
+    await fresh.close();
+  }
+});
 
 test('a transaction whose connection was terminated fails with a connection error; the process lives and the pool serves the next statement', async () => {
   for (let round = 0; round < 3; round++) {

@@ -20,7 +20,7 @@ const FAULTS: [string, () => unknown, string][] = [
   ['the server shutting down (57P01)', () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), '5'],
   ['the server starting up (57P03)', () => Object.assign(new Error('the database system is starting up'), { code: '57P03' }), '5'],
   ['a full disk (53100)', () => Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' }), '30'],
-  ["PGlite's file system full (ErrnoError 28)", () => Object.assign(new Error('FS error'), { name: 'ErrnoError', errno: 28 }), '30'],
+  ["PGlite's file system full (ErrnoError 51, WASI's ENOSPC)", () => Object.assign(new Error(), { name: 'ErrnoError', errno: 51 }), '30'],
   ['a statement timeout (57014)', () => Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }), '2'],
   ['a lock timeout (55P03)', () => Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' }), '2'],
   ['no answer within our deadline', () => new DatabaseTimeoutError('a statement', 12_000), '2'],
