@@ -78,6 +78,8 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** Serve the demo checkout at / and /demo/* (TESSERA_DEMO; `tessera serve --dev`). Default off. */
   demo?: boolean;
+  /** The request deadline (REQUEST_DEADLINE_MS); tests shorten it. */
+  requestDeadlineMs?: number;
 }
 
 /** Field names whose values never reach a log line. */
@@ -85,6 +87,9 @@ export const REDACT = [
   'req.headers.authorization',
   '*.card_number', '*.csc', '*.cvv', '*.bank_account_number', '*.public_api_key',
 ];
+
+/** How long a request may take from routing to its answer (routes that wait longer say so: settle). */
+export const REQUEST_DEADLINE_MS = 30_000;
 
 const hopsOf = (n: number) => (_address: string, hop: number) => hop < n;
 
@@ -105,6 +110,9 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     // `/api/v1//receipts/templates` (an official README example) is `/api/v1/receipts/templates`.
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     requestTimeout: 30_000,
+    // The request's deadline, receiving aside: 503 REQ06 with Retry-After when no answer was sent
+    // within it (every wait inside has its own, shorter deadline: db/pg.ts, net/outbound.ts).
+    handlerTimeout: opts.requestDeadlineMs ?? REQUEST_DEADLINE_MS,
     // X-Request-Id: kept when the caller sends a sane one, else a random UUID (http/request-id.ts).
     genReqId: requestId,
     requestIdHeader: false,

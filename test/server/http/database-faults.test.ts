@@ -32,19 +32,22 @@ let app: FastifyInstance;
 let sk: string;
 /** The error the next statements throw (from `failFrom` on), or null. */
 let fault: (() => unknown) | null = null;
+/** A database that never answers and raises nothing (what our own statement deadlines, db/pg.ts, turn into DB_DEADLINE). */
+const HANG = () => undefined;
 let now = 0;
 let faults = new FaultLog(() => now);
 
 function faulty(q: Queryable): Queryable {
-  const check = () => {
+  const check = async () => {
     if (!fault) return;
+    if (fault === HANG) await new Promise(() => {});
     const err = fault();
     faults.record(err);
     throw err;
   };
   return {
-    query: async (sql, params) => (check(), q.query(sql, params)),
-    exec: async (sql) => (check(), q.exec(sql)),
+    query: async (sql, params) => (await check(), q.query(sql, params)),
+    exec: async (sql) => (await check(), q.exec(sql)),
   };
 }
 
@@ -57,7 +60,7 @@ beforeAll(async () => {
     recentFault: () => faults.recent(),
   };
   const clock = new ManualClock();
-  app = await buildApp({ db, vault: new Vault(randomBytes(32)), clock });
+  app = await buildApp({ db, vault: new Vault(randomBytes(32)), clock }, { requestDeadlineMs: 1_000 });
   const id = await createMerchant(real, 'Faults', clock.now());
   sk = (await createKeySet(real, { merchantId: id, env: 'test' }, clock.now())).private_key;
 });
@@ -80,6 +83,18 @@ describe(`database faults (${DB_KIND})`, () => {
         expect(res.headers['retry-after']).toBe(retryAfter);
         expect(res.json()).toEqual({ errors: [{ code: 'DB01', message: expect.stringMatching(/^the database /), retry_after: retryAfter }] });
       }
+    } finally {
+      fault = null;
+    }
+  });
+
+  test('a request that gets no answer at all within its deadline is 503 REQ06 with Retry-After, not a hang', async () => {
+    fault = HANG;
+    try {
+      const res = await app.inject({ method: 'POST', url: '/api/v1/customers', payload: { first_name: 'Ada' }, headers: basic(sk) });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json()).toEqual({ errors: [{ code: 'REQ06', message: expect.any(String), retry_after: '5' }] });
     } finally {
       fault = null;
     }
