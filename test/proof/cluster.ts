@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { Reply, errorShapeProblem } from './helpers.js';
+import { Reply, ServerProcess, errorShapeProblem } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -66,6 +66,18 @@ export function childPids(pid: number): number[] {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The node's last warnings and errors (pino JSON on stdout), shortened: what a failure message needs. */
+export function logTail(node: ServerProcess, n = 5): string[] {
+  return node.stdout().split('\n').filter((l) => l.startsWith('{')).flatMap((l) => {
+    try {
+      const j = JSON.parse(l);
+      return j.level >= 40 ? [`${j.level} ${j.msg ?? ''} ${j.err?.code ?? ''} ${String(j.err?.message ?? '').slice(0, 120)}`.trim()] : [];
+    } catch {
+      return [];
+    }
+  }).slice(-n);
+}
 
 /**
  * Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws, naming `what`
