@@ -17,9 +17,9 @@ export interface FirstRead {
   settings: MerchantSettings;
   /**
    * Whether a webhook rule of the merchant environment listens to transaction events. Without one
-   * the charge's event is written alone (no deliveries to queue: withEvent's `heard: false`), so a
-   * charge made with no transaction open stays one statement; with one, the charge runs in a
-   * transaction that queues its deliveries. A rule made after this read is later than the charge.
+   * the charge's event is written alone, no deliveries to queue (the charge stays two statements:
+   * this read and its write); with one, the route reads the rules' targets and the charge's one
+   * writing statement queues its deliveries. A rule made after this read is later than the charge.
    */
   heard: boolean;
   /** The token's row when it exists for this merchant and environment, unused and unexpired. */

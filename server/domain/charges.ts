@@ -10,8 +10,8 @@ import type { FirstRead } from './charge-read.js';
 import { Scope, newId } from './keys.js';
 import type { ChargeInput } from './charge-input.js';
 import { ConsumedToken, consumeToken, consumeTokenCte, openToken, peekToken } from './tokens.js';
-import { EventResource, EventRow, EventType, eventInsert, eventParams, listensTo, withEvent } from './events.js';
-import { fanOut } from './dispatch.js';
+import { EventType, recordEvent, withEvent } from './events.js';
+import type { Target } from './dispatch.js';
 import { PAYER_FIELDS, Transaction, TransactionRow } from './transactions.js';
 import { presentTransaction } from '../schemas/transactions.js';
 import { text } from './validate.js';
@@ -130,6 +130,12 @@ type ChargeOpts = {
   source?: 'subscription' | 'scheduled'; recurring?: boolean; settings?: MerchantSettings;
   /** What the route read first (charge-read.ts): used where it names the input's token or customer. */
   first?: FirstRead;
+  /**
+   * With `first` (a charge made with no transaction open): the targets of the rules listening to
+   * transaction events, read by the route when `first.heard` (dispatch.ts, readTargets). The
+   * charge's deliveries are then written by its one statement; without them, none listens.
+   */
+  targets?: Target[];
 };
 
 /**
@@ -152,14 +158,15 @@ export async function createCharge(
   const hold = input.shape === 'customer' && !opts.source;
   const inst = await loadInstrument(q, deps, scope, input, now, opts.first, hold);
   const c = await decide(q, deps, scope, input, inst, knownReceipt ?? receiptOf(input, inst), now, opts);
-  const heard = opts.first?.heard === false ? false : undefined;
+  // Who listens: read by the route for a charge made with no transaction open (its deliveries then
+  // go in its one statement), else asked by that statement and fanned out in this transaction.
+  const listeners = opts.first ? (opts.targets ?? false) : undefined;
   if (hold) {
-    await recordHeld(q, scope, input as Extract<ChargeInput, { shape: 'customer' }>, inst.fields.method_id as string, c, now, heard);
+    await recordHeld(q, scope, input as Extract<ChargeInput, { shape: 'customer' }>, inst.fields.method_id as string, c, now, listeners);
     return result(c.txn);
   }
-  // The row and its event in one statement (and the event's deliveries after it, when a rule listens
-  // and the first read did not already say none does).
-  await withEvent(q, `INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params, scope, c.event, presentTransaction(c.txn), now, heard);
+  // The row and its event in one statement.
+  await withEvent(q, `INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params, scope, c.event, presentTransaction(c.txn), now, listeners);
   return result(c.txn);
 }
 
@@ -170,37 +177,26 @@ export async function createCharge(
  * it nothing to record, and the charge is refused as a charge of a deleted customer (34798) or
  * method (34792) is. A test-mode charge without an Idempotency-Key reads first with no transaction
  * open and then writes in this one statement: it is where that charge takes its lock. Otherwise
- * as withEvent: the row and its event in one statement, the event's deliveries queued when a rule
- * listens (unless `heard` is false: the first read found none); nothing at all when refused.
+ * as withEvent: the row, its event and its deliveries as recordEvent says (`listeners`); nothing at
+ * all when refused.
  */
 async function recordHeld(
   q: Queryable, scope: Scope, input: Extract<ChargeInput, { shape: 'customer' }>, methodId: string,
-  c: Awaited<ReturnType<typeof decide>>, now: Date, heard: false | undefined,
+  c: Awaited<ReturnType<typeof decide>>, now: Date, listeners: Target[] | false | undefined,
 ): Promise<void> {
   const n = c.params.length;
-  const event = eventParams(scope, c.event, presentTransaction(c.txn), now);
-  const $ = (i: number) => `$${n + 5 + i}`;
-  const [row] = await q.query<{ heard: EventRow['data'] | null }>(
-    `WITH held AS (
+  const { written } = await recordEvent(q, [
+    `held AS (
        SELECT 1 FROM customers c JOIN payment_methods m ON m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
         WHERE c.merchant_id = $${n + 1} AND c.env = $${n + 2} AND c.id = $${n + 3} AND c.deleted_at IS NULL
           AND m.id = $${n + 4} AND m.deleted_at IS NULL AND m.secret_enc IS NOT NULL
-        FOR SHARE OF c, m),
-     change AS (INSERT INTO transactions ${c.columns} SELECT ${c.values} FROM held RETURNING id)
-     ${eventInsert(n + 5, 'change')}
-     RETURNING ${heard === false ? 'NULL' : `CASE WHEN ${listensTo($(1), $(2), $(3))} THEN data END`} AS heard`,
-    [...c.params, scope.merchantId, scope.env, input.customerId, methodId, ...event],
-  );
-  if (!row) {
+        FOR SHARE OF c, m)`,
+    `change AS (INSERT INTO transactions ${c.columns} SELECT ${c.values} FROM held RETURNING id)`,
+  ], [...c.params, scope.merchantId, scope.env, input.customerId, methodId], 'change', scope, c.event, presentTransaction(c.txn), now, listeners);
+  if (!written) {
     // Gone meanwhile: refused with what a charge of it is refused with now.
     await findChargeableMethod(q, scope, input.customerId, methodId, null);
     throw new GatewayError(E.PAYMENT_TOKEN_NOT_FOUND);
-  }
-  if (row.heard) {
-    await fanOut(q, {
-      id: event[0] as string, merchant_id: scope.merchantId, env: scope.env, resource: event[3] as EventResource,
-      type: c.event, data: row.heard, created_at: now,
-    });
   }
 }
 
@@ -225,8 +221,8 @@ export const simulated = (scope: Scope, deps: ChargeDeps): boolean => processorF
  * without consuming it, verify and decide, then consume it, record the charge and its event in
  * one statement. The statement consumes the token only if it is still unused, and records nothing
  * otherwise: a concurrent charge of the same token gets TOKEN_REQUIRED, as with createCharge.
- * Only where no webhook rule listens to transaction events (the route's first read, `heard`):
- * the event is written alone, with no deliveries to queue.
+ * Its deliveries go to `opts.targets` (read by the route: the rules listening to transaction
+ * events), written by the same statement; without them it is written alone.
  */
 export async function chargeTokenAtOnce(
   q: Queryable, deps: ChargeDeps, scope: Scope, input: Extract<ChargeInput, { shape: 'token' }>, now: Date, opts: ChargeOpts = {},
@@ -237,13 +233,11 @@ export async function chargeTokenAtOnce(
   if (!token) throw new GatewayError(E.TOKEN_REQUIRED);
   const c = await decide(q, deps, scope, input, tokenInstrument(token, input), receipt, now, opts);
   const n = c.params.length;
-  const [done] = await q.query(
-    `WITH ${consumeTokenCte(n + 1)},
-       change AS (INSERT INTO transactions ${c.columns} SELECT ${c.values} FROM tok RETURNING id)
-     ${eventInsert(n + 5, 'change')} RETURNING id`,
-    [...c.params, input.token, scope.merchantId, scope.env, now, ...eventParams(scope, c.event, presentTransaction(c.txn), now)],
-  );
-  if (!done) throw new GatewayError(E.TOKEN_REQUIRED);
+  const { written } = await recordEvent(q, [
+    consumeTokenCte(n + 1),
+    `change AS (INSERT INTO transactions ${c.columns} SELECT ${c.values} FROM tok RETURNING id)`,
+  ], [...c.params, input.token, scope.merchantId, scope.env, now], 'change', scope, c.event, presentTransaction(c.txn), now, opts.targets ?? false);
+  if (!written) throw new GatewayError(E.TOKEN_REQUIRED);
   return result(c.txn);
 }
 

@@ -5,7 +5,7 @@ import { Scope } from './keys.js';
 import { retryOutboxMessage } from './outbox.js';
 import type { Mode } from './strategies.js';
 
-// The deliveries the dispatcher (dispatch.ts) made: GET /webhooks/deliveries, one, and a retry.
+// The deliveries an event's fan-out (dispatch.ts) made: GET /webhooks/deliveries, one, and a retry.
 
 /** A failed delivery queued again gets this many more attempts (hourly by then: about a day). */
 const RETRY_ATTEMPTS = 25;

@@ -2,7 +2,7 @@ import { Queryable } from '../db/index.js';
 import { Constraint, matches } from './constraints.js';
 import type { EventResource, EventRow } from './events.js';
 import type { Scope } from './keys.js';
-import { enqueue } from './outbox.js';
+import type { OutboxMessage } from './outbox.js';
 import type { RuleRow } from './rules.js';
 import type { Mode } from './strategies.js';
 
@@ -20,10 +20,11 @@ import type { Mode } from './strategies.js';
 export const WEBHOOK_MAX_ATTEMPTS = 31;
 const MAX_MAIL_JSON = 8000;
 
-/** An event as recorded: `data` as stored (jsonb), which is what rules match and webhooks carry. */
+/** An event as recorded: `data` as stored (JSON values), which is what rules match and webhooks carry. */
 export type RecordedEvent = Pick<EventRow, 'id' | 'merchant_id' | 'env' | 'resource' | 'type' | 'data' | 'created_at'>;
 
-interface Target {
+/** A strategy related to a rule of the event's merchant environment and resource (readTargets). */
+export interface Target {
   rule_id: string;
   event_resource: EventResource;
   event_types: string[];
@@ -33,9 +34,6 @@ interface Target {
   url: string | null;
   email_address: string | null;
   phone_number: string | null;
-  merchant_name: string;
-  /** The event's time on the real clock: its environment's time less the test clock's offset. */
-  real_at: Date;
 }
 
 export interface FanOut {
@@ -83,62 +81,79 @@ export async function listeningModes(q: Queryable, scope: Scope): Promise<Mode[]
   return rows.map((r) => r.mode);
 }
 
+/** The strategies related to the merchant environment's rules for `resource`, oldest rule first. */
+export function readTargets(q: Queryable, scope: Scope, resource: string): Promise<Target[]> {
+  return q.query<Target>(
+    `SELECT r.id AS rule_id, r.event_resource, r.event_types, r.constraints,
+            s.id AS strategy_id, s.mode, s.url, s.email_address, s.phone_number
+       FROM webhook_rules r
+       JOIN webhook_rule_strategies rs ON rs.rule_id = r.id
+       JOIN webhook_strategies s ON s.id = rs.strategy_id AND s.merchant_id = r.merchant_id AND s.env = r.env
+      WHERE r.merchant_id = $1 AND r.env = $2 AND r.event_resource = $3
+      ORDER BY r.seq, rs.created_at, s.id`,
+    [scope.merchantId, scope.env, resource],
+  );
+}
+
 /**
- * The rules of the event's merchant environment and resource with their strategies, oldest rule
- * first. Delivery queues run on real time, the event on its environment's: a test environment's
- * event time less its clock's offset (which only grows) is never later than real time, so the
- * delivery is due at once.
+ * Where an event goes: one target per strategy related to a matching rule (one even when several
+ * of its rules match; the delivery names the first, oldest rule first).
  */
-const TARGETS = `SELECT r.id AS rule_id, r.event_resource, r.event_types, r.constraints,
-       s.id AS strategy_id, s.mode, s.url, s.email_address, s.phone_number, m.name AS merchant_name,
-       $4::timestamptz - coalesce((SELECT c.offset_ms FROM test_clocks c WHERE $2 = 'test' AND c.merchant_id = $1), 0)::float8
-         * interval '1 millisecond' AS real_at
-  FROM webhook_rules r
-  JOIN webhook_rule_strategies rs ON rs.rule_id = r.id
-  JOIN webhook_strategies s ON s.id = rs.strategy_id AND s.merchant_id = r.merchant_id AND s.env = r.env
-  JOIN merchants m ON m.id = r.merchant_id
- WHERE r.merchant_id = $1 AND r.env = $2 AND r.event_resource = $3
- ORDER BY r.seq, rs.created_at, s.id`;
-
-/** A webhook delivery: its callback and its record, one statement. */
-const QUEUE_WEBHOOK = `WITH cb AS (
-    INSERT INTO callbacks (merchant_id, env, billing_id, url, body, next_attempt_at, created_at, max_attempts)
-    VALUES ($1, $2, NULL, $3, $4, $5, $5, $6) RETURNING id)
-  INSERT INTO webhook_deliveries (merchant_id, env, event_id, rule_id, strategy_id, mode, target, callback_id, outbox_id, created_at)
-  SELECT $1, $2, $7, $8, $9, 'webhook', $3, cb.id, NULL, $5 FROM cb`;
+export function matching(targets: Target[], e: Pick<RecordedEvent, 'type' | 'data'>): Target[] {
+  const seen = new Set<string>();
+  return targets.filter((t) => !seen.has(t.strategy_id) && ruleMatches(t, e.type, e.data) && seen.add(t.strategy_id));
+}
 
 /**
- * Queues the deliveries of one event, in the caller's transaction (the one recording the event):
- * one per strategy related to a matching rule (one per strategy even when several of its rules
- * match; the delivery names the first, oldest rule first), each with the target the strategy has
- * now. Nothing when no rule of the event's resource has a strategy.
+ * The deliveries of event `e` to `to`, as CTEs of one statement, their parameters from `$first`:
+ * `rt` (the event's time on the real clock), then per target its callback or outbox message and
+ * its webhook_deliveries record. With `after`, the name of a CTE that writes the event, they are
+ * written only if it wrote a row. Delivery queues run on real time, the event on its environment's:
+ * a test environment's event time less its clock's offset (which only grows) is never later than
+ * real time, so the delivery is due at once. (No `*` in the text: db.ts prepares only texts without one.)
+ */
+export function deliveryCtes(e: RecordedEvent, to: Target[], first: number, after?: string): { ctes: string[]; params: unknown[]; result: FanOut } {
+  const params: unknown[] = [e.merchant_id, e.env, e.id, e.created_at];
+  const $ = (v: unknown) => `$${first + params.push(v) - 1}`;
+  const [m, env, id, at] = [0, 1, 2, 3].map((i) => `$${first + i}`);
+  const from = after ? `rt, ${after}` : 'rt';
+  const ctes = [`rt AS (SELECT ${at}::timestamptz - make_interval(secs => coalesce(
+      (SELECT c.offset_ms FROM test_clocks c WHERE c.merchant_id = ${m} AND ${env} = 'test'), 0) / 1000.0) AS at)`];
+  const result: FanOut = { deliveries: to.length, webhooks: 0, messages: 0 };
+  to.forEach((t, i) => {
+    const record = (mode: string, target: string, callback: string, outbox: string, row: string) =>
+      `d${i} AS (INSERT INTO webhook_deliveries (merchant_id, env, event_id, rule_id, strategy_id, mode, target, callback_id, outbox_id, created_at)
+        SELECT ${m}, ${env}, ${id}, ${$(t.rule_id)}, ${$(t.strategy_id)}, ${mode}, ${target}, ${callback}, ${outbox}, rt.at FROM ${row}, rt)`;
+    if (t.mode === 'webhook') {
+      const url = $(t.url);
+      ctes.push(`c${i} AS (INSERT INTO callbacks (merchant_id, env, billing_id, url, body, next_attempt_at, created_at, max_attempts)
+        SELECT ${m}, ${env}, NULL, ${url}, ${$(webhookBody(e))}, rt.at, rt.at, ${WEBHOOK_MAX_ATTEMPTS} FROM ${from} RETURNING id)`,
+      record("'webhook'", url, `c${i}.id`, 'NULL', `c${i}`));
+      result.webhooks++;
+      return;
+    }
+    const target = t.mode === 'email' ? t.email_address! : t.phone_number!;
+    const { kind, ...payload }: OutboxMessage = t.mode === 'email'
+      ? { kind: 'email', to: target, subject: `[Tessera] ${e.type} ${String(e.data.id ?? e.id)}`.slice(0, 255), text: mailText(e, t.rule_id), from_name: 'Tessera' }
+      : { kind: 'sms', to: target, text: smsText(e) };
+    // The outbox message as domain/outbox.ts enqueue() writes it, its source the event.
+    ctes.push(`o${i} AS (INSERT INTO outbox (merchant_id, env, kind, source, payload, next_attempt_at, created_at)
+      SELECT ${m}, ${env}, ${$(kind)}, 'event:' || ${id}, ${$(payload)}, rt.at, rt.at FROM ${from} RETURNING id)`,
+    record($(t.mode), $(target), 'NULL', `o${i}.id`, `o${i}`));
+    result.messages++;
+  });
+  return { ctes, params, result };
+}
+
+/**
+ * Queues the deliveries of a recorded event, in the caller's transaction (the one recording it):
+ * reads the targets of its resource as they are now, matches, and writes them all in one statement.
  */
 export async function fanOut(q: Queryable, e: RecordedEvent): Promise<FanOut> {
-  const result: FanOut = { deliveries: 0, webhooks: 0, messages: 0 };
-  const targets = await q.query<Target>(TARGETS, [e.merchant_id, e.env, e.resource, e.created_at]);
-  const done = new Set<string>();
-  for (const t of targets) {
-    if (done.has(t.strategy_id) || !ruleMatches(t, e.type, e.data)) continue;
-    done.add(t.strategy_id);
-    const at = new Date(t.real_at);
-    if (t.mode === 'webhook') {
-      await q.query(QUEUE_WEBHOOK, [e.merchant_id, e.env, t.url, webhookBody(e), at, WEBHOOK_MAX_ATTEMPTS, e.id, t.rule_id, t.strategy_id]);
-      result.webhooks++;
-    } else {
-      const scope: Scope = { merchantId: e.merchant_id, env: e.env };
-      const target = t.mode === 'email' ? t.email_address! : t.phone_number!;
-      const outboxId = await enqueue(q, scope, t.mode === 'email'
-        ? { kind: 'email', to: target, subject: `[Tessera] ${e.type} ${String(e.data.id ?? e.id)}`.slice(0, 255), text: mailText(e, t.rule_id), from_name: 'Tessera' }
-        : { kind: 'sms', to: target, text: smsText(e) }, at, `event:${e.id}`);
-      await q.query(
-        `INSERT INTO webhook_deliveries (merchant_id, env, event_id, rule_id, strategy_id, mode, target, callback_id, outbox_id, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8, $9)`,
-        [e.merchant_id, e.env, e.id, t.rule_id, t.strategy_id, t.mode, target, outboxId, at],
-      );
-      result.messages++;
-    }
-    result.deliveries++;
-  }
+  const to = matching(await readTargets(q, { merchantId: e.merchant_id, env: e.env }, e.resource), e);
+  if (to.length === 0) return { deliveries: 0, webhooks: 0, messages: 0 };
+  const { ctes, params, result } = deliveryCtes(e, to, 1);
+  await q.query(`WITH ${ctes.join(',\n')} SELECT 1`, params);
   return result;
 }
 

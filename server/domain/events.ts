@@ -2,7 +2,7 @@ import { pagedQuery, Queryable } from '../db/index.js';
 import type { Page } from './validate.js';
 import { E, GatewayError, invalid, MUST } from '../errors.js';
 import { Scope, newId } from './keys.js';
-import { fanOut } from './dispatch.js';
+import { RecordedEvent, Target, deliveryCtes, fanOut, matching } from './dispatch.js';
 
 /**
  * The published event catalogue: `event_resource` of a webhook rule is a key here, and each
@@ -24,7 +24,7 @@ export type EventResource = keyof typeof EVENT_TYPES;
 export type EventType = (typeof EVENT_TYPES)[EventResource][number];
 
 /**
- * Records an event and queues its deliveries (dispatch.ts, fanOut): call it with the transaction's
+ * Records an event and queues its deliveries (withEvent, dispatch.ts): call it with the transaction's
  * Queryable, inside the transaction that makes the change, so an event and its deliveries exist
  * exactly when its change does. `data` is the object as the API shows it (already presented: no
  * secrets).
@@ -56,37 +56,66 @@ export function eventInsert(first: number, from?: string): string {
 export const eventParams = (scope: Scope, type: EventType, data: object, now: Date): unknown[] =>
   [`evt_${newId(12)}`, scope.merchantId, scope.env, type.slice(0, type.lastIndexOf('.')), type, data, now];
 
+/** The event eventParams() describe, its data as stored (JSON values): what fan-out matches and sends. */
+export function recorded(event: unknown[]): RecordedEvent {
+  const [id, merchantId, env, resource, type, data, createdAt] = event as [string, string, Scope['env'], EventResource, string, object, Date];
+  return { id, merchant_id: merchantId, env, resource, type, data: JSON.parse(JSON.stringify(data)), created_at: createdAt };
+}
+
+/**
+ * Records an event in one statement after the CTEs `ctes` (`name AS (...)`, data-modifying: the
+ * change; their parameters are `params`, $1..$n): with `from`, only when that CTE returns a row.
+ * Answers the event's id and whether it was written. Its deliveries, by what the caller knows of
+ * the rules (`listeners`):
+ *  - nothing (the default): the statement asks whether a rule of the event's resource listens
+ *    (listensTo) and, when one does, they are queued before this returns (fanOut: the targets as
+ *    they are now, one more statement), in the caller's transaction;
+ *  - the targets of the event's resource (dispatch.ts, readTargets), read by the caller in this
+ *    request (a test-mode charge, made with no transaction open): matched here and queued by the
+ *    same statement, so the change, its event and its deliveries are written together or not at all;
+ *  - `false`: the caller read that no rule listens: the event is written alone.
+ */
+export async function recordEvent(
+  q: Queryable, ctes: string[], params: unknown[], from: string | undefined,
+  scope: Scope, type: EventType, data: object, now: Date, listeners?: Target[] | false,
+): Promise<{ id: string; written: boolean }> {
+  const event = eventParams(scope, type, data, now);
+  const id = event[0] as string;
+  const first = params.length + 1;
+  const head = ctes.length ? `WITH ${ctes.join(',\n')}\n` : '';
+  if (listeners) {
+    const e = recorded(event);
+    const to = matching(listeners, e);
+    if (to.length) {
+      const d = deliveryCtes(e, to, first + event.length, 'ev');
+      const rows = await q.query(`WITH ${[...ctes, `ev AS (${eventInsert(first, from)} RETURNING id)`, ...d.ctes].join(',\n')} SELECT id FROM ev`,
+        [...params, ...event, ...d.params]);
+      return { id, written: rows.length > 0 };
+    }
+  }
+  if (listeners !== undefined) {
+    const rows = await q.query(`${head}${eventInsert(first, from)}${from ? ' RETURNING id' : ''}`, [...params, ...event]);
+    return { id, written: !from || rows.length > 0 };
+  }
+  const $ = (i: number) => `$${first + i}`;
+  const rows = await q.query<{ heard: boolean }>(`${head}${eventInsert(first, from)} RETURNING ${listensTo($(1), $(2), $(3))} AS heard`,
+    [...params, ...event]);
+  if (rows[0]?.heard) await fanOut(q, recorded(event));
+  return { id, written: rows.length > 0 };
+}
+
 /**
  * A change and its event in one statement (`WITH change AS (<change>) INSERT INTO events ...`):
  * one round trip instead of two on the hot paths. `change` is a data-modifying statement with
  * parameters $1..$n taken from `params`; null records the event alone. The event is written even
- * when the change touches no row: use it for changes that always write (an INSERT).
- *
- * The same statement asks whether a rule listens (listensTo) and, when one does, returns the
- * event's data as stored: its deliveries are then queued (fanOut) before this returns, in the
- * caller's transaction. `heard: false` says the caller already knows no rule listens (a test-mode
- * charge's first read, made with no transaction open): the event is written alone.
+ * when the change touches no row: use it for changes that always write (an INSERT). Its
+ * deliveries as recordEvent says (`listeners`).
  */
 export async function withEvent(
   q: Queryable, change: string | null, params: unknown[], scope: Scope, type: EventType, data: object, now: Date,
-  heard?: false,
+  listeners?: Target[] | false,
 ): Promise<string> {
-  const event = eventParams(scope, type, data, now);
-  const $ = (i: number) => `$${params.length + 1 + i}`;
-  const insert = `${change ? `WITH change AS (${change}) ` : ''}${eventInsert(params.length + 1)}`;
-  if (heard === false) {
-    await q.query(insert, [...params, ...event]);
-    return event[0] as string;
-  }
-  const [row] = await q.query<{ heard: EventRow['data'] | null }>(
-    `${insert} RETURNING CASE WHEN ${listensTo($(1), $(2), $(3))} THEN data END AS heard`, [...params, ...event]);
-  if (row?.heard) {
-    await fanOut(q, {
-      id: event[0] as string, merchant_id: scope.merchantId, env: scope.env, resource: event[3] as EventResource,
-      type, data: row.heard, created_at: now,
-    });
-  }
-  return event[0] as string;
+  return (await recordEvent(q, change ? [`change AS (${change})`] : [], params, undefined, scope, type, data, now, listeners)).id;
 }
 
 // --- reading (GET /events) ---------------------------------------------------------------------

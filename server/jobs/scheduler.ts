@@ -55,7 +55,13 @@ export class Scheduler {
       const left = await dispatchLeftovers(this.deps.db, now);
       if (left.webhooks) this.callbacks.kick();
       if (left.messages) this.deps.notify?.kick();
-      const resumed = await resumeAdvances({ ...this.deps, onBilled: () => this.kick() }, now);
+      const resumed = await resumeAdvances({
+        ...this.deps,
+        onBilled: () => {
+          this.kick();
+          this.deps.notify?.kick();
+        },
+      }, now);
       return { ran, resumed };
     });
   }

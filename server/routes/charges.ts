@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { readChargeInput, readRefundAmount } from '../domain/charge-input.js';
 import { chargeTokenAtOnce, chargesAtOnce, createCharge, simulated } from '../domain/charges.js';
 import { readForCharge } from '../domain/charge-read.js';
+import { readTargets } from '../domain/dispatch.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
 import { getSettings } from '../domain/settings.js';
 import type { Scope } from '../domain/keys.js';
@@ -59,8 +60,8 @@ export default async function chargeRoutes(app: FastifyInstance) {
     // remember in the same transaction, a test-mode charge writes in one statement and needs no
     // transaction: a token's (chargesAtOnce) consumes the token in it, a stored method's or a card's
     // (simulated) only reads before it; its first read brings the settings along (charge-read.ts),
-    // and whether a webhook rule listens: then the charge's deliveries are queued with it, in a
-    // transaction (domain/events.ts, withEvent).
+    // and whether a webhook rule listens to transaction events: then the rules' targets are read
+    // too, and the charge's one statement queues its deliveries (domain/events.ts, recordEvent).
     const deps = { vault };
     const raw = (req.body ?? {}) as Record<string, unknown>;
     const atOnce = !req.idempotency && simulated(req.identity, deps);
@@ -68,8 +69,9 @@ export default async function chargeRoutes(app: FastifyInstance) {
     const settings = first?.settings ?? await getSettings(db, req.identity);
     const body = await applyReceiptDefaults(db, req.identity, raw, settings);
     const input = readChargeInput(req.identity, body, req.now);
-    const opts = { settings, first: first ?? undefined };
-    const { txn, failure } = !first || first.heard
+    const targets = first?.heard ? await readTargets(db, req.identity, 'transaction') : undefined;
+    const opts = { settings, first: first ?? undefined, targets };
+    const { txn, failure } = !first
       ? await req.tx((q) => createCharge(q, deps, req.identity, input, req.now, opts), { resource: (r) => r.txn.id })
       : chargesAtOnce(req.identity, deps, input)
         ? await chargeTokenAtOnce(db, deps, req.identity, input, req.now, opts)

@@ -28,7 +28,11 @@ export default async function clockRoutes(app: FastifyInstance) {
   const { db, vault, clock } = app.services;
   const deps = (req: FastifyRequest): AdvanceDeps => ({
     db, vault, clock, log: req.log, notify: app.services.notify,
-    onBilled: () => app.services.scheduler?.kick(),
+    // Runs queued billing callbacks, and their events' deliveries: wake the deliverer and the outbox.
+    onBilled: () => {
+      app.services.scheduler?.kick();
+      app.services.events?.kick(req.identity);
+    },
     // Cached key lookups carry the clock offset: this node sees the new time at once, others within the cache's second.
     onMoved: () => app.services.keys?.forget(),
   });

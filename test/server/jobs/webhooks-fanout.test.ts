@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Db, Queryable } from '../../../server/db/index.js';
 import { buildApp } from '../../../server/app.js';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
-import { basic, tokenFor, visa } from '../../fixtures.js';
+import { TestGateway, basic, tokenFor, visa } from '../../fixtures.js';
 import { deliveryHarness } from './webhooks-fixtures.js';
 
 // Issue 27, item 5: an event's deliveries are decided when it is recorded, in the transaction that
@@ -68,17 +68,46 @@ describe('deliveries are decided when the event is recorded', () => {
   });
 });
 
-/** The gateway's database, except that queueing a delivery record fails; statements and transactions logged. */
-function failingDeliveries(db: Db) {
+describe('real time', () => {
+  test("a test clock 30 days ahead: the event keeps its environment's time, its deliveries are due at once on the real clock", async () => {
+    const s = await setup({ event_resource: 'transaction' }, { mode: 'webhook', url: 'http://placeholder.invalid/' });
+    const rx = await receiver(s.secret);
+    await s.a.ok('PUT', `/webhooks/strategies/${s.strategy.id}`, { url: rx.url });
+    const mail = await s.a.ok('POST', '/webhooks/strategies', { mode: 'email', email_address: 'ops@example.com' });
+    await s.a.ok('POST', `/webhooks/rules/${s.rule.id}/strategies`, { strategy_id: mail.id });
+    await s.a.ok('POST', '/test_helpers/clock/advance', { days: 30 });
+    const txn = await charge(s.m, 1700);
+    const [event] = (await s.a.ok('GET', '/events')).list;
+    expect(new Date(event.created_at).getTime()).toBe(at(30 * 86_400_000).getTime());
+    const due = await h.gw.db.query<{ at: Date }>(
+      `SELECT next_attempt_at AS at FROM callbacks WHERE merchant_id = $1
+       UNION ALL SELECT next_attempt_at FROM outbox WHERE merchant_id = $1`, [s.m.id]);
+    expect(due.map((r) => new Date(r.at).getTime())).toEqual([at(0).getTime(), at(0).getTime()]);
+    await deliverAll();
+    expect(ids(rx.received)).toEqual([txn.id]);
+  });
+});
+
+/**
+ * Makes the database refuse the merchant's delivery records (a trigger raising an error), as a
+ * failure half-way through would: returns the undo.
+ */
+async function refuseDeliveries(gw: TestGateway, merchantId: string): Promise<() => Promise<void>> {
+  const name = `refuse_${merchantId.replace(/\W/g, '')}`;
+  await gw.db.exec(`CREATE OR REPLACE FUNCTION refuse_delivery() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'injected: the delivery record cannot be written'; END $$`);
+  await gw.db.exec(`CREATE TRIGGER ${name} BEFORE INSERT ON webhook_deliveries FOR EACH ROW
+    WHEN (NEW.merchant_id = '${merchantId}') EXECUTE FUNCTION refuse_delivery()`);
+  return () => gw.db.exec(`DROP TRIGGER ${name} ON webhook_deliveries`);
+}
+
+/** The gateway's database with each statement logged, and BEGIN for each transaction. */
+function logged(db: Db) {
   const log: string[] = [];
-  const guard = (sql: string) => {
-    log.push(sql);
-    if (sql.includes('INSERT INTO webhook_deliveries')) throw new Error('injected: the delivery record cannot be written');
-  };
-  const wrap = (q: Queryable): Queryable => ({ query: async (sql, params) => (guard(sql), q.query(sql, params)), exec: (sql) => q.exec(sql) });
+  const wrap = (q: Queryable): Queryable => ({ query: (sql, params) => (log.push(sql), q.query(sql, params)), exec: (sql) => q.exec(sql) });
   const spy: Db = {
     kind: db.kind,
-    query: async (sql, params) => (guard(sql), db.query(sql, params)),
+    query: (sql, params) => (log.push(sql), db.query(sql, params)),
     exec: (sql) => db.exec(sql),
     tx: (fn) => (log.push('BEGIN'), db.tx((q) => fn(wrap(q)))),
     close: async () => {},
@@ -86,43 +115,65 @@ function failingDeliveries(db: Db) {
   return { spy, log };
 }
 
-describe('one transaction', () => {
-  test('a charge whose delivery cannot be queued is not recorded: no charge, no event, the token still usable', async () => {
+const of = (table: string, merchantId: string) => h.gw.db.query(`SELECT 1 FROM ${table} WHERE merchant_id = $1`, [merchantId]);
+
+describe('one transaction, or one statement', () => {
+  test('a test-mode charge with a rule listening: its deliveries are written by its one statement, no transaction', async () => {
     const s = await setup({ event_resource: 'transaction' }, { mode: 'webhook', url: h.sink.url });
-    const { spy, log } = failingDeliveries(h.gw.db);
+    const mail = await s.a.ok('POST', '/webhooks/strategies', { mode: 'email', email_address: 'ops@example.com' });
+    await s.a.ok('POST', `/webhooks/rules/${s.rule.id}/strategies`, { strategy_id: mail.id });
+    const { spy, log } = logged(h.gw.db);
     const app = await buildApp({ db: spy, vault: h.gw.vault, clock: h.gw.clock });
     try {
       const token = await tokenFor(h.gw, visa, s.m.test.public_key);
-      const res = await app.inject({ method: 'POST', url: '/api/v1/charge', headers: basic(s.m.test.private_key), payload: { token, amount: 4300 } });
-      expect({ status: res.statusCode, code: res.json().errors?.[0]?.code }).toEqual({ status: 500, code: 'INTERNAL' });
-      // A rule listens: the test-mode charge ran in a transaction (without one it is a single statement).
-      expect(log).toContain('BEGIN');
-      const of = (table: string) => h.gw.db.query(`SELECT 1 FROM ${table} WHERE merchant_id = $1`, [s.m.id]);
-      expect(await of('transactions')).toEqual([]);
-      expect(await of('events')).toEqual([]);
-      expect(await of('callbacks')).toEqual([]);
-      // Rolled back whole: the token was not used.
-      const again = await charge(s.m, 4300, {});
-      expect(again.status).toBe('SETTLED');
-      expect((await s.a.ok('GET', '/webhooks/deliveries')).list).toHaveLength(1);
+      log.length = 0;
+      const res = await app.inject({ method: 'POST', url: '/api/v1/charge', headers: basic(s.m.test.private_key), payload: { token, amount: 4200 } });
+      expect(res.statusCode, res.body).toBe(200);
+      const own = log.filter((q) => !/FROM api_keys/.test(q));
+      expect(own).not.toContain('BEGIN');
+      // The first read (settings, and whether a rule listens), the rules' targets, then one statement.
+      expect(own).toHaveLength(3);
+      for (const table of ['tokens', 'transactions', 'events', 'callbacks', 'outbox', 'webhook_deliveries']) {
+        expect(own[2], table).toMatch(new RegExp(`(UPDATE|INSERT INTO) ${table}\\b`));
+      }
+      const list = (await s.a.ok('GET', '/webhooks/deliveries')).list;
+      expect(list.map((d: any) => d.mode).sort()).toEqual(['email', 'webhook']);
+      expect(new Set(list.map((d: any) => d.event_id)).size).toBe(1);
     } finally {
       await app.close();
     }
   });
 
+  for (const key of [false, true]) {
+    test(`a charge whose delivery cannot be recorded is not recorded: no charge, no event, the token still usable${key ? ' (Idempotency-Key: in a transaction)' : ''}`, async () => {
+      const s = await setup({ event_resource: 'transaction' }, { mode: 'webhook', url: h.sink.url });
+      const undo = await refuseDeliveries(h.gw, s.m.id);
+      const token = await tokenFor(h.gw, visa, s.m.test.public_key);
+      try {
+        const res = await h.gw.app.inject({
+          method: 'POST', url: '/api/v1/charge', payload: { token, amount: 4300 },
+          headers: { ...basic(s.m.test.private_key), ...(key ? { 'idempotency-key': `fanout-${s.m.id}` } : {}) },
+        });
+        expect({ status: res.statusCode, code: res.json().errors?.[0]?.code }).toEqual({ status: 500, code: 'INTERNAL' });
+      } finally {
+        await undo();
+      }
+      for (const table of ['transactions', 'events', 'callbacks', 'webhook_deliveries']) expect(await of(table, s.m.id), table).toEqual([]);
+      const again = await h.gw.app.inject({ method: 'POST', url: '/api/v1/charge', headers: basic(s.m.test.private_key), payload: { token, amount: 4300 } });
+      expect(again.json().status).toBe('SETTLED');
+      expect((await s.a.ok('GET', '/webhooks/deliveries')).list).toHaveLength(1);
+    });
+  }
+
   test('so is a customer whose event cannot be fanned out', async () => {
     const s = await setup({ event_resource: 'customer' }, { mode: 'email', email_address: 'ops@example.com' });
-    const { spy } = failingDeliveries(h.gw.db);
-    const app = await buildApp({ db: spy, vault: h.gw.vault, clock: h.gw.clock });
+    const undo = await refuseDeliveries(h.gw, s.m.id);
     try {
-      const res = await app.inject({ method: 'POST', url: '/api/v1/customers', headers: basic(s.m.test.private_key), payload: { first_name: 'Ada' } });
+      const res = await s.a.post('/customers', { first_name: 'Ada' });
       expect({ status: res.statusCode, code: res.json().errors?.[0]?.code }).toEqual({ status: 500, code: 'INTERNAL' });
-      const of = (table: string) => h.gw.db.query(`SELECT 1 FROM ${table} WHERE merchant_id = $1`, [s.m.id]);
-      expect(await of('customers')).toEqual([]);
-      expect(await of('events')).toEqual([]);
-      expect(await of('outbox')).toEqual([]);
     } finally {
-      await app.close();
+      await undo();
     }
+    for (const table of ['customers', 'events', 'outbox', 'webhook_deliveries']) expect(await of(table, s.m.id), table).toEqual([]);
   });
 });
