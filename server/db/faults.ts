@@ -38,9 +38,18 @@ export class DatabaseTimeoutError extends Error {
   }
 }
 
+/** Refused at once: the database was found away moments ago and another statement is finding out whether it is back (Breaker). */
+export class DatabaseAwayError extends Error {
+  readonly code = 'DB_AWAY';
+  constructor() {
+    super('the database was unavailable moments ago; another statement is checking whether it is back');
+  }
+}
+
 /** The fault an error stands for, or null when it is an error of the statement itself. */
 export function databaseFault(err: unknown): DatabaseFault | null {
   if (err instanceof DatabaseTimeoutError) return 'timeout';
+  if (err instanceof DatabaseAwayError) return 'unavailable';
   if (!err || typeof err !== 'object') return null;
   const e = err as { code?: unknown; errno?: unknown; message?: unknown; name?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
@@ -71,5 +80,36 @@ export class FaultLog {
   /** The fault of the last RECENT_MS, or null. */
   recent(): DatabaseFault | null {
     return this.last && this.now() - this.last.at < FaultLog.RECENT_MS ? this.last.fault : null;
+  }
+  /** A statement got an answer: the database is not away (a full disk is not cleared by a read). */
+  answered(): void {
+    if (this.last?.fault === 'unavailable') this.last = null;
+  }
+}
+
+/**
+ * While the database is known to be away (an outage within FaultLog.RECENT_MS), one statement at a
+ * time goes to find out and the others are refused at once with DatabaseAwayError (503 DB01): a
+ * driver that keeps reconnecting would otherwise hold each of them to its full deadline, and a
+ * node's requests would pile up for the length of the outage. Any answer closes it again.
+ */
+export class Breaker {
+  private probing = false;
+  constructor(private readonly faults: FaultLog) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.faults.recent() !== 'unavailable') {
+      const result = await fn();
+      this.faults.answered();
+      return result;
+    }
+    if (this.probing) throw new DatabaseAwayError();
+    this.probing = true;
+    try {
+      const result = await fn();
+      this.faults.answered();
+      return result;
+    } finally {
+      this.probing = false;
+    }
   }
 }

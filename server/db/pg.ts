@@ -1,7 +1,7 @@
 import type postgresTypes from 'postgres';
 import { postgres } from './pg-driver.js';
 import { Db, INT8_OID, Queryable, Row, StatementNames, normaliseParams } from './db.js';
-import { DatabaseTimeoutError, FaultLog } from './faults.js';
+import { Breaker, DatabaseTimeoutError, FaultLog } from './faults.js';
 
 export { MAX_PREPARED } from './db.js';
 
@@ -54,13 +54,17 @@ function deadline<T>(p: Promise<T>, ms: number, what: string, onLate?: () => voi
  * `names`: which texts get a prepared statement on the connections of one pool (see db.ts), so one
  * Db's texts never use up another's MAX_PREPARED (as PGlite's adapter keeps its own).
  */
-function wrap(sql: postgresTypes.Sql | postgresTypes.TransactionSql, prepare: boolean, names: StatementNames, faults: FaultLog, limits: Deadlines): Queryable {
+function wrap(sql: postgresTypes.Sql | postgresTypes.TransactionSql, prepare: boolean, names: StatementNames, faults: FaultLog, limits: Deadlines, breaker?: Breaker): Queryable {
+  const run = async <T extends Row>(text: string, params?: unknown[]) => {
+    const named = prepare && names.nameOf(text) !== undefined;
+    const pending = sql.unsafe(text, normaliseParams(params) as any[], { prepare: named });
+    return (await deadline(pending, limits.statementMs + GRACE_MS, 'a statement', () => void Promise.resolve(pending.cancel() as unknown).catch(() => {}))) as unknown as T[];
+  };
   return {
     async query<T extends Row>(text: string, params?: unknown[]) {
-      const named = prepare && names.nameOf(text) !== undefined;
-      const pending = sql.unsafe(text, normaliseParams(params) as any[], { prepare: named });
       try {
-        return (await deadline(pending, limits.statementMs + GRACE_MS, 'a statement', () => void Promise.resolve(pending.cancel() as unknown).catch(() => {}))) as unknown as T[];
+        // A statement of an open transaction has its connection: no breaker (the transaction went through it).
+        return await (breaker ? breaker.run(() => run<T>(text, params)) : run<T>(text, params));
       } catch (err) {
         faults.record(err);
         throw err;
@@ -112,17 +116,21 @@ export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
   const relaxed = openPool(url, 4, { ...schema, synchronous_commit: 'off' }, prepare, limits);
   const names = new StatementNames();
   const faults = new FaultLog();
-  const q = wrap(sql, prepare, names, faults, limits);
+  const breaker = new Breaker(faults);
+  const q = wrap(sql, prepare, names, faults, limits, breaker);
   return {
     kind: 'pg',
     query: q.query,
     exec: q.exec,
-    relaxed: wrap(relaxed, prepare, new StatementNames(), faults, limits),
+    relaxed: wrap(relaxed, prepare, new StatementNames(), faults, limits, breaker),
     tx: async (fn, opts) => {
       const ms = opts?.deadlineMs === undefined ? limits.txMs : opts.deadlineMs;
-      const run = sql.begin((t) => fn(wrap(t, prepare, names, faults, limits))) as Promise<any>;
+      const begin = () => {
+        const run = sql.begin((t) => fn(wrap(t, prepare, names, faults, limits))) as Promise<any>;
+        return ms === null ? run : deadline(run, ms, 'a transaction');
+      };
       try {
-        return await (ms === null ? run : deadline(run, ms, 'a transaction'));
+        return await breaker.run(begin);
       } catch (err) {
         faults.record(err);
         throw err;

@@ -81,7 +81,9 @@ test('a transaction whose connection was terminated fails with a connection erro
 async function freezableProxy(target: URL) {
   const sockets: Socket[] = [];
   let frozen = false;
+  let refusing = false;
   const server = createServer((client) => {
+    if (refusing) return void client.destroy();
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.push(client, upstream);
     for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
@@ -99,6 +101,12 @@ async function freezableProxy(target: URL) {
   return {
     url: url.toString(),
     freeze: () => void (frozen = true),
+    /** As a stopped server: every connection is cut, new ones are closed at once. */
+    refuse: () => {
+      refusing = true;
+      for (const sock of sockets.splice(0)) sock.destroy();
+    },
+    accept: () => void (refusing = false),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(r));
@@ -118,5 +126,33 @@ test('a server that stops answering: a statement and a transaction end at their 
   } finally {
     await proxy.close();
     await stalled.close().catch(() => {});
+  }
+});
+
+test('a database found away: one statement at a time finds out whether it is back, the others are refused at once; the first answer closes it', async () => {
+  const proxy = await freezableProxy(new URL(url));
+  const away = await openPg(proxy.url, { max: 4, deadlines: { statementMs: 1_000 } });
+  try {
+    expect(await away.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    proxy.refuse();
+    // The first statement meets the outage (the closed connection, or the driver reconnecting until our deadline).
+    await expect(away.query('SELECT 2 AS two')).rejects.toMatchObject({ code: expect.stringMatching(/^(CONNECTION_CLOSED|ECONNRESET|DB_DEADLINE)$/) });
+    expect(away.recentFault?.()).toBe('unavailable');
+    const settled = await Promise.allSettled(Array.from({ length: 6 }, () => away.query('SELECT 3 AS three')));
+    const codes = settled.map((r) => (r.status === 'rejected' ? (r.reason as { code?: string }).code : 'answered'));
+    // One probe waited for the driver; five were refused without waiting.
+    expect(codes.filter((c) => c === 'DB_AWAY')).toHaveLength(5);
+    await expect(away.tx(async (q) => q.query('SELECT 4'))).rejects.toMatchObject({ code: expect.stringMatching(/^(DB_AWAY|DB_DEADLINE|CONNECTION_CLOSED|ECONNRESET)$/) });
+    proxy.accept();
+    // Probes until one gets through (the driver reconnects with its own backoff), then everyone again.
+    for (;;) {
+      const r = await away.query('SELECT 5 AS five').catch(() => null);
+      if (r) break;
+    }
+    expect(away.recentFault?.()).toBeNull();
+    expect(await Promise.all(Array.from({ length: 4 }, () => away.query('SELECT 6 AS six')))).toEqual(Array(4).fill([{ six: 6 }]));
+  } finally {
+    await proxy.close();
+    await away.close().catch(() => {});
   }
 });
