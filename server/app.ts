@@ -9,6 +9,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { registerTx } from './http/tx.js';
 import { registerRequestId, requestId, withRequestId } from './http/request-id.js';
 import { registerHeaders } from './http/headers.js';
+import { registerDeadline } from './http/deadline.js';
 import { TokenLimiter } from './http/ratelimit.js';
 import { Metrics } from './metrics.js';
 import { collectRoutes } from './openapi.js';
@@ -110,9 +111,6 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     // `/api/v1//receipts/templates` (an official README example) is `/api/v1/receipts/templates`.
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     requestTimeout: 30_000,
-    // The request's deadline, receiving aside: 503 REQ06 with Retry-After when no answer was sent
-    // within it (every wait inside has its own, shorter deadline: db/pg.ts, net/outbound.ts).
-    handlerTimeout: opts.requestDeadlineMs ?? REQUEST_DEADLINE_MS,
     // X-Request-Id: kept when the caller sends a sane one, else a random UUID (http/request-id.ts).
     genReqId: requestId,
     requestIdHeader: false,
@@ -141,6 +139,7 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     }
   });
   registerRequestId(app);
+  registerDeadline(app, opts.requestDeadlineMs ?? REQUEST_DEADLINE_MS);
   registerBodyParsers(app);
   registerErrorHandler(app);
   registerAuth(app);

@@ -33,7 +33,12 @@ const DISK = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS']);
 /** Our own deadline on a statement or a transaction (pg.ts), when PostgreSQL does not answer at all. */
 export class DatabaseTimeoutError extends Error {
   readonly code = 'DB_DEADLINE';
-  constructor(what: string, ms: number) {
+  /**
+   * `statement`: the server answered nothing for one statement past its own statement_timeout (a
+   * frozen server, a dead network): the database counts as away. `transaction`: the whole took
+   * too long (a busy pool, many statements): a timeout of its own.
+   */
+  constructor(what: string, ms: number, readonly kind: 'statement' | 'transaction' = 'statement') {
     super(`the database did not answer ${what} within ${ms} ms`);
   }
 }
@@ -59,7 +64,9 @@ export function databaseFault(err: unknown): DatabaseFault | null {
   if (DISK.has(code)) return 'disk';
   // PGlite's file system (Emscripten, WASI numbering) throws ErrnoError with errno 51 (ENOSPC) or 29 (EIO); PostgreSQL's own words otherwise.
   if (e.name === 'ErrnoError' && (e.errno === 51 || e.errno === 29)) return 'disk';
-  if (typeof e.message === 'string' && /No space left on device|ENOSPC/.test(e.message)) return 'disk';
+  // A message is read only where there is no code to read (PGlite's file system): messages of
+  // coded errors may quote what a client sent.
+  if (code === '' && typeof e.message === 'string' && /No space left on device|ENOSPC/.test(e.message)) return 'disk';
   return null;
 }
 
@@ -74,8 +81,11 @@ export class FaultLog {
   constructor(private readonly now: () => number = Date.now) {}
   record(err: unknown): void {
     const fault = databaseFault(err);
-    // Timeouts and contention belong to one statement's load, not to the database's health.
-    if (fault === 'disk' || fault === 'unavailable') this.last = { fault, at: this.now() };
+    // Timeouts and contention belong to one statement's load, not to the database's health; but a
+    // statement the server never answered, past its own statement_timeout, says the server is away.
+    const away = fault === 'unavailable' || (err instanceof DatabaseTimeoutError && err.kind === 'statement');
+    if (away) this.last = { fault: 'unavailable', at: this.now() };
+    else if (fault === 'disk') this.last = { fault, at: this.now() };
   }
   /** The fault of the last RECENT_MS, or null. */
   recent(): DatabaseFault | null {
@@ -97,19 +107,20 @@ export class Breaker {
   private probing = false;
   constructor(private readonly faults: FaultLog) {}
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.faults.recent() !== 'unavailable') {
-      const result = await fn();
-      this.faults.answered();
-      return result;
-    }
+    // While a probe is out, whatever the window says: the others would only wait for the same answer.
     if (this.probing) throw new DatabaseAwayError();
-    this.probing = true;
+    const open = this.faults.recent() === 'unavailable';
+    if (open) this.probing = true;
     try {
       const result = await fn();
       this.faults.answered();
       return result;
+    } catch (err) {
+      // An error of the statement itself is an answer too: the database is there.
+      if (databaseFault(err) === null) this.faults.answered();
+      throw err;
     } finally {
-      this.probing = false;
+      if (open) this.probing = false;
     }
   }
 }

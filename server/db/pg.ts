@@ -38,13 +38,13 @@ const GRACE_MS = 2_000;
 const CONNECT_S = 5;
 
 /** fn's promise, or a DatabaseTimeoutError after ms (then onLate, and fn's own outcome is dropped). */
-function deadline<T>(p: Promise<T>, ms: number, what: string, onLate?: () => void): Promise<T> {
+function deadline<T>(p: Promise<T>, ms: number, what: string, onLate?: () => void, kind: 'statement' | 'transaction' = 'statement'): Promise<T> {
   let timer: NodeJS.Timeout;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       p.catch(() => {}); // settled later, by nobody's request
       onLate?.();
-      reject(new DatabaseTimeoutError(what, ms));
+      reject(new DatabaseTimeoutError(what, ms, kind));
     }, ms);
   });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
@@ -54,8 +54,17 @@ function deadline<T>(p: Promise<T>, ms: number, what: string, onLate?: () => voi
  * `names`: which texts get a prepared statement on the connections of one pool (see db.ts), so one
  * Db's texts never use up another's MAX_PREPARED (as PGlite's adapter keeps its own).
  */
-function wrap(sql: postgresTypes.Sql | postgresTypes.TransactionSql, prepare: boolean, names: StatementNames, faults: FaultLog, limits: Deadlines, breaker?: Breaker): Queryable {
+/** A transaction's own state: once its caller has its answer (commit, error or deadline), it runs nothing more. */
+interface TxState {
+  over: boolean;
+}
+
+function wrap(sql: postgresTypes.Sql | postgresTypes.TransactionSql, prepare: boolean, names: StatementNames, faults: FaultLog, limits: Deadlines, breaker?: Breaker, tx?: TxState): Queryable {
   const run = async <T extends Row>(text: string, params?: unknown[]) => {
+    // A statement of a transaction whose caller was already answered (its deadline, its connection
+    // lost while the function awaited something else) never reaches a connection: it would run in
+    // autocommit on a reconnected one, or inside another request's transaction.
+    if (tx?.over) throw new DatabaseTimeoutError('a statement of a transaction that has ended', 0, 'transaction');
     const named = prepare && names.nameOf(text) !== undefined;
     const pending = sql.unsafe(text, normaliseParams(params) as any[], { prepare: named });
     return (await deadline(pending, limits.statementMs + GRACE_MS, 'a statement', () => void Promise.resolve(pending.cancel() as unknown).catch(() => {}))) as unknown as T[];
@@ -125,9 +134,22 @@ export async function openPg(url: string, opts: PgOptions = {}): Promise<Db> {
     relaxed: wrap(relaxed, prepare, new StatementNames(), faults, limits, breaker),
     tx: async (fn, opts) => {
       const ms = opts?.deadlineMs === undefined ? limits.txMs : opts.deadlineMs;
+      const state: TxState = { over: false };
+      const ended = () => new DatabaseTimeoutError('a transaction (its deadline passed before it committed)', ms ?? 0, 'transaction');
       const begin = () => {
-        const run = sql.begin((t) => fn(wrap(t, prepare, names, faults, limits))) as Promise<any>;
-        return ms === null ? run : deadline(run, ms, 'a transaction');
+        const run = (sql.begin(async (t) => {
+          // A BEGIN that waited in the pool past the deadline runs nothing; a function that finished
+          // after it rolls back instead of committing what its caller was told had failed.
+          if (state.over) throw ended();
+          const result = await fn(wrap(t, prepare, names, faults, limits, undefined, state));
+          if (state.over) throw ended();
+          return result;
+        }) as Promise<any>).finally(() => {
+          state.over = true;
+        });
+        return ms === null ? run : deadline(run, ms, 'a transaction', () => {
+          state.over = true;
+        }, 'transaction');
       };
       try {
         return await breaker.run(begin);

@@ -28,8 +28,6 @@ export function toGatewayError(err: FastifyError | Error): GatewayError | null {
       return new GatewayError(E.BODY_TOO_LARGE);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new GatewayError(E.UNSUPPORTED_CONTENT);
-    case 'FST_ERR_HANDLER_TIMEOUT':
-      return new GatewayError(E.REQUEST_DEADLINE, undefined, { retry_after: '5' });
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return badRequest(e.message);

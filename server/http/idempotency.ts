@@ -46,6 +46,8 @@ interface Claim {
   token: string;
   /** Set inside the transaction that created the record (fenceClaim). */
   resourceId?: string;
+  /** The request has been answered (onSend ran): the claim stays for fenceClaim, whose check it still is. */
+  answered?: boolean;
 }
 
 /**
@@ -157,6 +159,12 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
         throw err;
       });
       if (won) {
+        if (reply.sent) {
+          // Answered meanwhile (the request deadline): the handler will not run; give the key back.
+          release(slot(claim));
+          await db.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND claim = $5 AND NOT committed`, [...params(claim), claim.token]).catch(() => {});
+          return;
+        }
         req.idempotency = claim;
         return;
       }
@@ -217,8 +225,10 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
   });
   app.addHook('onSend', async (req, reply, payload) => {
     const claim = req.idempotency;
-    if (!claim) return payload;
-    req.idempotency = null;
+    if (!claim || claim.answered) return payload;
+    // Kept on the request: a transaction of this request still running (the answer was a deadline)
+    // must still meet its fence, which fails once the clean-up below has removed the claim.
+    claim.answered = true;
     try {
       if (FAILPOINT === 'after-commit-before-answer' && claim.resourceId) process.kill(process.pid, 'SIGKILL');
       // Only while this request still holds the claim: a request taken over stores nothing.

@@ -69,7 +69,7 @@ export default async function testHelperRoutes(app: FastifyInstance) {
   // POST /test_helpers/settle: answers when everything due for the merchant's test environment
   // (webhooks, callbacks, email, SMS, due billings) is delivered or failed, or at timeout_ms with
   // `settled: false`; counts per kind (jobs/settle.ts).
-  app.post('/test_helpers/settle', { handlerTimeout: SETTLE_MAX_MS + 15_000, config: { errors: [E.TEST_HELPER_NEEDS_TEST_KEY] }, schema: { summary: 'Deliver what is due now and say what happened', body: SettleBody, response: { 200: SettleSchema } } }, async (req) => {
+  app.post('/test_helpers/settle', { config: { deadlineMs: SETTLE_MAX_MS + 15_000, errors: [E.TEST_HELPER_NEEDS_TEST_KEY] }, schema: { summary: 'Deliver what is due now and say what happened', body: SettleBody, response: { 200: SettleSchema } } }, async (req) => {
     if (req.identity.env !== 'test') throw new GatewayError(E.TEST_HELPER_NEEDS_TEST_KEY, 'settle works only in the test environment; use a test private key');
     const timeoutMs = timeoutOf(req);
     const { vault, clock, settler } = app.services;

@@ -306,11 +306,12 @@ describe.each(backends.map((make) => [make.name === 'pgliteBackend' ? 'pglite' :
     const committed = await list();
     expect(committed, 'the charge committed before the kill').toHaveLength(1);
     if (backend.db) {
-      // On PostgreSQL another node may still be answering: its claim is trusted for LEASE_MS (30 s).
+      // On PostgreSQL another node may still be answering: its claim is trusted for LEASE_MS (30 s)
+      // of the database's clock (claimed_at).
       const early = await client.request(request);
       expect({ status: early.status, code: early.json().errors?.[0]?.code }).toEqual({ status: 409, code: 'IDEM03' });
       const q = pgQueryable(backend.db.url);
-      await q.query("UPDATE idempotency_keys SET created_at = created_at - interval '31 seconds'");
+      await q.query("UPDATE idempotency_keys SET claimed_at = claimed_at - interval '31 seconds'");
       await q.close();
     }
     const retry = await client.request(request);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../../server/app.js';
@@ -88,13 +89,23 @@ describe(`database faults (${DB_KIND})`, () => {
     }
   });
 
-  test('a request that gets no answer at all within its deadline is 503 REQ06 with Retry-After, not a hang', async () => {
+  test('a request that gets no answer at all within its deadline is 503 REQ06 with Retry-After, not a hang: over a real socket, with a body and without', async () => {
+    // Over a socket: Fastify's own handlerTimeout never fires once a request's body has been read.
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     fault = HANG;
     try {
-      const res = await app.inject({ method: 'POST', url: '/api/v1/customers', payload: { first_name: 'Ada' }, headers: basic(sk) });
-      expect(res.statusCode).toBe(503);
-      expect(res.headers['retry-after']).toBe('5');
-      expect(res.json()).toEqual({ errors: [{ code: 'REQ06', message: expect.any(String), retry_after: '5' }] });
+      for (const init of [
+        { method: 'POST', headers: { ...basic(sk), 'content-type': 'application/json' }, body: JSON.stringify({ first_name: 'Ada' }) },
+        { method: 'GET', headers: basic(sk) },
+      ]) {
+        const res = await fetch(`${base}/api/v1/customers`, init);
+        expect(res.status, init.method).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('5');
+        expect(await res.json()).toEqual({ errors: [{ code: 'REQ06', message: expect.any(String), retry_after: '5' }] });
+      }
+      const injected = await app.inject({ method: 'POST', url: '/api/v1/customers', payload: { first_name: 'Ada' }, headers: basic(sk) });
+      expect(injected.json().errors[0].code).toBe('REQ06');
     } finally {
       fault = null;
     }
@@ -114,9 +125,13 @@ describe(`database faults (${DB_KIND})`, () => {
       now += FaultLog.RECENT_MS;
       expect((await app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
     }
-    // A timeout is one statement's load, not the database's health.
+    // A server-side timeout or a transaction past its deadline is one request's load, not the
+    // database's health; a statement the server never answered (our statement deadline) is.
     const fresh = new FaultLog();
-    fresh.record(new DatabaseTimeoutError('a statement', 1));
+    fresh.record(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }));
+    fresh.record(new DatabaseTimeoutError('a transaction', 1, 'transaction'));
     expect(fresh.recent()).toBeNull();
+    fresh.record(new DatabaseTimeoutError('a statement', 1, 'statement'));
+    expect(fresh.recent()).toBe('unavailable');
   });
 });

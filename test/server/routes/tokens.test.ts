@@ -408,7 +408,8 @@ test('tokens are reached by primary key only: no other index the planner could p
     "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'tokens' ORDER BY indexname",
   );
   expect(rows.map((r) => r.indexname)).toEqual(['tokens_pkey', 'tokens_test_reset']);
-  expect(rows[1].indexdef).toMatch(/\(\(merchant_id \|\| ''::text\)\) WHERE \(env = 'test'::text\)$/);
+  expect(rows[1].indexdef).toContain("(merchant_id || ''::text)");
+  expect(rows[1].indexdef).toMatch(/WHERE \(env = 'test'::text\)$/);
 });
 
 test('a consumed token comes back with every column of the table (the statement names them)', async ({ gateway: gw }) => {
