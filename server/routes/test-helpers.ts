@@ -14,8 +14,10 @@ function timeoutOf(req: FastifyRequest): number {
 }
 
 /**
- * A signal that aborts when the client closes the connection before the answer is written (the
- * response's 'close' without its 'finish'); `done()` stops listening once the work is over.
+ * A signal that aborts when nobody waits for the work's answer any more: the client closed the
+ * connection (the response's 'close' without its 'finish'), or the request was answered by
+ * something else meanwhile (the request deadline's 503 REQ06: a 'finish' before the work is done).
+ * `done()` stops listening once the work is over.
  */
 function whileConnected(reply: FastifyReply): { signal: AbortSignal; done(): void } {
   const controller = new AbortController();
@@ -23,9 +25,19 @@ function whileConnected(reply: FastifyReply): { signal: AbortSignal; done(): voi
   const onClose = () => {
     if (!res.writableFinished) controller.abort(new ResetCancelled());
   };
-  if (res.destroyed || res.socket?.destroyed) controller.abort(new ResetCancelled());
-  else res.once('close', onClose);
-  return { signal: controller.signal, done: () => res.off('close', onClose) };
+  const onFinish = () => controller.abort(new ResetCancelled());
+  if (res.destroyed || res.socket?.destroyed || reply.sent) controller.abort(new ResetCancelled());
+  else {
+    res.once('close', onClose);
+    res.once('finish', onFinish);
+  }
+  return {
+    signal: controller.signal,
+    done: () => {
+      res.off('close', onClose);
+      res.off('finish', onFinish);
+    },
+  };
 }
 
 /**
@@ -56,6 +68,11 @@ export default async function testHelperRoutes(app: FastifyInstance) {
       return { class: 'test_reset', env: 'test', merchant_id: merchantId, deleted, settings: 'default' };
     } catch (err) {
       if (!(err instanceof ResetCancelled)) throw err;
+      if (reply.sent) {
+        // Answered already (the request deadline): the reset did not run, or rolled back.
+        req.log.info({ merchant_id: merchantId }, 'test reset cancelled: the request was answered by its deadline; rolled back');
+        return reply;
+      }
       // Nobody is left to answer: the connection is closed already, the transaction rolled back.
       req.log.info({ merchant_id: merchantId }, 'test reset cancelled: the client left; rolled back');
       reply.hijack();

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { buildApp } from '../../../server/app.js';
 import type { Db, Queryable } from '../../../server/db/index.js';
 import { ResetCancelled, planReset, resetTestEnvironment } from '../../../server/domain/reset.js';
 import { DB_KIND } from '../../helpers/gateway.js';
@@ -107,6 +108,33 @@ describe('one reset at a time per merchant environment', () => {
 });
 
 describe('a reset is cancelled with its request', () => {
+  pgOnly('a reset answered 503 REQ06 by the request deadline while it waits is cancelled: rolled back, nothing deleted', async ({ gateway: gw }) => {
+    const m = await seeded(gw);
+    const before = await census(gw.db, m.id);
+    // The same database and keys, with a request deadline short enough to reach.
+    const hurried = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock }, { requestDeadlineMs: 500 });
+    try {
+      const lock = await hold(gw.db, LOCK_TOKENS, [m.id]);
+      // Over a socket: the answer finishes the response while the connection stays open (keep-alive).
+      const url = await hurried.listen({ port: 0, host: '127.0.0.1' });
+      const answer = fetch(`${url}/api/v1/test_helpers/reset`, { method: 'POST', headers: basic(m.test.private_key) });
+      const waiter = await waiterOf(gw.db, lock.pid);
+      const res = await answer;
+      expect({ status: res.status, body: await res.json() }).toMatchObject({ status: 503, body: { errors: [{ code: 'REQ06' }] } });
+      // The lock goes at once (well within lock_timeout): a reset still running would now delete everything.
+      await lock.release();
+      // Its transaction has ended once its backend is idle (or gone).
+      for (;;) {
+        const [row] = await gw.db.query<{ state: string }>('SELECT state FROM pg_stat_activity WHERE pid = $1', [waiter]);
+        if (!row || row.state === 'idle') break;
+      }
+      // Nobody waited for its answer any more: cancelled and rolled back, nothing deleted.
+      expect(await census(gw.db, m.id)).toEqual(before);
+    } finally {
+      await hurried.close();
+    }
+  });
+
   pgOnly('the client disconnecting cancels the statement running: rolled back, nothing deleted, the next reset runs', async ({ newGateway }) => {
     const gw = await newGateway();
     await gw.app.listen({ port: 0, host: '127.0.0.1' });
