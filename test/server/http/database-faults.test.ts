@@ -61,7 +61,7 @@ beforeAll(async () => {
     recentFault: () => faults.recent(),
   };
   const clock = new ManualClock();
-  app = await buildApp({ db, vault: new Vault(randomBytes(32)), clock }, { requestDeadlineMs: 1_000 });
+  app = await buildApp({ db, vault: new Vault(randomBytes(32)), clock }, { requestDeadlineMs: 3_000 });
   const id = await createMerchant(real, 'Faults', clock.now());
   sk = (await createKeySet(real, { merchantId: id, env: 'test' }, clock.now())).private_key;
 });

@@ -112,19 +112,27 @@ describe('a reset is cancelled with its request', () => {
     const m = await seeded(gw);
     const before = await census(gw.db, m.id);
     // The same database and keys, with a request deadline short enough to reach.
-    const hurried = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock }, { requestDeadlineMs: 500 });
+    const hurried = await buildApp({ db: gw.db, vault: gw.vault, clock: gw.clock }, { requestDeadlineMs: 2_000 });
     try {
       const lock = await hold(gw.db, LOCK_TOKENS, [m.id]);
       // Over a socket: the answer finishes the response while the connection stays open (keep-alive).
       const url = await hurried.listen({ port: 0, host: '127.0.0.1' });
       const answer = fetch(`${url}/api/v1/test_helpers/reset`, { method: 'POST', headers: basic(m.test.private_key) });
-      const waiter = await waiterOf(gw.db, lock.pid);
+      // The reset's backend waiting for the lock (on a slow machine the deadline may come first: then none).
+      let answered = false;
+      void answer.finally(() => (answered = true));
+      let waiter: number | null = null;
+      while (waiter === null && !answered) {
+        const [row] = await gw.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [lock.pid]);
+        waiter = row?.pid ?? null;
+      }
       const res = await answer;
       expect({ status: res.status, body: await res.json() }).toMatchObject({ status: 503, body: { errors: [{ code: 'REQ06' }] } });
       // The lock goes at once (well within lock_timeout): a reset still running would now delete everything.
       await lock.release();
       // Its transaction has ended once its backend is idle (or gone).
       for (;;) {
+        if (waiter === null) break;
         const [row] = await gw.db.query<{ state: string }>('SELECT state FROM pg_stat_activity WHERE pid = $1', [waiter]);
         if (!row || row.state === 'idle') break;
       }
