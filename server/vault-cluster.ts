@@ -18,10 +18,18 @@ import type { Vault } from './vault.js';
 /** How often a running node reads which data key the cluster writes under. */
 export const DATA_KEY_CHECK_MS = 5_000;
 /**
- * How long `data-key reencrypt` lets nodes notice a retirement before its final count: a node that
- * read the record just before it changed reads it again within DATA_KEY_CHECK_MS (plus that read).
+ * How long a node trusts its last reading of the record: past it without a successful read (the
+ * read failing or timing out), it refuses to write payment data until it reads the record again.
+ * A check every DATA_KEY_CHECK_MS whose read may take up to its statement deadline (db/pg.ts: 12 s)
+ * succeeds within this when the database answers.
  */
-export const DATA_KEY_SETTLE_MS = 2 * DATA_KEY_CHECK_MS;
+export const DATA_KEY_STALE_MS = 20_000;
+/**
+ * How long `data-key reencrypt` lets nodes notice a retirement before its final count: a node
+ * writes under the key it last read for at most DATA_KEY_STALE_MS, and a transaction that encrypted
+ * before its node noticed commits within its deadline (DEADLINES.txMs, 25 s) or never (db/pg.ts).
+ */
+export const DATA_KEY_SETTLE_MS = DATA_KEY_STALE_MS + 25_000;
 
 export interface ClusterKey {
   key_id: string;
@@ -109,12 +117,32 @@ export class DataKeyWatch {
   log?: WatchLog;
   private loop: Loop;
 
+  /** When the record was last read (ms). */
+  private readAt: number;
+
   constructor(
     private readonly db: Queryable,
     private readonly vault: Vault,
     private readonly intervalMs = DATA_KEY_CHECK_MS,
+    private readonly now: () => number = Date.now,
+    private readonly staleMs = DATA_KEY_STALE_MS,
   ) {
-    this.loop = new Loop(() => this.check(), (err) => this.log?.warn({ err }, 'data key: reading the cluster\'s data key failed; next round'));
+    this.readAt = now();
+    this.loop = new Loop(() => this.check(), (err) => this.unread(err));
+  }
+
+  /**
+   * A failed read: the verdict stands while it is fresh; past staleMs the node refuses to write
+   * payment data (VAULT03) until a read succeeds, since the record may have retired its key meanwhile.
+   */
+  unread(err: unknown): void {
+    this.log?.warn({ err }, 'data key: reading the cluster\'s data key failed; next round');
+    const since = Math.round((this.now() - this.readAt) / 1000);
+    if (this.now() - this.readAt > this.staleMs && this.problem === null) {
+      this.problem = `the cluster's data key record could not be read for ${since} s`;
+      this.log?.error({ data_key: this.vault.currentKeyId }, `${this.problem}: this node refuses to store payment data (VAULT03) until it reads it again`);
+      this.vault.refuseWrites(this.problem, Math.ceil(this.intervalMs / 1000));
+    }
   }
 
   readonly readiness = { critical: true, check: () => this.check() };
@@ -122,6 +150,7 @@ export class DataKeyWatch {
   /** Reads the record; true while this node may write. A failed read changes nothing and throws. */
   async check(): Promise<boolean> {
     const problem = leftBehind(this.vault, await clusterKeys(this.db));
+    this.readAt = this.now();
     if (problem !== this.problem) {
       if (problem) {
         this.report(problem);

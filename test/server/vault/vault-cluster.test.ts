@@ -166,3 +166,27 @@ describe(`a node left on a retired data key (${DB_KIND})`, () => {
     expect(row.secret_enc).toMatch(new RegExp(`^v2\\.${keyId(K2)}\\.`));
   });
 });
+
+test('a node that cannot read the record for longer than it trusts its last reading stores no payment data until it reads it again', async () => {
+  const { db } = await cluster();
+  let t = 0;
+  let failing = false;
+  const flaky: Db = { ...db, query: (sql, params) => (failing ? Promise.reject(Object.assign(new Error('gone'), { code: '57P01' })) : db.query(sql, params)) };
+  const vault = new Vault(K1);
+  const watch = new DataKeyWatch(flaky, vault, 5_000, () => t, 20_000);
+  const round = () => watch.check().catch((err) => watch.unread(err));
+  expect(await watch.check()).toBe(true);
+  failing = true;
+  t = 10_000;
+  await round();
+  expect(vault.writeRefusal).toBeNull(); // its last reading is fresh enough
+  t = 21_000;
+  await round();
+  expect(vault.writeRefusal).toMatch(/could not be read for 21 s/);
+  expect(() => vault.encrypt('4111111111111111', { table: 'tokens', column: 'number', merchantId: 'm', env: 'test', id: 't' } as never))
+    .toThrow(expect.objectContaining({ code: 'VAULT03' }));
+  failing = false;
+  t = 22_000;
+  expect(await watch.check()).toBe(true);
+  expect(vault.writeRefusal).toBeNull();
+});
