@@ -36,6 +36,12 @@ export interface Deadlines {
 export const DEADLINES: Deadlines = { statementMs: 10_000, lockMs: 5_000, idleTxMs: 30_000, txMs: 25_000 };
 const GRACE_MS = 2_000;
 const CONNECT_S = 5;
+/**
+ * Seconds before a pool reconnects after its n-th failed connection in a row (n is the pool's,
+ * reset by a success). The driver's own grows as 3^n / 100 up to 20 s, so after an outage of a few
+ * seconds a node went on refusing for up to 20 s once the database was back; at most 1 s here.
+ */
+const reconnectAfter = (n: number) => Math.min(0.05 * 2 ** n, 1) * (0.5 + Math.random() / 2);
 
 /** fn's promise, or a DatabaseTimeoutError after ms (then onLate, and fn's own outcome is dropped). */
 function deadline<T>(p: Promise<T>, ms: number, what: string, onLate?: () => void, kind: 'statement' | 'transaction' = 'statement'): Promise<T> {
@@ -102,7 +108,7 @@ export interface PgOptions {
 /** A pool; `settings` are server settings for each of its connections. */
 function openPool(url: string, max: number, settings: Record<string, string>, prepare: boolean, limits: Deadlines) {
   const timeouts = { statement_timeout: limits.statementMs, lock_timeout: limits.lockMs, idle_in_transaction_session_timeout: limits.idleTxMs };
-  return postgres(url, { max, types, connection: { ...timeouts, ...settings }, prepare, connect_timeout: CONNECT_S, onnotice: () => {} });
+  return postgres(url, { max, types, connection: { ...timeouts, ...settings }, prepare, connect_timeout: CONNECT_S, backoff: reconnectAfter, onnotice: () => {} });
 }
 
 /**

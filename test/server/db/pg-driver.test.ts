@@ -133,7 +133,8 @@ test('a server that stops answering: a statement and a transaction end at their 
 
 test('a database found away: one statement at a time finds out whether it is back, the others are refused at once; the first answer closes it', async () => {
   const proxy = await freezableProxy(new URL(url));
-  const away = await openPg(proxy.url, { max: 4, deadlines: { statementMs: 1_000 } });
+  // Short deadlines: a BEGIN waits for the driver's reconnect loop until the transaction's deadline.
+  const away = await openPg(proxy.url, { max: 4, deadlines: { statementMs: 1_000, txMs: 2_000 } });
   try {
     expect(await away.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
     proxy.refuse();
