@@ -89,7 +89,7 @@ export const REDACT = [
   '*.card_number', '*.csc', '*.cvv', '*.bank_account_number', '*.public_api_key',
 ];
 
-/** How long a request may take from routing to its answer (routes that wait longer say so: settle). */
+/** How long a request may take from its arrival to its answer (http/deadline.ts; routes that wait longer say so: settle). */
 export const REQUEST_DEADLINE_MS = 30_000;
 
 const hopsOf = (n: number) => (_address: string, hop: number) => hop < n;

@@ -9,7 +9,7 @@ import { dataKeyCommand } from './data-key-command.js';
 import { CommandError, formatKeySet, keysCommand } from './keys-command.js';
 import { startFailureLine } from './lib/describe-error.js';
 import { ROOT } from './paths.js';
-import { startTessera } from './start.js';
+import { RunningTessera, startTessera } from './start.js';
 
 function open(config: Config): Promise<Db> {
   return openDatabase({
@@ -77,7 +77,7 @@ const FATAL_CLOSE_MS = 10_000;
  * stops taking requests, lets those in flight finish (at most FATAL_CLOSE_MS) and exits 1 for its
  * supervisor to restart it; what it acknowledged is committed, what it did not is not.
  */
-function guardProcess(gw: Awaited<ReturnType<typeof startTessera>>): void {
+function guardProcess(gw: RunningTessera): void {
   process.on('unhandledRejection', (reason) => {
     gw.app.log.error({ err: reason }, 'unhandled promise rejection (a bug; the node goes on)');
     gw.app.metrics.inc('tessera_unhandled_rejections_total', 'Promise rejections no code handled (bugs; the process went on).');

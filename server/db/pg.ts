@@ -56,15 +56,16 @@ function deadline<T>(p: Promise<T>, ms: number, what: string, onLate?: () => voi
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
-/**
- * `names`: which texts get a prepared statement on the connections of one pool (see db.ts), so one
- * Db's texts never use up another's MAX_PREPARED (as PGlite's adapter keeps its own).
- */
 /** A transaction's own state: once its caller has its answer (commit, error or deadline), it runs nothing more. */
 interface TxState {
   over: boolean;
 }
 
+/**
+ * `names`: which texts get a prepared statement on the connections of one pool (see db.ts), so one
+ * Db's texts never use up another's MAX_PREPARED (as PGlite's adapter keeps its own). `breaker`:
+ * the pool's (Breaker); a transaction's statements pass none. `tx`: the transaction's state.
+ */
 function wrap(sql: postgresTypes.Sql | postgresTypes.TransactionSql, prepare: boolean, names: StatementNames, faults: FaultLog, limits: Deadlines, breaker?: Breaker, tx?: TxState): Queryable {
   const run = async <T extends Row>(text: string, params?: unknown[]) => {
     // A statement of a transaction whose caller was already answered (its deadline, its connection

@@ -4,10 +4,10 @@ import type { Socket } from 'node:net';
 import { databaseFault } from '../db/faults.js';
 import { badRequest, E, GatewayError } from '../errors.js';
 
-/** Maps anything thrown to the catalogue: the client never sees a Fastify error or a stack. */
 /** Seconds a client is asked to wait after a database fault: a restart takes a few. */
 const DATABASE_RETRY_AFTER = { unavailable: '5', disk: '30', timeout: '2', busy: '1' } as const;
 
+/** Maps anything thrown to the catalogue: the client never sees a Fastify error or a stack. */
 export function toGatewayError(err: FastifyError | Error): GatewayError | null {
   if (err instanceof GatewayError) return err;
   const fault = databaseFault(err);

@@ -92,6 +92,8 @@ function sameBody(vault: Vault, stored: string, canonicalBody: string): boolean 
 const WHERE = 'merchant_id = $1 AND env = $2 AND endpoint = $3 AND key = $4';
 const params = (c: Claim) => [c.merchantId, c.env, c.endpoint, c.key];
 const slot = (c: Claim) => params(c).join('\u0000');
+/** Removes this request's claim if nothing it ran committed, so a retry runs the request again. */
+const giveBack = (q: Queryable, c: Claim) => q.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND claim = $5 AND NOT committed`, [...params(c), c.token]);
 
 /**
  * Inside every transaction a request with an Idempotency-Key commits (http/tx.ts): the request
@@ -162,7 +164,7 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
         if (reply.sent) {
           // Answered meanwhile (the request deadline): the handler will not run; give the key back.
           release(slot(claim));
-          await db.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND claim = $5 AND NOT committed`, [...params(claim), claim.token]).catch(() => {});
+          await giveBack(db, claim).catch(() => {});
           return;
         }
         req.idempotency = claim;
@@ -235,7 +237,7 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
       if (reply.statusCode >= 500) {
         // Nothing was done (or we cannot tell the client what): let a retry run again. A committed
         // request stays claimed, and the retry is answered from its record.
-        await app.services.db.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND claim = $5 AND NOT committed`, [...params(claim), claim.token]);
+        await giveBack(app.services.db, claim);
       } else {
         await app.services.db.query(`UPDATE idempotency_keys SET status_code = $5, response = $6 WHERE ${WHERE} AND claim = $7 AND status_code IS NULL`, [
           ...params(claim), reply.statusCode, String(payload), claim.token,
