@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DATA_KEY_USAGE } from './data-key-command.js';
 import type { Env, ExpireOld } from './domain/keys.js';
+import { builtInRegistry } from './processor/registry.js';
 
 /**
  * The command line, read before anything else happens: no configuration, no directory, no database
@@ -15,7 +16,15 @@ export type Command =
   | { kind: 'serve'; dev: boolean }
   | { kind: 'keys create'; merchant?: string; name?: string; env: Env; expireOld: ExpireOld }
   | { kind: 'keys list'; merchant: string }
-  | { kind: 'data-key reencrypt'; args: string[] };
+  | { kind: 'data-key reencrypt'; args: string[] }
+  | ProcessorCommand;
+
+/** `tessera processor …`: server/processor-command.ts. A connector's fields are `fields`, by name (`login_id`). */
+export type ProcessorCommand =
+  | { kind: 'processor set'; merchant: string; env: Env; connector: string; fields: Record<string, string>; sandbox: boolean; endpoint: string | null }
+  | { kind: 'processor show'; merchant: string; env: Env }
+  | { kind: 'processor remove'; merchant: string; env: Env }
+  | { kind: 'processor reconcile'; merchant?: string; env?: Env };
 
 type OptionSpec = { type: 'string' | 'boolean'; values?: string[] };
 
@@ -34,11 +43,36 @@ const SERVE = `  tessera serve [--dev]                           start the gatew
 const KEYS_NOTE = `The keys commands work while an embedded gateway runs on the same data directory (they ask it
 over loopback); on PostgreSQL (DATABASE_URL) they use the database directly.`;
 
+const PROCESSOR_SET = `  tessera processor set --merchant ID [--env live] --connector NAME [its options] [--sandbox | --endpoint URL]
+                                                  connect a merchant's live charges to its processor`;
+const PROCESSOR_SHOW = `  tessera processor show --merchant ID [--env live]
+                                                  the connection: connector, settings, which secrets are set`;
+const PROCESSOR_REMOVE = `  tessera processor remove --merchant ID [--env live]
+                                                  remove it: live charges are refused (PROC01) until set again`;
+const PROCESSOR_RECONCILE = `  tessera processor reconcile [--merchant ID] [--env test|live]
+                                                  resolve pending charges and refunds by asking their processor`;
+const PROCESSOR_USAGE = [PROCESSOR_SET, PROCESSOR_SHOW, PROCESSOR_REMOVE, PROCESSOR_RECONCILE].join('\n');
+const PROCESSOR_NOTE = `Test mode always charges through the simulator: a connection is for --env live (the default).
+Secrets are stored encrypted with TESSERA_DATA_KEY and never printed. Like the keys commands, these work
+while an embedded gateway runs on the same data directory (they ask it over loopback); on PostgreSQL
+(DATABASE_URL) they use the database directly, with TESSERA_DATA_KEY set as for the gateways.`;
+
+/** Every connector of this build and the options its fields take (`login_id` is `--login-id`). */
+const CONNECTORS = builtInRegistry().names().map((n) => builtInRegistry().factory(n)!);
+const flag = (field: string) => field.replace(/_/g, '-');
+const FIELD_OPTIONS = new Map(CONNECTORS.flatMap((c) => c.fields.map((f) => [flag(f.name), f.name] as const)));
+const connectorHelp = CONNECTORS.map((c) => `  ${c.name}:\n${c.fields.map((f) =>
+  `    --${flag(f.name)} ${f.secret ? 'SECRET' : 'VALUE'}`.padEnd(34) + `${f.description}${f.required ? '' : ' (optional)'}${f.secret ? ', secret' : ''}`).join('\n')}`).join('\n');
+const scopeOptions = {
+  merchant: { type: 'string' }, env: { type: 'string', values: ['test', 'live'] },
+} satisfies Record<string, OptionSpec>;
+
 export const USAGE = `usage:
 ${SERVE}
 ${KEYS_CREATE}
 ${KEYS_LIST}
 ${DATA_KEY_USAGE}
+${PROCESSOR_USAGE}
   tessera --help | --version                      this help | the version
   tessera COMMAND --help                          a command's options
 `;
@@ -76,6 +110,48 @@ ${KEYS_NOTE}
   'data-key reencrypt': {
     usage: `usage:\n${DATA_KEY_USAGE}\n\noptions:\n  --batch N    rows per transaction, 1 to 10000 (default 500)\n`,
     options: { batch: { type: 'string' } },
+  },
+  processor: { usage: `usage:\n${PROCESSOR_USAGE}\n\n${PROCESSOR_NOTE}\n`, options: {}, sub: ['set', 'show', 'remove', 'reconcile'] },
+  'processor set': {
+    usage: `usage:\n${PROCESSOR_SET}
+
+options:
+  --merchant ID              the merchant (mer_…), required
+  --env live                 the environment (default live; test always uses the simulator)
+  --connector NAME           the processor: ${CONNECTORS.map((c) => c.name).join(', ')}
+  --sandbox                  the processor's sandbox instead of its production endpoint
+  --endpoint URL             another endpoint: https, or http to a loopback host only (a local fake processor)
+
+the options of each connector:
+${connectorHelp}
+
+A set replaces the merchant environment's whole connection; the next live charge uses it.
+${PROCESSOR_NOTE}
+`,
+    options: {
+      ...scopeOptions, connector: { type: 'string' }, sandbox: { type: 'boolean' }, endpoint: { type: 'string' },
+      ...Object.fromEntries([...FIELD_OPTIONS.keys()].map((o) => [o, { type: 'string' as const }])),
+    },
+  },
+  'processor show': {
+    usage: `usage:\n${PROCESSOR_SHOW}\n\noptions:\n  --merchant ID    the merchant (mer_…), required\n  --env live       the environment (default live)\n\n${PROCESSOR_NOTE}\n`,
+    options: scopeOptions,
+  },
+  'processor remove': {
+    usage: `usage:\n${PROCESSOR_REMOVE}\n\noptions:\n  --merchant ID    the merchant (mer_…), required\n  --env live       the environment (default live)\n\n${PROCESSOR_NOTE}\n`,
+    options: scopeOptions,
+  },
+  'processor reconcile': {
+    usage: `usage:\n${PROCESSOR_RECONCILE}
+
+options:
+  --merchant ID    only this merchant's (default: every merchant's)
+  --env test|live  only this environment's (default: both)
+
+Prints what it examined and how each was resolved.
+${PROCESSOR_NOTE}
+`,
+    options: scopeOptions,
   },
 };
 
@@ -132,6 +208,11 @@ export function parseCommand(argv: string[]): Command {
     case 'keys list':
       if (values.merchant === undefined) fail('keys list needs --merchant ID', help);
       return { kind: 'keys list', merchant: values.merchant as string };
+    case 'processor set':
+    case 'processor show':
+    case 'processor remove':
+    case 'processor reconcile':
+      return processorCommand(name, values, help);
     default: {
       // data-key reencrypt: data-key-command.ts reads its arguments again; here they are only checked.
       const batch = values.batch === undefined ? 500 : Number(values.batch);
@@ -141,6 +222,22 @@ export function parseCommand(argv: string[]): Command {
       return { kind: 'data-key reencrypt', args: ['reencrypt', ...rest] };
     }
   }
+}
+
+function processorCommand(name: ProcessorCommand['kind'], values: Record<string, string | boolean>, help: string): ProcessorCommand {
+  const merchant = values.merchant as string | undefined;
+  if (name === 'processor reconcile') return { kind: name, merchant, env: values.env as Env | undefined };
+  if (merchant === undefined) fail(`${name} needs --merchant ID`, help);
+  const env = (values.env ?? 'live') as Env;
+  if (name !== 'processor set') return { kind: name, merchant: merchant!, env };
+  if (values.connector === undefined) fail(`processor set needs --connector NAME (${CONNECTORS.map((c) => c.name).join(', ')})`, help);
+  if (values.sandbox === true && values.endpoint !== undefined) fail('--sandbox and --endpoint exclude each other', help);
+  const fields: Record<string, string> = {};
+  for (const [option, field] of FIELD_OPTIONS) if (typeof values[option] === 'string') fields[field] = values[option] as string;
+  return {
+    kind: name, merchant: merchant!, env, connector: values.connector as string, fields,
+    sandbox: values.sandbox === true, endpoint: (values.endpoint as string | undefined) ?? null,
+  };
 }
 
 /** Where the subcommand word is: the first argument that is neither an option nor an option's value. */

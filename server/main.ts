@@ -8,6 +8,7 @@ import { DataDirLockedError } from './db/lock.js';
 import { dataKeyCommand } from './data-key-command.js';
 import { CommandError, formatKeySet, keysCommand } from './keys-command.js';
 import { startFailureLine } from './lib/describe-error.js';
+import { processorCommand } from './processor-command.js';
 import { ROOT } from './paths.js';
 import { RunningTessera, startTessera } from './start.js';
 
@@ -111,7 +112,10 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await dataKeyCommand(config, cmd.args, () => open(config));
     return;
   }
-  for (const line of await keysCommand(config, cmd, () => open(config))) console.log(line);
+  const lines = cmd.kind === 'keys create' || cmd.kind === 'keys list'
+    ? await keysCommand(config, cmd, () => open(config))
+    : await processorCommand(config, cmd, () => open(config));
+  for (const line of lines) console.log(line);
 }
 
 // Files this process creates (database files, keys, logs it may write) are its user's alone.

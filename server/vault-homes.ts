@@ -19,6 +19,10 @@ export const methodHome = (scope: ScopeLike, methodId: string): BlobHome =>
 export const webhookSecretHome = (scope: ScopeLike, column: 'secret_enc' | 'previous_secret_enc'): BlobHome =>
   ({ table: 'webhook_secrets', column, merchantId: scope.merchantId, env: scope.env, id: '' });
 
+/** processor_connections.secrets_enc: the JSON of a connection's secrets, one row per merchant environment. */
+export const processorHome = (scope: ScopeLike): BlobHome =>
+  ({ table: 'processor_connections', column: 'secrets_enc', merchantId: scope.merchantId, env: scope.env, id: '' });
+
 /** vault_canary: one row per data key id (server/vault-canary.ts). */
 export const canaryHome = (keyId: string): BlobHome =>
   ({ table: 'vault_canary', column: 'blob', merchantId: '', env: '', id: keyId });
@@ -40,6 +44,7 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
   { table: 'payment_methods', column: 'secret_enc', key: ['merchant_id', 'env', 'id'], idSql: 'id', emptySql: "''" },
   { table: 'webhook_secrets', column: 'secret_enc', key: ['merchant_id', 'env'], idSql: "''", emptySql: "''" },
   { table: 'webhook_secrets', column: 'previous_secret_enc', key: ['merchant_id', 'env'], idSql: "''", emptySql: "''" },
+  { table: 'processor_connections', column: 'secrets_enc', key: ['merchant_id', 'env'], idSql: "''", emptySql: "''" },
 ];
 
 /** The home of a row read by the re-encryption (merchant_id, env and the idSql column `home_id`). */

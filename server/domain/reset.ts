@@ -11,8 +11,8 @@ import { Gate } from '../lib/gate.js';
 // is covered by the rule every table follows (merchant_id + env on every row). Only exceptions are
 // named below; test/qa/reset-coverage.test.ts fails when a new merchant table fits no rule.
 
-/** Merchant + env credentials, not records: they survive a reset (API keys, the webhook signing secret). */
-export const KEEP = new Set(['api_keys', 'webhook_secrets']);
+/** Merchant + env credentials, not records: they survive a reset (API keys, the webhook signing secret, a processor connection). */
+export const KEEP = new Set(['api_keys', 'webhook_secrets', 'processor_connections']);
 /** Merchant + env configuration: its columns go back to their defaults. */
 export const RESET_TO_DEFAULTS = new Set(['merchant_settings']);
 /** Tables with merchant_id but no env whose rows exist only for the test environment. */

@@ -1,10 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { merchantKeys, newKeySet } from '../domain/key-commands.js';
+import { ConnectionView, describeConnection, removeConnection, setConnection } from '../domain/processor-connections.js';
+import { reconcilePending } from '../domain/reconcile.js';
 import { E, GatewayError } from '../errors.js';
+import { ProcessorRegistry, builtInRegistry } from '../processor/registry.js';
 
 /** Outside /api/v1, so never in the OpenAPI document nor under the API's keys. */
 export const ADMIN_KEYS_PATH = '/_tessera/admin/keys';
+/** `tessera processor set|show|remove` (POST, GET, DELETE) and `tessera processor reconcile` (POST …/reconcile). */
+export const ADMIN_PROCESSOR_PATH = '/_tessera/admin/processor';
+export const ADMIN_RECONCILE_PATH = '/_tessera/admin/processor/reconcile';
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
 export function isLoopback(address: string | undefined): boolean {
@@ -29,6 +35,20 @@ const listingSchema = {
   },
 };
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const connectionSchema = {
+  type: 'object',
+  properties: {
+    env: { type: 'string' }, connector: { type: ['string', 'null'] }, configured: { type: 'boolean' },
+    settings: { type: 'object', additionalProperties: true }, secrets: { type: 'object', additionalProperties: { type: 'string' } },
+    created_at: { type: ['string', 'null'] }, updated_at: { type: ['string', 'null'] },
+  },
+};
+const presentConnection = (v: ConnectionView) => ({ ...v, created_at: iso(v.created_at), updated_at: iso(v.updated_at) });
+const scopeQuery = {
+  type: 'object',
+  required: ['merchant'],
+  properties: { merchant: { type: 'string', minLength: 1, maxLength: 100 }, env: { type: 'string', enum: ['test', 'live'], default: 'live' } },
+};
 
 /**
  * `tessera keys create|list` against the embedded gateway that holds the data directory
@@ -83,5 +103,68 @@ export default async function adminRoutes(app: FastifyInstance, opts: { token: s
     const { merchant } = req.query as { merchant: string };
     const list = await merchantKeys(db, merchant);
     return { list: list.map((k) => ({ ...k, created_at: iso(k.created_at), expires_at: iso(k.expires_at), exposed_at: iso(k.exposed_at) })) };
+  });
+
+  // `tessera processor …` (server/processor-command.ts): the same domain calls as on the database.
+  const processors = () => (app.services as { processors?: ProcessorRegistry }).processors ?? builtInRegistry();
+  type ScopeQuery = { merchant: string; env: 'test' | 'live' };
+
+  app.post(ADMIN_PROCESSOR_PATH, {
+    config,
+    onRequest: guard,
+    schema: {
+      body: {
+        type: 'object',
+        required: ['merchant', 'env', 'connector'],
+        properties: {
+          merchant: { type: 'string', minLength: 1, maxLength: 100 },
+          env: { type: 'string', enum: ['test', 'live'] },
+          connector: { type: 'string', minLength: 1, maxLength: 100 },
+          fields: { type: 'object', maxProperties: 50, additionalProperties: { type: 'string', maxLength: 1000 }, default: {} },
+          sandbox: { type: 'boolean', default: false },
+          endpoint: { type: ['string', 'null'], maxLength: 2000 },
+        },
+      },
+      response: { 200: { type: 'object', properties: { connection: connectionSchema } } },
+    },
+  }, async (req) => {
+    const body = req.body as { merchant: string; env: 'test' | 'live'; connector: string; fields: Record<string, string>; sandbox: boolean; endpoint?: string | null };
+    const input = { merchantId: body.merchant, env: body.env, connector: body.connector, fields: body.fields, sandbox: body.sandbox, endpoint: body.endpoint ?? null };
+    const view = await req.tx((q) => setConnection(q, app.services.vault, processors(), input, clock.now()));
+    return { connection: presentConnection(view) };
+  });
+
+  app.get(ADMIN_PROCESSOR_PATH, {
+    config,
+    onRequest: guard,
+    schema: { querystring: scopeQuery, response: { 200: { type: 'object', properties: { connection: connectionSchema } } } },
+  }, async (req) => {
+    const { merchant, env } = req.query as ScopeQuery;
+    return { connection: presentConnection(await describeConnection(db, { merchantId: merchant, env })) };
+  });
+
+  app.delete(ADMIN_PROCESSOR_PATH, {
+    config,
+    onRequest: guard,
+    schema: { querystring: scopeQuery, response: { 200: { type: 'object', properties: { removed: { type: 'boolean' } } } } },
+  }, async (req) => {
+    const { merchant, env } = req.query as ScopeQuery;
+    return { removed: await req.tx((q) => removeConnection(q, { merchantId: merchant, env })) };
+  });
+
+  app.post(ADMIN_RECONCILE_PATH, {
+    config,
+    onRequest: guard,
+    schema: {
+      body: {
+        type: 'object',
+        properties: { merchant: { type: 'string', minLength: 1, maxLength: 100 }, env: { type: 'string', enum: ['test', 'live'] } },
+      },
+      response: { 200: { type: 'object', properties: { summary: { type: 'object', additionalProperties: { type: 'integer' } } } } },
+    },
+  }, async (req) => {
+    const body = (req.body ?? {}) as { merchant?: string; env?: 'test' | 'live' };
+    const deps = { vault: app.services.vault, processors: processors(), clock };
+    return { summary: await reconcilePending(db, deps, { merchantId: body.merchant, env: body.env }) };
   });
 }

@@ -5,12 +5,15 @@ import type { FastifyInstance } from 'fastify';
 import {
   generateKeySet, merchantKeys, merchantOverview, parseTransactionFilter, testCards,
 } from '../domain/dashboard.js';
+import { describeConnections } from '../domain/processor-connections.js';
 import { listTransactions } from '../domain/transactions.js';
 import { TransactionSchema, presentTransaction } from '../schemas/transactions.js';
 import { E, badRequest } from '../errors.js';
 import { listEnvelope } from '../http/paging.js';
 import { List } from '../schemas/common.js';
-import { KeysSchema, NewKeySetBody, NewKeySetSchema, OverviewSchema, TestCardsSchema, TransactionsQuery } from '../schemas/dashboard.js';
+import {
+  KeysSchema, NewKeySetBody, NewKeySetSchema, OverviewSchema, ProcessorSchema, TestCardsSchema, TransactionsQuery,
+} from '../schemas/dashboard.js';
 import { readPage } from '../domain/validate.js';
 import { PUBLIC_DIR } from '../paths.js';
 
@@ -90,6 +93,12 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       return { class: 'key_set', ...set };
     },
   );
+
+  // Read-only: the operator sets a connection (`tessera processor set`); its secrets never leave the vault.
+  app.get('/api/v1/dashboard/processor', { schema: { summary: 'Dashboard: the processor connection of each environment (no secret)', response: { 200: ProcessorSchema } } }, async (req) => {
+    const [test, live] = await describeConnections(db, req.identity.merchantId);
+    return { class: 'processor_connections', test, live };
+  });
 
   app.get('/api/v1/dashboard/test-cards', { schema: { summary: 'Dashboard: the test cards and their outcomes', response: { 200: TestCardsSchema } } }, async () => testCards());
 

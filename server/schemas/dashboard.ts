@@ -26,6 +26,24 @@ export const OverviewSchema = Type.Partial(Type.Object({
   class: Str({ examples: ['dashboard_overview'] }), merchant_id: Str(), name: Str({ examples: ['Demo shop'] }), env: Str({ examples: ['test'] }),
   live_enabled: Bool(), test_public_key: NStr(), now: Timestamp(), clock_offset_ms: Int({ examples: [0] }),
 }));
+/** A merchant environment's processor connection as the Settings page shows it: never a secret, only which are set. */
+const ConnectionView = Type.Partial(Type.Object({
+  env: Str({ enum: ['test', 'live'], examples: ['live'] }),
+  connector: NStr({ description: "'simulator' in test mode (always); null when live has none.", examples: ['authorizenet'] }),
+  configured: Bool({ examples: [true] }),
+  settings: Type.Unsafe<Record<string, string | boolean | null>>({
+    type: 'object', additionalProperties: true, description: "The connector's plain settings, with sandbox and endpoint.",
+    examples: [{ login_id: '5KP3u95bQpv', sandbox: true, endpoint: null }],
+  }),
+  secrets: Type.Unsafe<Record<string, 'set'>>({
+    type: 'object', additionalProperties: { type: 'string', enum: ['set'] }, description: 'Each secret it holds, as "set".',
+    examples: [{ transaction_key: 'set' }],
+  }),
+  created_at: NullableTime(), updated_at: NullableTime(),
+}));
+export const ProcessorSchema = Type.Partial(Type.Object({
+  class: Str({ examples: ['processor_connections'] }), test: ConnectionView, live: ConnectionView,
+}));
 export const TestCardsSchema = Type.Partial(Type.Object({
   list: Type.Array(Type.Partial(Type.Object({
     number: Str({ examples: ['4111111111111111'] }), brand: Str({ examples: ['Visa'] }), bin_type: Str(), bin_level: Str(),

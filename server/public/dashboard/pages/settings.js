@@ -1,8 +1,10 @@
 // @ts-check
-// Settings of the signed-in environment: card verification and receipts. The webhook signing
-// secret is on the Webhooks page.
+// Settings of the signed-in environment: card verification and receipts; each environment's
+// processor connection, read-only (the operator sets it with `tessera processor set`). The webhook
+// signing secret is on the Webhooks page.
 import { api, isUnavailable, listOf } from '../api.js';
-import { checkbox, errorBox, field, h, pageHead, statusBox, unavailableSection } from '../dom.js';
+import { checkbox, errorBox, fact, field, h, pageHead, statusBox, unavailableSection } from '../dom.js';
+import { when } from '../format.js';
 import { hashFor } from '../nav.js';
 import { overview } from '../state.js';
 
@@ -61,6 +63,43 @@ export async function renderSettings(view) {
       button.disabled = false;
     }
   });
-  view.append(form, h('p', { class: 'hint' }, 'The webhook signing secret and its rotation are on the ',
+  view.append(form, await processorPanel(), h('p', { class: 'hint' }, 'The webhook signing secret and its rotation are on the ',
     h('a', { href: hashFor(['webhooks']) }, 'Webhooks'), ' page.'));
 }
+
+/** @typedef {{ env: string, connector: string | null, configured: boolean, settings: Record<string, string | boolean | null>, secrets: Record<string, string>, updated_at: string | null }} Connection */
+
+/** Each environment's processor connection: what it is, never a secret (only that it is set). */
+async function processorPanel() {
+  const panel = h('section', { class: 'panel', 'aria-labelledby': 'processor-title', 'data-testid': 'processor' },
+    h('h2', { id: 'processor-title' }, 'Payment processor'));
+  /** @type {{ test: Connection, live: Connection }} */
+  let data;
+  try {
+    data = await api('/dashboard/processor');
+  } catch (e) {
+    if (!isUnavailable(e)) throw e;
+    panel.append(h('p', { class: 'hint' }, 'The processor connection is not shown by this version.'));
+    return panel;
+  }
+  panel.append(h('dl', { class: 'facts' },
+    ...fact('Test', 'Simulator: test mode never moves money.'),
+    ...fact('Live', liveConnection(data.live))));
+  panel.append(h('p', { class: 'hint' }, 'The operator sets the live connection on the server with ', h('code', {}, 'tessera processor set'), '.'));
+  return panel;
+}
+
+/** @param {Connection} c */
+function liveConnection(c) {
+  if (!c.configured) return 'Not configured: live charges are refused until the operator sets one.';
+  const { sandbox, endpoint, ...fields } = c.settings;
+  return h('dl', { class: 'facts' },
+    ...fact('Connector', h('code', {}, c.connector ?? '')),
+    ...Object.entries(fields).flatMap(([k, v]) => fact(label(k), v === null ? '—' : h('code', {}, String(v)))),
+    ...Object.keys(c.secrets).flatMap((k) => fact(label(k), 'set (never shown)')),
+    ...fact('Endpoint', endpoint ? h('code', {}, String(endpoint)) : sandbox ? 'the processor’s sandbox' : 'the processor’s production endpoint'),
+    ...fact('Updated', when(c.updated_at)));
+}
+
+/** `login_id` as a label: "Login id". @param {string} name */
+const label = (name) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
