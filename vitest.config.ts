@@ -12,6 +12,7 @@ const PURE_SERVER = [
   'test/server/domain/{billings-calendar,calendar,receipts-render,rules,validate-readers,verification,webhooks-constraints}.test.ts',
   'test/server/jobs/scheduler-config.test.ts',
   'test/server/lib/*.test.ts',
+  'test/server/processor/*.test.ts',
   'test/server/routes/demo-page.test.ts',
 ];
 
