@@ -1,3 +1,4 @@
+import { ProcessorRegistry, builtInRegistry } from './processor/processor.js';
 import type { TrustProxy } from './config.js';
 import Fastify, { FastifyInstance } from 'fastify';
 import { Clock } from './clock.js';
@@ -63,6 +64,8 @@ export interface Services {
   settler?: SettleWorkers;
   /** Dependencies /readyz asks about besides the database, by name (start.ts: redis; the data key). */
   readiness?: Record<string, ReadinessCheck>;
+  /** The processor connectors by name (start.ts); the simulator is test mode's. */
+  processors: ProcessorRegistry;
 }
 
 declare module 'fastify' {
@@ -95,7 +98,9 @@ export const REQUEST_DEADLINE_MS = 30_000;
 const hopsOf = (n: number) => (_address: string, hop: number) => hop < n;
 
 /** Builds the gateway without listening: tests drive it with inject(), main.ts with listen(). */
-export async function buildApp(services: Services, opts: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  services: Omit<Services, 'processors'> & { processors?: ProcessorRegistry }, opts: AppOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: opts.logLevel ?? 'silent',
@@ -122,7 +127,7 @@ export async function buildApp(services: Services, opts: AppOptions = {}): Promi
     // Scalars only: 'array' coercion unwrapped ["x"] into "x", so a list passed for a string field.
     ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true, allowUnionTypes: true } },
   });
-  app.decorate('services', { ...services, keys: services.keys ?? new KeyCache(0) });
+  app.decorate('services', { ...services, keys: services.keys ?? new KeyCache(0), processors: services.processors ?? builtInRegistry() });
   app.decorate('metrics', new Metrics());
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';

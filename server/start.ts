@@ -25,6 +25,7 @@ import { completeDueReviews, sweepDueReceipts } from './jobs/sweeps.js';
 import { configureOutbound } from './net/outbound.js';
 import { TrustProxy, outboundAllowFrom, testLoopbackFrom } from './config.js';
 import adminRoutes from './routes/admin.js';
+import { builtInRegistry } from './processor/processor.js';
 import { loopbackUrl, newAdminToken, writeControlFile } from './control-file.js';
 
 export interface StartOptions {
@@ -160,8 +161,10 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       tasks: [(now) => sweepDueReceipts(db, now), (now) => completeDueReviews(db, now)],
     });
     const keys = new KeyCache(KEY_CACHE_MS);
+    // The processor connectors, built once: test mode's simulator and every live connector by name.
+    const processors = builtInRegistry();
     // Runs write events, whose email and SMS deliveries the outbox sends (the scheduler kicks its deliverer itself).
-    const scheduler = new Scheduler({ db, vault, clock, notify: outbox }, { intervalMs: opts.schedulerIntervalMs, onRan: () => outbox.kick() });
+    const scheduler = new Scheduler({ db, vault, clock, processors, notify: outbox }, { intervalMs: opts.schedulerIntervalMs, onRan: () => outbox.kick() });
     // An event's deliveries are queued with it: webhook ones ride the scheduler's deliverer, email and SMS ones the outbox.
     const wake = new DeliveryWake({
       db,
@@ -180,7 +183,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     if (dataDir) readiness.disk = { critical: true, check: () => hasFreeSpace(dataDir) };
     // /readyz: the data key (critical). A node left behind on a retired key is 503 and writes nothing (vault-cluster.ts).
     const dataKey = await watchDataKey(db, vault, readiness);
-    const app = await buildApp({ db, vault, clock, limiter, keys, notify: outbox, scheduler, events: wake, settler: { outbox }, readiness }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
+    const app = await buildApp({ db, vault, clock, processors, limiter, keys, notify: outbox, scheduler, events: wake, settler: { outbox }, readiness }, { logLevel: opts.logLevel ?? 'silent', trustProxy: opts.trustProxy, demo: opts.demo });
     // An embedded data directory takes one process: `tessera keys` asks this one (control-file.ts).
     const adminToken = dataDir ? newAdminToken() : null;
     if (adminToken) await app.register(adminRoutes, { token: adminToken });

@@ -1,6 +1,6 @@
 // A billing as stored and as the API shows it; billings.ts makes them, subscriptions.ts shows the last one.
 
-export type BillingStatus = 'success' | 'failed' | 'retried';
+export type BillingStatus = 'pending' | 'success' | 'failed' | 'retried';
 
 export interface BillingRow {
   id: number;

@@ -1,13 +1,13 @@
 import type { Clock } from '../clock.js';
 import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid } from '../errors.js';
-import type { Processor } from '../processor/processor.js';
-import type { Vault } from '../vault.js';
+import type { Connector, SaleRequest } from '../processor/processor.js';
 import { BillingRow } from './billing-record.js';
 import { presentBilling } from '../schemas/billings.js';
 import { presentSubscription } from '../schemas/subscriptions.js';
 import type { ChargeInput } from './charge-input.js';
 import { createCharge } from './charges.js';
+import { ProcessorDeps, connectorFor } from './connectors.js';
 import { emitEvent } from './events.js';
 import type { Scope } from './keys.js';
 import { newId } from './keys.js';
@@ -17,18 +17,25 @@ import { SUB, SubscriptionRow, dueAtRun } from './subscriptions.js';
 import type { Transaction } from './transactions.js';
 import { isEmail, type Page, text } from './validate.js';
 
-/** What a run of recurring work needs inside its transaction: the vault for stored numbers, the clock, the live processor. */
-export interface RecurringDeps {
-  vault: Vault;
+/**
+ * What a run of recurring work needs inside its transaction: the vault for stored numbers, the
+ * clock, the processors (a live environment without a connection records its runs as failed: PROC01).
+ */
+export interface RecurringDeps extends ProcessorDeps {
   clock: Clock;
-  /** The live-mode processor; absent means live charges are refused (PROC01, recorded as failed). */
-  live?: Processor;
+}
+
+/** A live run's charge, recorded as pending: the caller asks its processor once the run has committed (charge-finish.ts). */
+export interface PendingSale {
+  connector: Connector;
+  sale: SaleRequest;
 }
 
 /** The charge of a run, or why none could be made (the request-level error createCharge threw). */
 export interface ChargeOutcome {
   txn: Transaction | null;
   error: GatewayError | null;
+  pending?: PendingSale;
 }
 
 /**
@@ -40,11 +47,13 @@ export async function chargeInTx(
   q: Queryable, deps: RecurringDeps, scope: Scope, input: ChargeInput, now: Date,
   source: 'subscription' | 'scheduled',
 ): Promise<ChargeOutcome> {
+  const connector = await connectorFor(q, deps, scope);
+  if (!connector) return { txn: null, error: new GatewayError(E.NO_LIVE_PROCESSOR) };
   await q.query('SAVEPOINT recurring_charge');
   try {
-    const { txn } = await createCharge(q, deps, scope, input, now, { source, recurring: source === 'subscription' });
+    const { txn, pending } = await createCharge(q, { vault: deps.vault, connector }, scope, input, now, { source, recurring: source === 'subscription' });
     await q.query('RELEASE SAVEPOINT recurring_charge');
-    return { txn, error: null };
+    return { txn, error: null, pending: pending && { connector, sale: pending } };
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
     await q.query('ROLLBACK TO SAVEPOINT recurring_charge');
@@ -81,6 +90,12 @@ function transactionStatus(txn: Transaction | null): string {
   return ({ SETTLED: 'submitted', DECLINED: 'declined', RETURNED: 'returned' } as Record<string, string>)[txn.status] ?? txn.status.toLowerCase();
 }
 
+/** A billing's status for its charge: pending while a live charge's outcome is not recorded. */
+function billingStatus(txn: Transaction | null): BillingRow['status'] {
+  if (txn?.status === 'PENDING') return 'pending';
+  return txn?.successful ? 'success' : 'failed';
+}
+
 interface NewBilling {
   sub: SubscriptionRow;
   sequence: number;
@@ -105,7 +120,7 @@ async function insertBilling(q: Queryable, b: NewBilling): Promise<BillingRow> {
       // charge) so that GET /billings/:id and POST /billings/retry can find it.
       txn?.id ?? newId(16),
       transactionStatus(txn), b.amount, await displayName(q, scope, b.sub.customer_id, txn), b.sub.metadata ?? {},
-      txn?.successful ? 'success' : 'failed', b.parentId, b.scheduledFor,
+      billingStatus(txn), b.parentId, b.scheduledFor,
       txn ? txn.error_code : error!.code, txn ? txn.error_message : error!.message, b.now,
     ],
   );
@@ -135,6 +150,8 @@ export interface RunResult {
   txn: Transaction | null;
   /** A callback was queued: the deliverer may be kicked. */
   callback: boolean;
+  /** A live charge recorded as pending: ask its processor after the commit (completeCharge). */
+  pending?: PendingSale;
 }
 
 /**
@@ -161,6 +178,8 @@ export async function billSubscription(q: Queryable, deps: RecurringDeps, sub: S
   );
   // Compare-and-set: the row lock already makes this hold; if it ever did not, roll the charge back.
   if (!moved) throw new Error(`subscription ${sub.number} changed during its billing run; rolled back`);
+  // A live charge's outcome is not known yet: its billing's callback and events wait for it (resolveBilling).
+  if (outcome.pending) return { billing, txn: outcome.txn, callback: false, pending: outcome.pending };
   await enqueueCallback(q, plan.callback_url, billing, deps.clock.now());
   await emitBilling(q, billing, now);
   await emitEvent(q, scope, billing.status === 'success' ? 'subscription.billed' : 'subscription.failed',
@@ -200,17 +219,44 @@ export async function retryBilling(
   const [sub] = await q.query<SubscriptionRow>(`SELECT ${SUB} FROM subscriptions WHERE number = $1 FOR UPDATE`, [failed.subscription_id]);
   const [plan] = await q.query<{ name: string; callback_url: string | null }>('SELECT name, callback_url FROM plans WHERE id = $1', [sub.plan_id]);
   const input = chargeInput(sub, plan.name, await receiptWanted(q, scope, sub.customer_id));
-  const { txn } = await createCharge(q, deps, scope, input, now,
+  const connector = await connectorFor(q, deps, scope);
+  if (!connector) throw new GatewayError(E.NO_LIVE_PROCESSOR);
+  const { txn, pending } = await createCharge(q, { vault: deps.vault, connector }, scope, input, now,
     { source: 'subscription', recurring: true });
   const billing = await insertBilling(q, {
     sub, sequence: failed.sequence, parentId: failed.id, scheduledFor: failed.scheduled_for, amount: sub.amount,
     outcome: { txn, error: null }, now,
   });
   const [retried] = await q.query<BillingRow>("UPDATE billings SET status = 'retried', updated_at = $2 WHERE id = $1 RETURNING *", [failed.id, now]);
-  await enqueueCallback(q, plan.callback_url, billing, deps.clock.now());
   await emitEvent(q, scope, 'billing.retried', presentBilling(retried), now);
+  if (pending) return { billing, txn, callback: false, pending: { connector, sale: pending } };
+  await enqueueCallback(q, plan.callback_url, billing, deps.clock.now());
   await emitBilling(q, billing, now);
   return { billing, txn, callback: !!plan.callback_url };
+}
+
+/**
+ * A live billing's charge has its outcome (charge-finish.ts, in the transaction that records it):
+ * the billing becomes success or failed, and what its run held back happens now — the callback,
+ * the billing's event and, for a subscription's own run (not a retry), its subscription event.
+ */
+export async function resolveBilling(q: Queryable, txn: Transaction, now: Date): Promise<void> {
+  const [billing] = await q.query<BillingRow>(
+    `UPDATE billings SET status = $4, transaction_status = $5, error_code = $6, error_message = $7, updated_at = $8
+      WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 AND status = 'pending' RETURNING *`,
+    [txn.merchant_id, txn.env, txn.id, billingStatus(txn), transactionStatus(txn), txn.error_code, txn.error_message, now],
+  );
+  if (!billing) return;
+  const scope: Scope = { merchantId: billing.merchant_id, env: billing.env as Scope['env'] };
+  const [plan] = await q.query<{ callback_url: string | null }>('SELECT callback_url FROM plans WHERE id = $1', [billing.plan_id]);
+  await enqueueCallback(q, plan?.callback_url ?? null, billing, now);
+  await emitBilling(q, billing, now);
+  if (billing.parent_id !== null) return;
+  const [sub] = await q.query<SubscriptionRow>(`SELECT ${SUB} FROM subscriptions WHERE number = $1`, [billing.subscription_id]);
+  if (sub) {
+    await emitEvent(q, scope, billing.status === 'success' ? 'subscription.billed' : 'subscription.failed',
+      presentSubscription({ ...sub, last_billing: billing }), now);
+  }
 }
 
 /** GET /billings/:id — the id is the billing's transaction_id (11000 when this merchant environment has none). */

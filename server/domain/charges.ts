@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Queryable } from '../db/index.js';
 import { E, ErrorCode, GatewayError } from '../errors.js';
-import { Processor, processorFor, simulator } from '../processor/processor.js';
+import type { Connector, Instrument as Payment, SaleRequest } from '../processor/processor.js';
 import { findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
 import { methodHome } from '../vault-homes.js';
@@ -17,17 +17,28 @@ import { presentTransaction } from '../schemas/transactions.js';
 import { text } from './validate.js';
 import { MerchantSettings, getSettings } from './settings.js';
 import { verifyCard } from './verification.js';
+import { avsCheck, cscCheck, outcomeColumns, processorRecord, saleRequest } from './charge-outcome.js';
 
 export interface ChargeDeps {
   vault: Vault;
-  /** The live-mode processor; absent means live charges are refused (PROC01). */
-  live?: Processor;
+  /**
+   * The processor of the charge's environment: the simulator in test mode, the merchant's live
+   * connection in live mode; null for live mode without one: its charges are refused (PROC01)
+   * once the request is otherwise valid.
+   */
+  connector: Connector | null;
 }
 
 export interface ChargeResult {
   txn: Transaction;
   /** Set when the charge was recorded but failed (declined): the API answers with this error. */
   failure: GatewayError | null;
+  /**
+   * A charge of a processor that is not local: recorded as PENDING (transaction 1), its processor
+   * not asked yet. The caller asks it with no transaction open and records the outcome
+   * (charge-finish.ts, completeCharge).
+   */
+  pending?: SaleRequest;
 }
 
 /** Columns a new transaction row gets from their defaults or leaves null (see 002_charges.sql). */
@@ -51,7 +62,18 @@ interface Instrument {
   customerMetadata: Record<string, unknown>;
   customerEmail: string | null;
   customerReceipts: boolean;
+  /** The instrument as a processor takes it. */
+  payment: Payment;
 }
+
+/** A local processor is never aborted. */
+const NEVER = new AbortController().signal;
+
+/**
+ * When the reconciler may first look at a pending live charge: after the processor call's deadline
+ * and the recording of its outcome, so it never asks about a charge whose call is still under way.
+ */
+export const RECONCILE_FIRST_MS = 60_000;
 
 const mask = (n: string) => 'X'.repeat(Math.max(0, n.length - 4)) + n.slice(-4);
 const month = (m: number | null) => (m === null ? null : String(m).padStart(2, '0'));
@@ -69,7 +91,12 @@ async function loadInstrument(
     const number = deps.vault.decrypt(m.secret_enc, methodHome(scope, m.method_id));
     const holder = [m.bank_account_holder_first_name, m.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
     const { metadata, default_receipts, email, ...payer } = m.customer;
+    const address = { line1: payer.address_1, line2: payer.address_2, city: payer.city, state: payer.state, zip: m.zip ?? payer.zip, country: payer.country };
+    const payment: Payment = m.method_type === 'bank_account'
+      ? { kind: 'bank', routing: m.bank_routing_number ?? '', account: number, type: accountType(m.bank_account_type), holder: holder ?? m.card_owner_name ?? '', entryClass: 'PPD' }
+      : { kind: 'card', number, expMonth: m.card_exp_month, expYear: m.card_exp_year, csc: null, holder: m.card_owner_name, address };
     return {
+      payment,
       paymentMethod: m.method_type, number, csc: null, zip: m.zip ?? m.customer.zip, verify: false,
       fields: {
         customer_id: m.customer.id, method_id: m.method_id, card_type: m.card_type, card_number: mask(number),
@@ -85,8 +112,13 @@ async function loadInstrument(
   if (input.shape === 'card') {
     // Used at once and never stored: nothing to encrypt (readChargeInput checked the card).
     const { secret: number, ...card } = input.card;
+    const address = { line1: card.address_1, line2: card.address_2, city: card.city, state: card.state, zip: card.zip, country: card.country };
     return {
       ...base, paymentMethod: 'credit_card', number, csc: input.csc, zip: card.zip, verify: true,
+      payment: {
+        kind: 'card', number, expMonth: card.card_exp_month ?? null, expYear: card.card_exp_year ?? null, csc: input.csc,
+        holder: card.card_owner_name ?? null, address,
+      },
       fields: {
         card_type: card.card_type, card_number: mask(number), card_exp_month: month(card.card_exp_month ?? null),
         // The spec types both as plain strings: no name given is "" (strict client decoders refuse null).
@@ -105,9 +137,14 @@ function tokenInstrument(token: ConsumedToken, input: Extract<ChargeInput, { sha
   const base = { customerMetadata: {}, customerEmail: null, customerReceipts: false };
   const number = token.number;
   const holder = [token.bank_account_holder_first_name, token.bank_account_holder_last_name].filter(Boolean).join(' ') || null;
+  const csc = input.csc ?? token.csc;
+  const zip = input.zip ?? token.zip;
+  const address = { line1: token.address_1, line2: token.address_2, city: token.city, state: token.state, zip, country: token.country };
   return {
-    ...base, paymentMethod: token.token_type, number, csc: input.csc ?? token.csc,
-    zip: input.zip ?? token.zip, verify: token.token_type === 'credit_card',
+    ...base, paymentMethod: token.token_type, number, csc, zip, verify: token.token_type === 'credit_card',
+    payment: token.token_type === 'bank_account'
+      ? { kind: 'bank', routing: token.bank_routing_number ?? '', account: number, type: accountType(token.bank_account_type), holder: holder ?? '', entryClass: 'WEB' }
+      : { kind: 'card', number, expMonth: token.card_exp_month, expYear: token.card_exp_year, csc, holder: token.card_owner_name, address },
     fields: {
       token_id: token.id, card_type: token.card_type, card_number: mask(number), card_exp_month: month(token.card_exp_month),
       card_exp_year: token.card_exp_year?.toString() ?? null, card_owner_name: token.card_owner_name,
@@ -116,6 +153,9 @@ function tokenInstrument(token: ConsumedToken, input: Extract<ChargeInput, { sha
     payer: { address_1: token.address_1, address_2: token.address_2, city: token.city, state: token.state, zip: token.zip, country: token.country },
   };
 }
+
+const accountType = (t: string | null): Extract<Payment, { kind: 'bank' }>['type'] =>
+  (t === 'savings' ? 'savings' : t === 'business_checking' ? 'business_checking' : 'checking');
 
 /** Receipt rules: send_receipt overrides the customer default; a due receipt needs a valid address. */
 function receiptOf(input: ChargeInput, inst: Pick<Instrument, 'customerEmail' | 'customerReceipts'>) {
@@ -136,6 +176,8 @@ type ChargeOpts = {
    * charge's deliveries are then written by its one statement; without them, none listens.
    */
   targets?: Target[];
+  /** The payer's address, when the request came from the payer or the merchant forwarded it: sent to a live processor. */
+  payerIp?: string;
 };
 
 /**
@@ -158,6 +200,24 @@ export async function createCharge(
   const hold = input.shape === 'customer' && !opts.source;
   const inst = await loadInstrument(q, deps, scope, input, now, opts.first, hold);
   const c = await decide(q, deps, scope, input, inst, knownReceipt ?? receiptOf(input, inst), now, opts);
+  if (c.pending) {
+    // Transaction 1 of a live charge: the row, pending, and no event yet (its outcome brings it).
+    const held = hold ? `SELECT ${c.values} FROM customers c JOIN payment_methods m ON m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
+        WHERE c.merchant_id = $${c.params.length + 1} AND c.env = $${c.params.length + 2} AND c.id = $${c.params.length + 3} AND c.deleted_at IS NULL
+          AND m.id = $${c.params.length + 4} AND m.deleted_at IS NULL AND m.secret_enc IS NOT NULL FOR SHARE OF c, m` : null;
+    if (held) {
+      const customer = input as Extract<ChargeInput, { shape: 'customer' }>;
+      const done = await q.query(`INSERT INTO transactions ${c.columns} ${held} RETURNING id`,
+        [...c.params, scope.merchantId, scope.env, customer.customerId, inst.fields.method_id]);
+      if (done.length === 0) {
+        await findChargeableMethod(q, scope, customer.customerId, inst.fields.method_id as string, null);
+        throw new GatewayError(E.PAYMENT_TOKEN_NOT_FOUND);
+      }
+    } else {
+      await q.query(`INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params);
+    }
+    return { txn: c.txn, failure: null, pending: c.pending };
+  }
   // Who listens: read by the route for a charge made with no transaction open (its deliveries then
   // go in its one statement), else asked by that statement and fanned out in this transaction.
   const listeners = opts.first ? (opts.targets ?? false) : undefined;
@@ -201,20 +261,13 @@ async function recordHeld(
 }
 
 /**
- * Whether a charge can be made by chargeTokenAtOnce: a token charge whose processor is the
- * test-mode simulator, which moves no money and answers the same whenever it is asked, so it can
- * be asked before the token is consumed. A live processor is only ever called with the token
- * already consumed in the open transaction (createCharge).
+ * Whether a charge can be made by chargeTokenAtOnce: a token charge whose processor is local (the
+ * test-mode simulator), which moves no money and answers the same whenever it is asked, so it can
+ * be asked before the token is consumed. A processor that is not local is only ever called after
+ * transaction 1 consumed the token and recorded the charge as pending (createCharge).
  */
-export const chargesAtOnce = (scope: Scope, deps: ChargeDeps, input: ChargeInput): input is Extract<ChargeInput, { shape: 'token' }> =>
-  input.shape === 'token' && simulated(scope, deps);
-
-/**
- * Whether the charge's processor is the test-mode simulator. Then a charge of a stored method or of
- * a card needs no transaction either: createCharge only reads before its one writing statement
- * (the transaction row and its event, withEvent), and a simulated outcome moves no money.
- */
-export const simulated = (scope: Scope, deps: ChargeDeps): boolean => processorFor(scope.env, deps.live) === simulator;
+export const chargesAtOnce = (deps: ChargeDeps, input: ChargeInput): input is Extract<ChargeInput, { shape: 'token' }> =>
+  input.shape === 'token' && !!deps.connector?.local;
 
 /**
  * A charge by token in one statement and no transaction (see chargesAtOnce): read the token
@@ -245,34 +298,44 @@ export async function chargeTokenAtOnce(
 async function decide(
   q: Queryable, deps: ChargeDeps, scope: Scope, input: ChargeInput, inst: Instrument,
   receipt: ReturnType<typeof receiptOf>, now: Date, opts: ChargeOpts,
-): Promise<{ txn: Transaction; columns: string; values: string; params: unknown[]; event: EventType }> {
+): Promise<{ txn: Transaction; columns: string; values: string; params: unknown[]; event: EventType; pending?: SaleRequest }> {
   const { shape, amount, description, metadata } = input;
+  const { connector } = deps;
+  if (!connector) throw new GatewayError(E.NO_LIVE_PROCESSOR);
   let check: { csc_check: string | null; avs_zip_check: string | null } = { csc_check: null, avs_zip_check: null };
   if (inst.verify) {
     const settings = opts.settings ?? (await getSettings(q, scope));
     const outcome = findTestCard(inst.number)?.outcome ?? null;
     check = verifyCard(settings, { outcome, csc: inst.csc, zip: inst.zip });
   }
-  const result = await processorFor(scope.env, deps.live).charge({
-    env: scope.env, paymentMethod: inst.paymentMethod, number: inst.number, amount,
+  const id = newId(16);
+  const payer = Object.fromEntries(PAYER_FIELDS.map((f) => [f, input.payer[f] ?? text(inst.payer[f])]));
+  const sale = saleRequest(id, amount, inst.payment, {
+    description, payerIp: opts.payerIp ?? null, customer: {
+      id: (inst.fields.customer_id as string | null) ?? null, email: text(payer.email), firstName: text(payer.first_name),
+      lastName: text(payer.last_name), company: text(payer.company),
+    },
   });
-  const ok = result.status === 'SETTLED';
+  // A local processor (the simulator) is asked now; any other after this row is recorded as pending.
+  const result = connector.local ? await connector.sale(sale, { signal: NEVER }) : null;
+  const outcome = outcomeColumns(result ?? { outcome: 'unknown' } as never, amount, inst.paymentMethod === 'bank_account');
+  const ok = outcome.successful;
   const row: Record<string, unknown> = {
-    id: newId(16), merchant_id: scope.merchantId, env: scope.env, source: opts.source ?? shape,
+    id, merchant_id: scope.merchantId, env: scope.env, source: opts.source ?? shape,
     recurring: opts.recurring ?? false,
-    payment_method: inst.paymentMethod, status: result.status, successful: ok,
-    reference_number: String(randomInt(1e9, 1e10)), system_trace: result.systemTrace,
-    amount_authorized: result.status === 'DECLINED' ? 0 : amount,
-    amount_settled: ok ? amount : 0, amount_failed: ok ? 0 : amount,
-    authorized: result.status !== 'DECLINED', settled: ok,
-    error_code: result.errorCode, error_message: result.errorMessage,
-    csc_check: check.csc_check ?? (inst.csc ? 'unchecked' : 'not_provided'),
-    avs_address_check: check.avs_zip_check,
-    ...Object.fromEntries(PAYER_FIELDS.map((f) => [f, input.payer[f] ?? text(inst.payer[f])])),
+    payment_method: inst.paymentMethod, reference_number: String(randomInt(1e9, 1e10)), system_trace: result?.processorId ?? null,
+    ...outcome,
+    csc_check: check.csc_check ?? (result && !connector.local ? cscCheck(result, !!inst.csc) : inst.csc ? 'unchecked' : 'not_provided'),
+    avs_address_check: check.avs_zip_check ?? (result && !connector.local ? avsCheck(result) : null),
+    ...payer,
     ...inst.fields,
     description, metadata: { ...inst.customerMetadata, ...metadata }, ...receipt,
-    created_at: now, processed_at: now,
+    created_at: now, processed_at: result ? now : null,
   };
+  if (!connector.local) {
+    const routing = inst.payment.kind === 'bank' ? { routing: inst.payment.routing } : {};
+    Object.assign(row, { processor: { ...processorRecord(connector.name, amount, null), ...routing }, pending_since: now, reconcile_after: new Date(now.getTime() + RECONCILE_FIRST_MS) });
+  }
   const cols = Object.keys(row);
   // The row as stored, without reading it back (a wide SELECT costs more than the insert). Not
   // `{ ...STORED_DEFAULTS, ...row }`: V8 clones the defaults' shape and then adds ~40 properties one
@@ -284,6 +347,7 @@ async function decide(
     values: cols.map((_, i) => `$${i + 1}`).join(', '),
     params: Object.values(row),
     event: ok ? 'transaction.created' : 'transaction.failed',
+    pending: result ? undefined : sale,
   };
 }
 

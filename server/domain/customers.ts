@@ -22,7 +22,7 @@ const CUSTOMER_COLUMNS = `id, first_name, last_name, company, email, phone, fax,
  * the customer's columns, then each method's with details as `m_<column>`, one row per method.
  */
 const METHOD_CHARGE_COLUMNS = ['id', 'method_type', 'card_type', 'last_4', 'card_exp_month', 'card_exp_year', 'card_owner_name', 'zip',
-  'bank_account_holder_first_name', 'bank_account_holder_last_name', 'secret_enc'] as const;
+  'bank_account_holder_first_name', 'bank_account_holder_last_name', 'bank_routing_number', 'bank_account_type', 'secret_enc'] as const;
 export const CHARGE_COLUMNS = [
   ...CUSTOMER_COLUMNS.split(',').map((col) => `c.${col.trim()}`),
   ...METHOD_CHARGE_COLUMNS.map((col) => `m.${col} AS m_${col}`),
@@ -187,6 +187,8 @@ export interface ChargeableMethod {
   card_owner_name: string | null;
   bank_account_holder_first_name: string | null;
   bank_account_holder_last_name: string | null;
+  bank_routing_number: string | null;
+  bank_account_type: string | null;
   secret_enc: string;
   zip: string | null;
   customer: {
@@ -234,6 +236,7 @@ export function chargeableOf(rows: ChargeableRow[], methodId: string | null, cha
     id: r.m_id!, method_type: r.m_method_type!, card_type: r.m_card_type, last_4: r.m_last_4, card_exp_month: r.m_card_exp_month,
     card_exp_year: r.m_card_exp_year, card_owner_name: r.m_card_owner_name, zip: r.m_zip,
     bank_account_holder_first_name: r.m_bank_account_holder_first_name, bank_account_holder_last_name: r.m_bank_account_holder_last_name,
+    bank_routing_number: r.m_bank_routing_number, bank_account_type: r.m_bank_account_type,
     secret_enc: r.m_secret_enc!, has_details: true,
   }));
   const m = methodId
@@ -252,6 +255,7 @@ export function chargeableOf(rows: ChargeableRow[], methodId: string | null, cha
     card_exp_month: m.card_exp_month, card_exp_year: m.card_exp_year, card_owner_name: m.card_owner_name,
     bank_account_holder_first_name: m.bank_account_holder_first_name,
     bank_account_holder_last_name: m.bank_account_holder_last_name,
+    bank_routing_number: m.bank_routing_number, bank_account_type: m.bank_account_type,
     secret_enc: m.secret_enc, zip: m.zip,
     customer,
   };

@@ -8,10 +8,12 @@ import { RecordedEvent, Target, deliveryCtes, fanOut, matching } from './dispatc
  * The published event catalogue: `event_resource` of a webhook rule is a key here, and each
  * event type names what happened. Adding an event means adding it here and emitting it.
  * A charge emits one event: `transaction.created` when it settled, `transaction.failed` when it
- * was declined or returned; each refund emits `transaction.refunded` with the updated charge.
+ * was declined or returned; each refund emits `transaction.refunded` with the updated charge. A
+ * live charge whose processor holds it for review emits `transaction.held`, then created or failed
+ * once the review ends; a live charge whose outcome is not known yet emits nothing until it is.
  */
 export const EVENT_TYPES = {
-  transaction: ['transaction.created', 'transaction.failed', 'transaction.refunded'],
+  transaction: ['transaction.created', 'transaction.failed', 'transaction.refunded', 'transaction.held'],
   customer: ['customer.created', 'customer.updated', 'customer.deleted'],
   subscription: ['subscription.created', 'subscription.billed', 'subscription.failed', 'subscription.cancelled'],
   billing: ['billing.succeeded', 'billing.failed', 'billing.retried'],

@@ -1,7 +1,7 @@
 import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, tooLong } from '../errors.js';
 import type { Vault } from '../vault.js';
-import { RecurringDeps, chargeInTx, receiptWanted } from './billings.js';
+import { PendingSale, RecurringDeps, chargeInTx, receiptWanted } from './billings.js';
 import type { ChargeInput, PayerField } from './charge-input.js';
 import { isCalendarDate, startOfDay, utcDate } from './calendar.js';
 import { createCustomer, findChargeableMethod } from './customers.js';
@@ -186,7 +186,9 @@ export async function cancelScheduled(q: Queryable, scope: Scope, id: string, no
  * then `billed` (with transaction_id) or `failed` (declined or returned: with the transaction;
  * no charge possible: error_code and message, transaction_id empty). No automatic retry.
  */
-export async function billScheduled(q: Queryable, deps: RecurringDeps, row: ScheduledRow, now: Date): Promise<{ row: ScheduledRow; txn: Transaction | null }> {
+export async function billScheduled(
+  q: Queryable, deps: RecurringDeps, row: ScheduledRow, now: Date,
+): Promise<{ row: ScheduledRow; txn: Transaction | null; pending?: PendingSale }> {
   const scope: Scope = { merchantId: row.merchant_id, env: row.env };
   const payer: ChargeInput['payer'] = {};
   for (const [field, spec] of Object.entries(PAYER)) payer[spec.charge] = text((row as unknown as Record<string, unknown>)[field]);
@@ -198,16 +200,32 @@ export async function billScheduled(q: Queryable, deps: RecurringDeps, row: Sche
       email: row.email_address, templateId: row.receipt_template_id,
     },
   };
-  const { txn, error } = await chargeInTx(q, deps, scope, input, now, 'scheduled');
+  const { txn, error, pending } = await chargeInTx(q, deps, scope, input, now, 'scheduled');
   const ok = !!txn?.successful;
+  // A live charge's outcome is not known yet: `processing` until it is (resolveScheduled).
+  const status = pending ? 'processing' : ok ? 'billed' : 'failed';
   const [updated] = await q.query<ScheduledRow>(
     `UPDATE scheduled_transactions SET status = $4, transaction_id = $5, error_code = $6, error_message = $7,
             billed_at = $8, updated_at = $8
       WHERE merchant_id = $1 AND env = $2 AND id = $3 AND status = 'scheduled' RETURNING ${ST}`,
-    [scope.merchantId, scope.env, row.id, ok ? 'billed' : 'failed', txn?.id ?? null,
+    [scope.merchantId, scope.env, row.id, status, txn?.id ?? null,
       txn ? txn.error_code : error!.code, txn ? txn.error_message : error!.message, now],
   );
   if (!updated) throw new Error(`scheduled transaction ${row.id} changed during its run; rolled back`);
+  if (pending) return { row: updated, txn, pending };
   await emitEvent(q, scope, ok ? 'scheduled_transaction.billed' : 'scheduled_transaction.failed', presentScheduled(updated), now);
   return { row: updated, txn };
+}
+
+/** A live scheduled transaction's charge has its outcome (charge-finish.ts): billed or failed, and its event. */
+export async function resolveScheduled(q: Queryable, txn: Transaction, now: Date): Promise<void> {
+  const ok = txn.successful;
+  const [updated] = await q.query<ScheduledRow>(
+    `UPDATE scheduled_transactions SET status = $4, error_code = $5, error_message = $6, updated_at = $7
+      WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 AND status = 'processing' RETURNING ${ST}`,
+    [txn.merchant_id, txn.env, txn.id, ok ? 'billed' : 'failed', txn.error_code, txn.error_message, now],
+  );
+  if (!updated) return;
+  await emitEvent(q, { merchantId: txn.merchant_id, env: txn.env as Scope['env'] },
+    ok ? 'scheduled_transaction.billed' : 'scheduled_transaction.failed', presentScheduled(updated), now);
 }

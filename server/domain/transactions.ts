@@ -1,7 +1,7 @@
 import { pagedQuery, Queryable } from '../db/index.js';
 import type { Page } from './validate.js';
 import { E, GatewayError } from '../errors.js';
-import { Processor, processorFor } from '../processor/processor.js';
+import type { Connector } from '../processor/processor.js';
 import { emitEvent } from './events.js';
 import { Scope, newId } from './keys.js';
 import { presentTransaction } from '../schemas/transactions.js';
@@ -14,7 +14,7 @@ export const PAYER_FIELDS = ['company', 'website', 'email', 'first_name', 'last_
 async function withRefunds(q: Queryable, rows: TransactionRow[]): Promise<Transaction[]> {
   if (rows.length === 0) return [];
   const refunds = await q.query<RefundRow & { transaction_id: string }>(
-    `SELECT id, transaction_id, amount, created_at FROM refunds
+    `SELECT id, transaction_id, amount, status, kind, created_at FROM refunds
       WHERE transaction_id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY seq`,
     [rows.map((r) => r.id)],
   );
@@ -60,9 +60,19 @@ export async function listTransactions(
   return { list: await withRefunds(q, list), total };
 }
 
+/** A live refund recorded as pending (transaction 1): its processor is asked after the commit (refunds.ts). */
+export interface PendingRefund {
+  refundId: string;
+  amount: number;
+  /** The whole remainder of the charge: before settlement it is a void. */
+  whole: boolean;
+}
+
 /**
  * Refunds part or all of a settled charge. The row lock serialises concurrent refunds, so the sum
- * of refunds can never pass the settled amount. Without an amount, the whole remainder is refunded.
+ * of refunds (pending ones included) can never pass the settled amount. Without an amount, the
+ * whole remainder is refunded. A local processor (the simulator) refunds at once; any other gets a
+ * pending refund row here, and is asked with no transaction open (refunds.ts, completeRefund).
  */
 export async function refundCharge(
   q: Queryable,
@@ -71,23 +81,35 @@ export async function refundCharge(
   /** Cents, read by readRefundAmount; null refunds what remains. */
   requested: number | null,
   now: Date,
-  live?: Processor,
-): Promise<Transaction> {
-  const [txn] = await q.query<TransactionRow>(
-    'SELECT * FROM transactions WHERE id = $1 AND merchant_id = $2 AND env = $3 FOR UPDATE',
+  /** Null for live mode without a processor: refused (PROC01) once the refund is otherwise valid. */
+  connector: Connector | null,
+): Promise<{ txn: Transaction; pending?: PendingRefund }> {
+  const [txn] = await q.query<TransactionRow & { unresolved: number }>(
+    `SELECT *, (SELECT coalesce(sum(amount), 0) FROM refunds r WHERE r.transaction_id = t.id AND r.status = 'pending')::bigint AS unresolved
+       FROM transactions t WHERE id = $1 AND merchant_id = $2 AND env = $3 FOR UPDATE`,
     [id, scope.merchantId, scope.env],
   );
   if (!txn) throw new GatewayError(E.CHARGE_NOT_FOUND);
   if (!txn.successful || !txn.settled) throw new GatewayError(E.REFUND_NOT_SETTLED);
-  const remaining = txn.amount_settled - txn.amount_refunded;
+  const remaining = txn.amount_settled - txn.amount_refunded - Number(txn.unresolved);
   const amount = requested ?? remaining;
   if (amount > remaining || remaining === 0) {
     throw new GatewayError(E.REFUND_TOO_LARGE, `refund amount ${amount} exceeds the refundable ${remaining} cents`);
   }
-  await processorFor(scope.env, live).refund({ env: scope.env, transactionId: id, amount });
+  if (!connector) throw new GatewayError(E.NO_LIVE_PROCESSOR);
+  const refundId = newId(16);
+  if (!connector.local) {
+    await q.query(
+      `INSERT INTO refunds (id, transaction_id, merchant_id, env, amount, created_at, status, pending_since, reconcile_after, processor)
+       VALUES ($1, $2, $3, $4, $5, $6, 'pending', $6, $7, $8)`,
+      [refundId, id, scope.merchantId, scope.env, amount, now, new Date(now.getTime() + 60_000), { connector: connector.name, amount }],
+    );
+    return { txn: await getTransaction(q, scope, id), pending: { refundId, amount, whole: amount === txn.amount_settled - txn.amount_refunded && txn.amount_refunded === 0 } };
+  }
+  // The simulator settles at once and refunds whatever it is asked to.
   await q.query(
     'INSERT INTO refunds (id, transaction_id, merchant_id, env, amount, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-    [newId(16), id, scope.merchantId, scope.env, amount, now],
+    [refundId, id, scope.merchantId, scope.env, amount, now],
   );
   await q.query(
     `UPDATE transactions SET amount_refunded = amount_refunded + $2,
@@ -97,5 +119,5 @@ export async function refundCharge(
   );
   const updated = await getTransaction(q, scope, id);
   await emitEvent(q, scope, 'transaction.refunded', presentTransaction(updated), now);
-  return updated;
+  return { txn: updated };
 }

@@ -1,5 +1,6 @@
 import { Db } from '../db/index.js';
-import { RecurringDeps, billSubscription } from '../domain/billings.js';
+import { PendingSale, RecurringDeps, billSubscription } from '../domain/billings.js';
+import { completeCharge } from '../domain/charge-finish.js';
 import type { Scope } from '../domain/keys.js';
 import { sendChargeReceipt } from '../domain/receipts.js';
 import { ST, ScheduledRow, billScheduled } from '../domain/scheduled.js';
@@ -73,15 +74,25 @@ export function serial<T>(db: Db, fn: () => Promise<T>): Promise<T> {
 /** Lets the event loop serve what is waiting (requests, timers) before the next run. */
 export const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The receipt a run's charge asked for, made after the commit (the outbox sweep covers a crash here). */
-async function afterCommit(deps: JobDeps, scope: Scope, txn: Transaction | null, now: Date): Promise<void> {
-  if (!txn?.receipt_due || !txn.successful) return;
+/**
+ * After a run commits: a live charge recorded as pending is asked of its processor now, with no
+ * transaction open, and its outcome recorded with the billing's or scheduled transaction's
+ * (charge-finish.ts; a crash here leaves it to the reconciler). Then the receipt the charge asked
+ * for (the outbox sweep covers a crash here). Returns the charge as it ended.
+ */
+async function afterCommit(deps: JobDeps, scope: Scope, charged: Transaction | null, now: Date, pending?: PendingSale): Promise<Transaction | null> {
+  const txn = pending && charged
+    ? await completeCharge(deps.db, pending.connector, scope, charged, pending.sale, now,
+      (err) => deps.log?.error({ err, transaction_id: charged.id }, 'run charge outcome not recorded; the reconciler will record it'))
+    : charged;
+  if (!txn?.receipt_due || !txn.successful) return txn;
   try {
     const out = await deps.db.tx((q) => sendChargeReceipt(q, scope, txn, now));
     if (out !== txn) deps.notify?.kick();
   } catch (err) {
     deps.log?.error({ err, transaction_id: txn.id }, 'receipt not made; the outbox sweep will retry');
   }
+  return txn;
 }
 
 /** Claims, charges and records one due subscription run; null when nothing (unlocked) is due. */
@@ -114,8 +125,8 @@ export async function runOneSubscription(deps: JobDeps, target: Target): Promise
     }
   });
   if (!run) return null;
-  await afterCommit(deps, run.scope, run.txn, run.now);
-  return { ok: run.billing.status === 'success', callback: run.callback };
+  const txn = await afterCommit(deps, run.scope, run.txn, run.now, run.pending);
+  return { ok: run.pending ? !!txn?.successful : run.billing.status === 'success', callback: run.callback || !!run.pending };
 }
 
 /**
@@ -157,8 +168,8 @@ export async function runOneScheduled(deps: JobDeps, target: Target): Promise<{ 
     }
   });
   if (!run) return null;
-  await afterCommit(deps, run.scope, run.txn, run.now);
-  return { ok: run.row.status === 'billed' };
+  const txn = await afterCommit(deps, run.scope, run.txn, run.now, run.pending);
+  return { ok: run.pending ? !!txn?.successful : run.row.status === 'billed' };
 }
 
 /**

@@ -3,6 +3,8 @@ import { BillingSchema, BillingsQuery, RetryBody, presentBilling } from '../sche
 import { List } from '../schemas/common.js';
 import { E } from '../errors.js';
 import { getBillingByTransaction, listBillings, retryBilling } from '../domain/billings.js';
+import { completeCharge } from '../domain/charge-finish.js';
+import { PROCESSOR_DEADLINE_MS } from '../processor/processor.js';
 import { sendChargeReceipt } from '../domain/receipts.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
@@ -11,7 +13,7 @@ import { readPage } from '../domain/validate.js';
 
 /** Spec 4.7 (billings), plus GET /billings. Callbacks are signed with the secret of GET /webhooks/secret (routes/webhooks.ts). */
 export default async function billingRoutes(app: FastifyInstance) {
-  const { db, vault, clock } = app.services;
+  const { db, vault, clock, processors } = app.services;
 
   app.get('/billings', {
     config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List billings, newest first', querystring: BillingsQuery, response: { 200: List(BillingSchema) } },
@@ -30,12 +32,20 @@ export default async function billingRoutes(app: FastifyInstance) {
   /** Answers 200 with the new billing whatever its outcome: `status` says whether the retry paid. */
   const replay: IdempotentReplay = async (req, transactionId) => presentBilling(await getBillingByTransaction(db, req.identity, transactionId));
   app.post<{ Body: Record<string, unknown> }>('/billings/retry', {
-    config: { idempotentReplay: replay, errors: [E.BILLING_TXN_NOT_FOUND, E.BILLING_NOT_FAILED, E.CARD_DECLINED, E.NO_LIVE_PROCESSOR] },
+    config: { idempotentReplay: replay, errors: [E.BILLING_TXN_NOT_FOUND, E.BILLING_NOT_FAILED, E.CARD_DECLINED, E.NO_LIVE_PROCESSOR], deadlineMs: PROCESSOR_DEADLINE_MS + 15_000 },
     schema: { summary: 'Retry a failed billing now', body: RetryBody, response: { 200: BillingSchema } },
   }, async (req) => {
     // Recorded by its transaction id, the id GET /billings/:id reads it back by.
-    const run = await req.tx((q) => retryBilling(q, { vault, clock }, req.identity, req.body?.id, req.now),
+    const run = await req.tx((q) => retryBilling(q, { vault, clock, processors }, req.identity, req.body?.id, req.now),
       { resource: (r) => String(r.billing.transaction_id ?? r.billing.id) });
+    if (run.pending && run.txn) {
+      // A live retry: its charge was recorded as pending; ask the processor now, no transaction open.
+      const charged = run.txn;
+      run.txn = await completeCharge(db, run.pending.connector, req.identity, charged, run.pending.sale, req.now,
+        (err) => req.log.error({ err, transaction_id: charged.id }, 'retry charge outcome not recorded; the reconciler will record it'));
+      run.billing = await getBillingByTransaction(db, req.identity, charged.id);
+      run.callback = true;
+    }
     if (run.txn?.receipt_due && run.txn.successful) {
       const txn = run.txn;
       await req.tx((q) => sendChargeReceipt(q, req.identity, txn, req.now))

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { readChargeInput, readRefundAmount } from '../domain/charge-input.js';
-import { chargeTokenAtOnce, chargesAtOnce, createCharge, simulated } from '../domain/charges.js';
+import { chargeTokenAtOnce, chargesAtOnce, createCharge } from '../domain/charges.js';
+import { chargeFailure, completeCharge } from '../domain/charge-finish.js';
+import { connectorFor } from '../domain/connectors.js';
+import { completeRefund } from '../domain/refunds.js';
+import { PROCESSOR_DEADLINE_MS } from '../processor/processor.js';
 import { readForCharge } from '../domain/charge-read.js';
 import { readTargets } from '../domain/dispatch.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
@@ -9,15 +13,24 @@ import type { Scope } from '../domain/keys.js';
 import { Transaction, getTransaction, listTransactions, refundCharge } from '../domain/transactions.js';
 import { ChargeBody, RefundBody, TransactionSchema, TransactionsQuery, presentTransaction } from '../schemas/transactions.js';
 import { List } from '../schemas/common.js';
-import { E, ErrorCode, GatewayError } from '../errors.js';
+import { E, GatewayError } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
 
 
 
+/**
+ * A live charge or refund waits for its processor (PROCESSOR_DEADLINE_MS) between its two
+ * transactions: the request's deadline leaves room for both, so the merchant hears the outcome
+ * (or PROC02) rather than a REQ06 that would invite a second charge.
+ */
+const PROCESSING_DEADLINE_MS = PROCESSOR_DEADLINE_MS + 15_000;
+
 export default async function chargeRoutes(app: FastifyInstance) {
-  const { db, vault } = app.services;
+  const { db, vault, processors } = app.services;
+  /** The processor of the request's environment; null for live mode without one (the domain refuses: PROC01). */
+  const connectorOf = (scope: Scope) => connectorFor(db, { vault, processors }, scope);
 
   /**
    * The charge has committed: make its due receipt now, in a transaction of its own. A failure
@@ -37,11 +50,13 @@ export default async function chargeRoutes(app: FastifyInstance) {
 
   /**
    * The answer of a charge or refund whose node died after it committed, rebuilt from the record
-   * for the Idempotency-Key retry: a decline is its 402, as createCharge answers it.
+   * for the Idempotency-Key retry: a decline is its 402, as createCharge answers it; a live charge
+   * still pending is PROC02 again, and once resolved, its outcome.
    */
   const replayCharge: IdempotentReplay = async (req, id) => {
     const txn = await getTransaction(db, req.identity, id);
-    if (txn.error_code) throw new GatewayError(txn.error_code as ErrorCode, txn.error_message ?? undefined, { transaction_id: txn.id });
+    const failure = chargeFailure(txn);
+    if (failure) throw failure;
     return presentTransaction(txn);
   };
   const replayRefund: IdempotentReplay = async (req, id) => presentTransaction(await getTransaction(db, req.identity, id));
@@ -52,7 +67,8 @@ export default async function chargeRoutes(app: FastifyInstance) {
       errors: [E.TOKEN_CHARGE_PARAMS_MISSING, E.CUSTOMER_CHARGE_PARAMS_MISSING, E.AMOUNT_INVALID, E.CUSTOMER_AMOUNT_INVALID,
         E.TOKEN_REQUIRED, E.CARD_NUMBER_INVALID, E.CSC_INVALID, E.ZIP_REQUIRED, E.REAL_CARD_IN_TEST, E.CUSTOMER_NOT_FOUND,
         E.METHOD_NOT_FOUND, E.CUSTOMER_ID_REQUIRED, E.PAYMENT_TOKEN_NOT_FOUND, E.RECEIPT_EMAIL_MISSING, E.RECEIPT_EMAIL_INVALID, E.TEMPLATE_NOT_FOUND, E.CARD_DECLINED, E.CVV_UNSUPPORTED, E.CVV_WRONG,
-        E.DATA_KEY_MISMATCH, E.DATA_INTEGRITY_FAILED, E.NO_LIVE_PROCESSOR],
+        E.DATA_KEY_MISMATCH, E.DATA_INTEGRITY_FAILED, E.NO_LIVE_PROCESSOR, E.PROCESSOR_OUTCOME_UNKNOWN, E.PROCESSOR_REFUSED, E.PROCESSOR_NO_RECORD],
+      deadlineMs: PROCESSING_DEADLINE_MS,
     },
     schema: { summary: 'Charge a token, a stored method or a card', body: ChargeBody, response: { 200: TransactionSchema } },
   }, async (req) => {
@@ -62,18 +78,30 @@ export default async function chargeRoutes(app: FastifyInstance) {
     // (simulated) only reads before it; its first read brings the settings along (charge-read.ts),
     // and whether a webhook rule listens to transaction events: then the rules' targets are read
     // too, and the charge's one statement queues its deliveries (domain/events.ts, recordEvent).
-    const deps = { vault };
+    const connector = await connectorOf(req.identity);
+    const deps = { vault, connector };
     const raw = (req.body ?? {}) as Record<string, unknown>;
-    const atOnce = !req.idempotency && simulated(req.identity, deps);
+    const atOnce = !req.idempotency && !!connector?.local;
     const first = atOnce ? await readForCharge(db, req.identity, raw, req.now) : null;
     const settings = first?.settings ?? await getSettings(db, req.identity);
     const body = await applyReceiptDefaults(db, req.identity, raw, settings);
     const input = readChargeInput(req.identity, body, req.now);
     const targets = first?.heard ? await readTargets(db, req.identity, 'transaction') : undefined;
-    const opts = { settings, first: first ?? undefined, targets };
+    const opts = { settings, first: first ?? undefined, targets, payerIp: req.ip };
+    if (!connector?.local) {
+      // A live charge in three steps: recorded as pending with its token consumed, the processor
+      // asked with no transaction open, its outcome recorded (charge-finish.ts).
+      const begun = await req.tx((q) => createCharge(q, deps, req.identity, input, req.now, opts), { resource: (r) => r.txn.id });
+      const txn = await completeCharge(db, connector!, req.identity, begun.txn, begun.pending!, req.now,
+        (err) => req.log.error({ err, transaction_id: begun.txn.id }, 'charge outcome not recorded; the reconciler will record it'));
+      app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
+      const failure = chargeFailure(txn);
+      if (failure) throw failure;
+      return presentTransaction(await afterCharge(req.identity, txn, req.now));
+    }
     const { txn, failure } = !first
       ? await req.tx((q) => createCharge(q, deps, req.identity, input, req.now, opts), { resource: (r) => r.txn.id })
-      : chargesAtOnce(req.identity, deps, input)
+      : chargesAtOnce(deps, input)
         ? await chargeTokenAtOnce(db, deps, req.identity, input, req.now, opts)
         : await createCharge(db, deps, req.identity, input, req.now, opts);
     app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
@@ -90,12 +118,19 @@ export default async function chargeRoutes(app: FastifyInstance) {
   app.post<{ Params: { id: string } }>(
     '/charge/:id/cancel',
     {
-      config: { idempotentReplay: replayRefund, errors: [E.CHARGE_NOT_FOUND, E.REFUND_TOO_LARGE, E.REFUND_NOT_SETTLED, E.AMOUNT_INVALID, E.NO_LIVE_PROCESSOR] },
+      config: {
+        idempotentReplay: replayRefund, deadlineMs: 2 * PROCESSOR_DEADLINE_MS + 15_000,
+        errors: [E.CHARGE_NOT_FOUND, E.REFUND_TOO_LARGE, E.REFUND_NOT_SETTLED, E.AMOUNT_INVALID, E.NO_LIVE_PROCESSOR,
+          E.REFUND_BEFORE_SETTLEMENT, E.REFUND_REFUSED, E.PROCESSOR_OUTCOME_UNKNOWN, E.PROCESSOR_UNREACHABLE],
+      },
       schema: { summary: 'Refund a settled charge, whole or in part', body: RefundBody, response: { 200: TransactionSchema } },
     },
     async (req) => {
       const amount = readRefundAmount((req.body as Record<string, unknown> | undefined)?.amount);
-      const txn = await req.tx((q) => refundCharge(q, req.identity, req.params.id, amount, req.now), { resource: (t) => t.id });
+      const connector = await connectorOf(req.identity);
+      const { txn, pending } = await req.tx((q) => refundCharge(q, req.identity, req.params.id, amount, req.now, connector), { resource: (r) => r.txn.id });
+      // A live refund: recorded as pending, then its processor asked with no transaction open (refunds.ts).
+      if (pending) return presentTransaction(await completeRefund(db, connector!, req.identity, txn, pending, req.now));
       return presentTransaction(txn);
     },
   );

@@ -25,9 +25,9 @@ function waitOf(req: FastifyRequest): boolean {
  * expiry follows by itself (requests see the moved "now").
  */
 export default async function clockRoutes(app: FastifyInstance) {
-  const { db, vault, clock } = app.services;
+  const { db, vault, clock, processors } = app.services;
   const deps = (req: FastifyRequest): AdvanceDeps => ({
-    db, vault, clock, log: req.log, notify: app.services.notify,
+    db, vault, clock, processors, log: req.log, notify: app.services.notify,
     // Runs queued billing callbacks, and their events' deliveries: wake the deliverer and the outbox.
     onBilled: () => {
       app.services.scheduler?.kick();

@@ -102,7 +102,7 @@ function demoCharge(app: FastifyInstance): void {
     }
     const now = clock.now();
     const input = readChargeInput(scope, charge, now);
-    const { txn, failure } = await req.tx((q) => createCharge(q, { vault }, scope, input, now));
+    const { txn, failure } = await req.tx((q) => createCharge(q, { vault, connector: app.services.processors.simulator }, scope, input, now));
     if (failure) throw failure;
     return { customer_id: customerId, transaction: presentTransaction(txn) };
   });

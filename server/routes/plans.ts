@@ -17,7 +17,7 @@ type SubParams = { Params: { id: string; customer_id: string }; Body: Record<str
 
 /** Spec 4.8: plans, and subscribing customers to them. */
 export default async function planRoutes(app: FastifyInstance) {
-  const { db, vault, clock } = app.services;
+  const { db, vault, clock, processors } = app.services;
 
   const replayPlan: IdempotentReplay = async (req, id) => presentPlan(await getPlan(db, req.identity, id));
   app.post<{ Body: Record<string, unknown> }>('/plans', {
@@ -62,7 +62,7 @@ export default async function planRoutes(app: FastifyInstance) {
       return s;
     }, { resource: (s) => s.number });
     if (sub.bill_immediately) {
-      const run = await runSubscriptionNow({ db, vault, clock, log: req.log, notify: app.services.notify }, req.identity, sub.number, req.now);
+      const run = await runSubscriptionNow({ db, vault, clock, processors, log: req.log, notify: app.services.notify }, req.identity, sub.number, req.now);
       if (run?.callback) app.services.scheduler?.kick();
     }
     return view(req, sub.number);

@@ -89,7 +89,7 @@ export default async function testHelperRoutes(app: FastifyInstance) {
   app.post('/test_helpers/settle', { config: { deadlineMs: SETTLE_MAX_MS + 15_000, errors: [E.TEST_HELPER_NEEDS_TEST_KEY] }, schema: { summary: 'Deliver what is due now and say what happened', body: SettleBody, response: { 200: SettleSchema } } }, async (req) => {
     if (req.identity.env !== 'test') throw new GatewayError(E.TEST_HELPER_NEEDS_TEST_KEY, 'settle works only in the test environment; use a test private key');
     const timeoutMs = timeoutOf(req);
-    const { vault, clock, settler } = app.services;
-    return settle({ db, vault, clock, log: req.log, notify: app.services.notify, ...settler }, { merchantId: req.identity.merchantId, env: 'test' }, { timeoutMs });
+    const { vault, clock, settler, processors } = app.services;
+    return settle({ db, vault, clock, processors, log: req.log, notify: app.services.notify, ...settler }, { merchantId: req.identity.merchantId, env: 'test' }, { timeoutMs });
   });
 }

@@ -50,6 +50,10 @@ export interface RefundRow {
   id: string;
   transaction_id: string;
   amount: number;
+  /** succeeded; a live refund is pending until its processor answers, failed when it refused. */
+  status: 'pending' | 'succeeded' | 'failed';
+  /** refund, or void (a live charge refunded whole before its processor settled it). */
+  kind: 'refund' | 'void';
   created_at: Date;
 }
 
@@ -99,11 +103,28 @@ export const TransactionSchema = Type.Object({
   recurring: Bool(),
   receipt: Type.Object({ due: Bool(), email_address: NStr(), receipt_template_id: NStr(), receipt_id: NullableInt() }),
   ...payer,
-  refunds: Type.Array(Type.Object({ id: Str(), amount: Int({ examples: [500] }), created_at: Timestamp() })),
+  refunds: Type.Array(Type.Object({
+    id: Str(), amount: Int({ examples: [500] }),
+    status: Str({ enum: ['pending', 'succeeded', 'failed'], description: 'A live refund is pending until its processor answers.' }),
+    kind: Str({ enum: ['refund', 'void'], description: 'void: a live charge refunded whole before its processor settled it.' }),
+    created_at: Timestamp(),
+  })),
+  processor: Type.Union([Type.Null(), Type.Object({
+    connector: Str({ examples: ['authorizenet'] }), transaction_id: NStr({ description: "The processor's own transaction id." }),
+    auth_code: NStr(), avs_result: NStr(), cvv_result: NStr(), response_code: NStr(), message: NStr({ description: "The processor's own text." }),
+  })], { description: 'Live charges: what the processor said (null in test mode).' }),
   created_at: Timestamp(),
   processed_at: NullableTime(),
 });
 export type TransactionOut = Static<typeof TransactionSchema>;
+
+function presentProcessor(p: Record<string, string | null> | null | undefined) {
+  if (!p) return null;
+  return {
+    connector: p.connector ?? '', transaction_id: p.id ?? null, auth_code: p.auth_code ?? null, avs_result: p.avs ?? null,
+    cvv_result: p.cvv ?? null, response_code: p.reason_code ?? null, message: p.message ?? null,
+  };
+}
 
 /** The wire form of spec 2.2. */
 export function presentTransaction(t: Transaction): TransactionOut {
@@ -151,7 +172,8 @@ export function presentTransaction(t: Transaction): TransactionOut {
     address_1: p('address_1'), address_2: p('address_2'), city: p('city'), state: p('state'), zip: p('zip'),
     country: p('country'), phone: p('phone'), fax: p('fax'),
     email_address: t.receipt_email ?? p('email'),
-    refunds: t.refunds.map((r) => ({ id: r.id, amount: r.amount, created_at: r.created_at })),
+    refunds: t.refunds.map((r) => ({ id: r.id, amount: r.amount, status: r.status ?? 'succeeded', kind: r.kind ?? 'refund', created_at: r.created_at })),
+    processor: presentProcessor(t.processor as Record<string, string | null> | null | undefined),
     created_at: t.created_at,
     processed_at: t.processed_at,
   };

@@ -1,3 +1,4 @@
+import { simulator } from '../../../server/processor/processor.js';
 import type { Queryable } from '../../../server/db/index.js';
 import { chargeTokenAtOnce, chargesAtOnce } from '../../../server/domain/charges.js';
 import { readChargeInput } from '../../../server/domain/charge-input.js';
@@ -15,7 +16,7 @@ test('a token consumed between the read and the recording statement: TOKEN_REQUI
   const scope = { merchantId: gateway.merchant.id, env: 'test' as const };
   const token = await tokenFor(gateway, visa);
   const input = readChargeInput(scope, { token, amount: 500 }, gateway.clock.now());
-  if (!chargesAtOnce(scope, { vault: gateway.vault }, input)) throw new Error('a test-mode token charge is made at once');
+  if (!chargesAtOnce({ vault: gateway.vault, connector: simulator }, input)) throw new Error('a test-mode token charge is made at once');
   let statements = 0;
   // The other charge wins the token right after this one's read of it.
   const racing: Queryable = {
@@ -25,7 +26,7 @@ test('a token consumed between the read and the recording statement: TOKEN_REQUI
     },
     exec: (sql) => gateway.db.exec(sql),
   };
-  const err = await chargeTokenAtOnce(racing, { vault: gateway.vault }, scope, input, gateway.clock.now(), { settings }).catch((e) => e);
+  const err = await chargeTokenAtOnce(racing, { vault: gateway.vault, connector: simulator }, scope, input, gateway.clock.now(), { settings }).catch((e) => e);
   expect(err).toBeInstanceOf(GatewayError);
   expect(err.code).toBe('69201');
   expect(statements).toBe(2);
@@ -38,10 +39,10 @@ test('a charge by token wipes the token, records one row and one event, in one s
   const scope = { merchantId: gateway.merchant.id, env: 'test' as const };
   const token = await tokenFor(gateway, visa);
   const input = readChargeInput(scope, { token, amount: 700 }, gateway.clock.now());
-  if (!chargesAtOnce(scope, { vault: gateway.vault }, input)) throw new Error('a test-mode token charge is made at once');
+  if (!chargesAtOnce({ vault: gateway.vault, connector: simulator }, input)) throw new Error('a test-mode token charge is made at once');
   const seen: string[] = [];
   const counting: Queryable = { query: (sql, params) => (seen.push(sql), gateway.db.query(sql, params)), exec: (sql) => gateway.db.exec(sql) };
-  const { txn, failure } = await chargeTokenAtOnce(counting, { vault: gateway.vault }, scope, input, gateway.clock.now(), { settings });
+  const { txn, failure } = await chargeTokenAtOnce(counting, { vault: gateway.vault, connector: simulator }, scope, input, gateway.clock.now(), { settings });
   expect(failure).toBeNull();
   expect(seen).toHaveLength(2);
   const [row] = await gateway.db.query('SELECT secret_enc, csc_enc, used_at FROM tokens WHERE id = $1', [token]);

@@ -1,3 +1,4 @@
+import { builtInRegistry } from '../../../server/processor/processor.js';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -362,7 +363,7 @@ describe('new events wake the delivery loops', () => {
     await b.subscribe((await b.plan({ frequency: 'daily' })).id, (await b.customer()).id);
     await db.query('INSERT INTO test_clocks (merchant_id, offset_ms, updated_at) VALUES ($1, $2, $3)', [m.id, 2 * 86_400_000, clock.now()]);
     let ran = 0;
-    const scheduler = new Scheduler({ db, vault, clock }, { onRan: () => ran++ });
+    const scheduler = new Scheduler({ db, vault, clock, processors: builtInRegistry() }, { onRan: () => ran++ });
     expect((await scheduler.tick()).ran.billings).toBeGreaterThanOrEqual(1);
     expect(ran).toBe(1);
     expect((await scheduler.tick()).ran.billings).toBe(0);

@@ -1,3 +1,4 @@
+import { builtInRegistry } from '../../../server/processor/processor.js';
 // Shared calls of the recurring-billing tests (plans, subscriptions, billings, scheduled, clock, scheduler).
 import { expect } from 'vitest';
 import type { KeySet } from '../../../server/domain/keys.js';
@@ -58,6 +59,6 @@ export async function isolated(gw: TestGateway) {
 
 export const code = (res: ApiResponse<any>) => res.body.errors?.[0]?.code;
 
-export const jobDeps = (gw: TestGateway): JobDeps => ({ db: gw.db, vault: gw.vault, clock: gw.clock });
+export const jobDeps = (gw: TestGateway): JobDeps => ({ db: gw.db, vault: gw.vault, clock: gw.clock, processors: builtInRegistry() });
 
 export const DAY = 86_400_000;

@@ -1,3 +1,4 @@
+import { simulator } from '../../../server/processor/processor.js';
 import type { Db, Queryable } from '../../../server/db/index.js';
 import { readChargeInput } from '../../../server/domain/charge-input.js';
 import { createCharge } from '../../../server/domain/charges.js';
@@ -99,7 +100,7 @@ describe('a charge of a customer being deleted', () => {
     let charged = '';
     const charge = await hold(gw.db, async (q) => {
       const input = readChargeInput(s, { customer_id: c.id, amount: 1300 }, gw.clock.now());
-      charged = (await createCharge(q, { vault: gw.vault }, s, input, gw.clock.now())).txn.id;
+      charged = (await createCharge(q, { vault: gw.vault, connector: simulator }, s, input, gw.clock.now())).txn.id;
     });
     const deletion = call(gw, 'DELETE', `/customers/${c.id}`);
     await waitsOn(gw.db, charge.pid, deletion);

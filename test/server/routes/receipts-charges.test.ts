@@ -1,3 +1,4 @@
+import { simulator } from '../../../server/processor/processor.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../server/app.js';
 import { Db, Queryable } from '../../../server/db/index.js';
@@ -214,7 +215,7 @@ describe('exactly once', () => {
     const token = await tokenFor(gw);
     const scopeOf = { merchantId: gw.merchant.id, env: 'test' as const };
     const input = readChargeInput(scopeOf, { token, amount: 300, send_receipt: true, email_address: 'race@example.com' }, gw.clock.now());
-    const { txn } = await gw.db.tx((q) => createCharge(q, { vault: gw.vault }, scopeOf, input, gw.clock.now()));
+    const { txn } = await gw.db.tx((q) => createCharge(q, { vault: gw.vault, connector: simulator }, scopeOf, input, gw.clock.now()));
     const scope = { merchantId: gw.merchant.id, env: 'test' as const };
     const results = await Promise.all(Array.from({ length: 5 }, () => gw.db.tx((q) => sendDueReceipt(q, scope, txn.id, gw.clock.now()))));
     expect(results.filter(Boolean)).toHaveLength(1);

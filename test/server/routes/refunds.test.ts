@@ -76,7 +76,8 @@ describe('refund arithmetic', () => {
       });
       expect(t.refunds.map((r: any) => r.amount)).toEqual(amounts);
       for (const r of t.refunds) {
-        expect(Object.keys(r).sort()).toEqual(['amount', 'created_at', 'id']);
+        expect(Object.keys(r).sort()).toEqual(['amount', 'created_at', 'id', 'kind', 'status']);
+        expect(r).toMatchObject({ status: 'succeeded', kind: 'refund' });
         expect(r.id).toMatch(/^[0-9a-f]{32}$/);
         expect(r.created_at).toMatch(TIMESTAMP);
       }
