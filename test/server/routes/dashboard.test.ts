@@ -1,4 +1,6 @@
 import { hashKey } from '../../../server/domain/keys.js';
+import { setConnection } from '../../../server/domain/processor-connections.js';
+import { builtInRegistry } from '../../../server/processor/registry.js';
 import { Merchant, TestGateway, basic, test as base, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 
 // The dashboard's own endpoints (/api/v1/dashboard/…) and its page: auth, redaction, key sets of
@@ -21,7 +23,7 @@ function expectNoWholeKeys(body: string, ...keys: string[]) {
 const test = base.extend<{ m: Merchant }>({ m: [async ({ gateway }, use) => use(await gateway.newMerchant()), { scope: 'file' }] });
 
 describe('auth', () => {
-  test.for(['/api/v1/dashboard/overview', '/api/v1/dashboard/keys', '/api/v1/dashboard/test-cards', '/api/v1/dashboard/transactions'])(
+  test.for(['/api/v1/dashboard/overview', '/api/v1/dashboard/keys', '/api/v1/dashboard/processor', '/api/v1/dashboard/test-cards', '/api/v1/dashboard/transactions'])(
     'GET %s: public key 403, no key 401',
     async (url, { gateway: gw, m }) => {
       expectError(await get(gw, url, m.test.public_key), 403, 'AUTH02');
@@ -87,6 +89,34 @@ describe('overview', () => {
     } finally {
       await gw.db.query('DELETE FROM test_clocks WHERE merchant_id = $1', [m.id]);
     }
+  });
+});
+
+describe('processor connection (the Settings page)', () => {
+  test('each environment: test the simulator; live not configured, then the connector and its settings, never its key', async ({ gateway: gw }) => {
+    const x = await gw.newMerchant();
+    const none = await get(gw, '/api/v1/dashboard/processor', x.test.private_key);
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({
+      class: 'processor_connections',
+      test: { env: 'test', connector: 'simulator', configured: true, settings: {}, secrets: {}, created_at: null, updated_at: null },
+      live: { env: 'live', connector: null, configured: false, settings: {}, secrets: {}, created_at: null, updated_at: null },
+    });
+    const key = 'TkEy0123456789ab';
+    const input = { merchantId: x.id, env: 'live' as const, connector: 'authorizenet', fields: { login_id: 'Login42', transaction_key: key }, sandbox: true };
+    await gw.db.tx((q) => setConnection(q, gw.vault, builtInRegistry(), input, gw.clock.now()));
+    const res = await get(gw, '/api/v1/dashboard/processor', x.test.private_key);
+    expect(res.json().live).toEqual({
+      env: 'live', connector: 'authorizenet', configured: true, settings: { login_id: 'Login42', sandbox: true, endpoint: null },
+      secrets: { transaction_key: 'set' }, created_at: gw.clock.now().toISOString(), updated_at: gw.clock.now().toISOString(),
+    });
+    expect(res.body).not.toContain(key);
+    expect(res.body).not.toContain('v2.'); // nor its blob
+    // The same answer whichever environment's key asks; another merchant sees its own (none).
+    expect((await get(gw, '/api/v1/dashboard/processor', x.live.private_key)).json()).toEqual(res.json());
+    expect((await get(gw, '/api/v1/dashboard/processor', gw.merchant.test.private_key)).json().live.configured).toBe(false);
+    // The page's module asks for it.
+    expect((await gw.app.inject({ url: '/dashboard/pages/settings.js' })).body).toContain("api('/dashboard/processor')");
   });
 });
 
