@@ -10,7 +10,6 @@ import { startAuthnetStandin, type AuthnetStandin } from '../../helpers/authnet-
 // getJSON(), key order included. The SDK adds `clientId` ("sdk-node-<version>") when it sends;
 // getJSON() leaves it null: it is optional and we do not send it, so it is dropped before comparing.
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const sdk = createRequire(import.meta.url)('authorizenet') as { APIContracts: any };
 const C = sdk.APIContracts;
 

@@ -45,8 +45,9 @@ async function readBody(res: Response, signal: AbortSignal): Promise<string> {
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let fail = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    const fail = () => reject(new Error('aborted while reading the answer'));
+    fail = () => reject(new Error('aborted while reading the answer'));
     if (signal.aborted) fail();
     else signal.addEventListener('abort', fail, { once: true });
   });
@@ -60,6 +61,7 @@ async function readBody(res: Response, signal: AbortSignal): Promise<string> {
       chunks.push(value);
     }
   } finally {
+    signal.removeEventListener('abort', fail);
     reader.cancel().catch(() => {});
   }
   return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
