@@ -252,3 +252,25 @@ describe('void and refund', () => {
     expect(lastTx().payment).toEqual({ bankAccount: { accountType: 'savings', routingNumber: '121042882', accountNumber: 'XXXX4321', nameOnAccount: 'Ada Lovelace' } });
   });
 });
+
+describe('reading answers (the connector\'s reader on answers the stand-in does not give)', () => {
+  const ok = { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] };
+  it('E00027 without a transactionResponse is unknown; E00007 without one is invalid; Ok without one is unknown', async () => {
+    const { readTransaction } = await import('../../../server/processor/connectors/authorizenet/answers.js');
+    expect(readTransaction({ messages: { resultCode: 'Error', message: [{ code: 'E00027', text: 'The transaction was unsuccessful.' }] } }).outcome).toBe('unknown');
+    expect(readTransaction({ messages: { resultCode: 'Error', message: [{ code: 'E00001', text: 'An error occurred during processing. Please try again.' }] } }).outcome).toBe('unknown');
+    expect(readTransaction({ messages: { resultCode: 'Error', message: [{ code: 'E00007', text: 'User authentication failed' }] } }).outcome).toBe('invalid');
+    expect(readTransaction({ messages: ok }).outcome).toBe('unknown');
+  });
+  it('reads the wrapped list forms and numbers as well as the JSON API\'s arrays and strings', async () => {
+    const { readTransaction } = await import('../../../server/processor/connectors/authorizenet/answers.js');
+    expect(readTransaction({
+      transactionResponse: { responseCode: 1, transId: 60001, messages: { message: { code: '1', description: 'This transaction has been approved.' } } }, messages: ok,
+    })).toMatchObject({ outcome: 'approved', processorId: '60001', reasonCode: '1', message: 'This transaction has been approved.' });
+    expect(readTransaction({
+      transactionResponse: { responseCode: '2', transId: '0', errors: { error: [{ errorCode: '2', errorText: 'This transaction has been declined.' }] } },
+      messages: { resultCode: 'Error', message: [{ code: 'E00027', text: 'The transaction was unsuccessful.' }] },
+    })).toMatchObject({ outcome: 'declined', processorId: null, reasonCode: '2', message: 'This transaction has been declined.' });
+    expect(readTransaction({ transactionResponse: { responseCode: '9' }, messages: ok }).outcome).toBe('unknown');
+  });
+});

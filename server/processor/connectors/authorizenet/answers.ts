@@ -58,6 +58,12 @@ export function top(body: Obj): TopMessage {
 export const TRANSIENT_CODES = new Set(['E00001', 'E00053', 'E00104']);
 
 /**
+ * "The transaction was unsuccessful." (E00027) is the top-level code of a transaction-level result:
+ * it comes with the transactionResponse that says what happened. Without one, we do not know.
+ */
+const NEEDS_TRANSACTION_RESPONSE = new Set(['E00027']);
+
+/**
  * responseReasonCode 11, "A duplicate transaction has been submitted": a transaction with the same
  * card, amount and invoice number (our reference) was sent within the duplicate window (2 minutes
  * by default). The first one exists and may have been approved, so this answer is not "nothing
@@ -100,7 +106,7 @@ export function readTransaction(body: Obj): ProcessorResult {
       message: r.message ?? t.text,
     };
   }
-  if (t.resultCode === 'Error' && t.code && !TRANSIENT_CODES.has(t.code)) {
+  if (t.resultCode === 'Error' && t.code && !TRANSIENT_CODES.has(t.code) && !NEEDS_TRANSACTION_RESPONSE.has(t.code)) {
     // Refused before any transaction: authentication (E00007), a malformed or over-long element
     // (E00003), an inactive account (E00008), a permission missing (E00011)...: nothing happened.
     return { outcome: 'invalid', processorId: null, authCode: null, avs: null, cvv: null, reasonCode: t.code, message: t.text };
