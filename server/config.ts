@@ -40,6 +40,10 @@ export interface Config {
   demo?: boolean;
   /** SCHEDULER_INTERVAL_MS: how often the recurring-billing loop looks for due runs (default 5000; tests use less). */
   schedulerIntervalMs: number;
+  /** RECONCILE_INTERVAL_MS: how often each node reconciles live charges whose outcome is unknown (default 30000). */
+  reconcileIntervalMs: number;
+  /** RECONCILE_NOT_FOUND_MS: how long after it was sent an operation its processor has no record of counts as never made (default 600000). */
+  reconcileNotFoundMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +69,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testLoopback: testLoopbackFrom(env),
     demo: env.TESSERA_DEMO ? onOff(env, 'TESSERA_DEMO') : undefined,
     schedulerIntervalMs: intervalOf(env, 'SCHEDULER_INTERVAL_MS', 5000),
+    reconcileIntervalMs: intervalOf(env, 'RECONCILE_INTERVAL_MS', 30_000),
+    reconcileNotFoundMs: intervalOf(env, 'RECONCILE_NOT_FOUND_MS', 600_000),
   };
 }
 

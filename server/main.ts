@@ -40,6 +40,8 @@ async function serve(config: Config, dev: boolean): Promise<void> {
     outboundAllow: config.outboundAllow,
     notify: config.notify,
     schedulerIntervalMs: config.schedulerIntervalMs,
+    reconcileIntervalMs: config.reconcileIntervalMs,
+    reconcileNotFoundMs: config.reconcileNotFoundMs,
     warn: (msg) => console.warn(`warning: ${msg}`),
   });
   if (gw.merchantId && gw.publicKey && gw.privateKey) {

@@ -26,6 +26,7 @@ import { configureOutbound } from './net/outbound.js';
 import { TrustProxy, outboundAllowFrom, testLoopbackFrom } from './config.js';
 import adminRoutes from './routes/admin.js';
 import { builtInRegistry } from './processor/processor.js';
+import { Reconciler } from './jobs/reconciler.js';
 import { loopbackUrl, newAdminToken, writeControlFile } from './control-file.js';
 
 export interface StartOptions {
@@ -66,6 +67,10 @@ export interface StartOptions {
   notify?: NotifyConfig;
   /** Pause between rounds of the recurring-billing scheduler (billings, scheduled transactions, callbacks). Default 5 s. */
   schedulerIntervalMs?: number;
+  /** How often this node reconciles live charges and refunds whose outcome is unknown (jobs/reconciler.ts). */
+  reconcileIntervalMs?: number;
+  /** How long an operation its processor has no record of may still be on its way (domain/reconcile.ts). */
+  reconcileNotFoundMs?: number;
   /** Embedded database only: pause between checks for tables due a VACUUM ANALYZE and WAL due a CHECKPOINT (db/maintenance.ts). Default 60 s. */
   maintenanceIntervalMs?: number;
   warn?: (msg: string) => void;
@@ -164,6 +169,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     // The processor connectors, built once: test mode's simulator and every live connector by name.
     const processors = builtInRegistry();
     // Runs write events, whose email and SMS deliveries the outbox sends (the scheduler kicks its deliverer itself).
+    const reconciler = new Reconciler({ db, vault, clock, processors, notFoundAfterMs: opts.reconcileNotFoundMs });
     const scheduler = new Scheduler({ db, vault, clock, processors, notify: outbox }, { intervalMs: opts.schedulerIntervalMs, onRan: () => outbox.kick() });
     // An event's deliveries are queued with it: webhook ones ride the scheduler's deliverer, email and SMS ones the outbox.
     const wake = new DeliveryWake({
@@ -217,7 +223,9 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
       : 'stored payment data fails its integrity check (VAULT02): altered, or copied from another row');
     outbox.start(opts.notify?.intervalMs);
     scheduler.deps.log = app.log;
+    reconciler.log = app.log;
     scheduler.start();
+    reconciler.start(opts.reconcileIntervalMs);
     if (counters instanceof RedisCounters) {
       counters.log = app.log;
       counters.onFallback = () => app.metrics.inc('tessera_rate_limit_fallback_total',
@@ -243,6 +251,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
           await app.close();
           await maintenance?.stop();
           await scheduler.stop();
+          await reconciler.stop();
           await outbox.stop();
           await dataKey.stop();
           await redis?.close();

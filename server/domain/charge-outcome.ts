@@ -9,6 +9,15 @@ import {
 /** Statuses of a charge: the first three are the spec's; the others are a live processor's. */
 export type ChargeStatus = 'SETTLED' | 'DECLINED' | 'RETURNED' | 'FAILED' | 'HELD' | 'PENDING';
 
+/**
+ * What the reconciler records for an operation its processor has no record of, long after it was
+ * sent: it never happened (nothing was charged or refunded).
+ */
+export const NO_RECORD: ProcessorResult = {
+  outcome: 'invalid', processorId: null, authCode: null, avs: null, cvv: null, reasonCode: 'tessera:no_record',
+  message: 'the processor has no record of this operation: nothing was charged',
+};
+
 /** The row's outcome columns for a processor's answer on a sale of `amount` cents. */
 export function outcomeColumns(r: ProcessorResult, amount: number, bank: boolean) {
   const none = { authorized: false, settled: false, successful: false, amount_authorized: 0, amount_settled: 0, amount_failed: 0, error_code: null as string | null, error_message: null as string | null };
@@ -22,6 +31,9 @@ export function outcomeColumns(r: ProcessorResult, amount: number, bank: boolean
       }
       return { ...none, status: 'DECLINED' as ChargeStatus, amount_failed: amount, error_code: E.CARD_DECLINED as string, error_message: r.message ?? 'declined by the processor' };
     case 'invalid':
+      if (r.reasonCode === NO_RECORD.reasonCode) {
+        return { ...none, status: 'FAILED' as ChargeStatus, amount_failed: amount, error_code: E.PROCESSOR_NO_RECORD as string, error_message: r.message };
+      }
       return { ...none, status: 'FAILED' as ChargeStatus, amount_failed: amount, error_code: E.PROCESSOR_REFUSED as string, error_message: r.message ?? 'refused by the processor' };
     case 'held':
       return { ...none, status: 'HELD' as ChargeStatus, authorized: true, amount_authorized: amount, error_message: r.message };

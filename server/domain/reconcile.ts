@@ -1,34 +1,116 @@
 import type { Db } from '../db/index.js';
 import type { Clock } from '../clock.js';
-import type { ProcessorRegistry } from '../processor/processor.js';
-import type { Vault } from '../vault.js';
-import type { Env } from './keys.js';
+import type { LookupResult, ProcessorResult } from '../processor/processor.js';
+import { recordOutcome } from './charge-finish.js';
+import { NO_RECORD, ask } from './charge-outcome.js';
+import { ProcessorDeps, connectorFor } from './connectors.js';
+import type { Env, Scope } from './keys.js';
+import { recordRefundOutcome } from './refunds.js';
 
-export interface ReconcileDeps {
-  vault: Vault;
-  processors: ProcessorRegistry;
+// The reconciler: live charges and refunds whose outcome is not known (PENDING), and charges held
+// for review (HELD), resolved by asking their processor (a lookup by the gateway's reference,
+// never a second sale). Every node runs it (jobs/reconciler.ts) and `tessera processor reconcile`
+// runs it once. One node at a time looks at a row: its claim is `reconcile_after` moved past the
+// lease by the database's clock, taken with SKIP LOCKED; the outcome is recorded only on a row
+// still unresolved (recordOutcome), so two answers never both count.
+
+export interface ReconcileDeps extends ProcessorDeps {
   clock: Clock;
+  /**
+   * How long after it was recorded an operation the processor has no record of is taken as never
+   * made (nothing charged or refunded): until then it may still be on its way (default 10 min).
+   */
+  notFoundAfterMs?: number;
 }
 
 export interface ReconcileFilter {
   merchantId?: string;
   env?: Env;
+  /** Look at every unresolved row now, not only those due (the command); a row another node is asking about is still skipped. */
+  all?: boolean;
 }
 
 /** What one pass did: operations examined and how each was resolved. */
 export interface ReconcileSummary {
   examined: number;
-  /** Found at the processor and recorded as what it says (approved, declined, held, voided). */
+  /** Found at the processor and recorded as what it says (approved, declined, voided; or a review that ended). */
   resolved: number;
-  /** Not found at the processor past the point it would be: recorded as failed (never charged). */
+  /** Not found at the processor long enough after it was recorded: recorded as failed (nothing moved). */
   not_found: number;
-  /** Still unknown (the processor did not answer, or it is too early to call it not found). */
+  /** Still unknown (the processor did not answer, or it is too early to call it not found), or still held for review. */
   unresolved: number;
-  /** Claimed by another node meanwhile. */
-  skipped: number;
 }
 
-/** Being built (issue 28): resolves pending charges and refunds by asking their processor. */
-export async function reconcilePending(_db: Db, _deps: ReconcileDeps, _filter: ReconcileFilter): Promise<ReconcileSummary> {
-  return { examined: 0, resolved: 0, not_found: 0, unresolved: 0, skipped: 0 };
+/** How long a claim keeps other nodes off a row: past the lookup's deadline. */
+const LEASE_MS = 60_000;
+/** When an unresolved row is looked at again. */
+const RETRY_MS = 60_000;
+export const NOT_FOUND_AFTER_MS = 10 * 60_000;
+
+type Table = 'transactions' | 'refunds';
+interface Claimed {
+  id: string; merchant_id: string; env: Env; created_at: Date; processor: Record<string, string | number | null> | null;
+  kind?: 'refund' | 'void'; transaction_id?: string; amount?: number;
+}
+
+/** Claims the next unresolved row of `table` for this node (null when none is left). */
+async function claim(db: Db, table: Table, filter: ReconcileFilter, seen: string[]): Promise<Claimed | null> {
+  const extra = table === 'refunds' ? ', kind, transaction_id, amount' : '';
+  const [row] = await db.query<Claimed>(
+    `UPDATE ${table} SET reconcile_after = now() + $1 * interval '1 millisecond'
+      WHERE id = (SELECT id FROM ${table}
+                   WHERE pending_since IS NOT NULL AND ($2::boolean OR reconcile_after <= now())
+                     AND ($3::text IS NULL OR merchant_id = $3) AND ($4::text IS NULL OR env = $4)
+                     AND id NOT IN (SELECT jsonb_array_elements_text($5::jsonb))
+                   ORDER BY reconcile_after LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id, merchant_id, env, created_at, processor${extra}`,
+    [LEASE_MS, !!filter.all, filter.merchantId ?? null, filter.env ?? null, JSON.stringify(seen)],
+  );
+  return row ?? null;
+}
+
+const later = (db: Db, table: Table, id: string) =>
+  db.query(`UPDATE ${table} SET reconcile_after = now() + $2 * interval '1 millisecond' WHERE id = $1 AND pending_since IS NOT NULL`, [id, RETRY_MS]);
+
+/** What the processor says of one claimed row: the answer to record, or null while it stays unknown. */
+async function lookUp(db: Db, deps: ReconcileDeps, row: Claimed, now: Date): Promise<{ result: ProcessorResult; noRecord: boolean } | null> {
+  const connector = await connectorFor(db, deps, { merchantId: row.merchant_id, env: row.env });
+  if (!connector || connector.local) return null;
+  const p = row.processor ?? {};
+  const found = await ask<LookupResult | null>((ctx) => connector.lookup({
+    reference: row.id, processorId: (p.id as string | null) ?? null, createdAt: new Date(row.created_at), amount: Number(row.amount ?? p.amount ?? 0),
+  }, ctx), () => null);
+  if (found === null) return null;
+  if (found.found) return { result: found.result, noRecord: false };
+  const age = now.getTime() - new Date(row.created_at).getTime();
+  if (age < (deps.notFoundAfterMs ?? NOT_FOUND_AFTER_MS)) return null;
+  return { result: { ...NO_RECORD }, noRecord: true };
+}
+
+/**
+ * One pass: every unresolved live charge, then every pending refund, of the filter's merchant and
+ * environment that is due (or all of them with `all`), each asked of its processor once.
+ */
+export async function reconcilePending(db: Db, deps: ReconcileDeps, filter: ReconcileFilter): Promise<ReconcileSummary> {
+  const out: ReconcileSummary = { examined: 0, resolved: 0, not_found: 0, unresolved: 0 };
+  for (const table of ['transactions', 'refunds'] as const) {
+    const seen: string[] = [];
+    for (let row = await claim(db, table, filter, seen); row; row = await claim(db, table, filter, seen)) {
+      seen.push(row.id);
+      out.examined++;
+      const now = deps.clock.now();
+      const answer = await lookUp(db, deps, row, now);
+      const scope: Scope = { merchantId: row.merchant_id, env: row.env };
+      const changed = answer && await db.tx((q) => (table === 'transactions'
+        ? recordOutcome(q, scope, row.id, answer.result, now).then((r) => r.changed)
+        : recordRefundOutcome(q, scope, row.id, row.kind ?? 'refund', answer.result, now)));
+      if (changed) {
+        out[answer.noRecord ? 'not_found' : 'resolved']++;
+      } else {
+        out.unresolved++;
+        await later(db, table, row.id);
+      }
+    }
+  }
+  return out;
 }
