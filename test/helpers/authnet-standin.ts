@@ -602,7 +602,7 @@ export async function startAuthnetStandin(opts: StandinOptions = {}): Promise<Au
   /** The API's answer to one request body (the method's side effects included). */
   function handle(body: Json): Obj {
     const v = validate(body);
-    if (!v.ok) return { messages: messages('Error', v.code, v.text) };
+    if ('code' in v) return { messages: messages('Error', v.code, v.text) };
     const [method, req] = [v.method, v.request];
     const auth = req.merchantAuthentication as Obj;
     if (auth.name !== loginId || auth.transactionKey !== transactionKey) {
