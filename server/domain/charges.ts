@@ -333,7 +333,8 @@ async function decide(
     created_at: now, processed_at: result ? now : null,
   };
   if (!connector.local) {
-    const routing = inst.payment.kind === 'bank' ? { routing: inst.payment.routing } : {};
+    // What a later refund of an eCheck must name (routing numbers identify a bank, not a person).
+    const routing = inst.payment.kind === 'bank' ? { routing: inst.payment.routing, account_type: inst.payment.type } : {};
     Object.assign(row, { processor: { ...processorRecord(connector.name, amount, null), ...routing }, pending_since: now, reconcile_after: new Date(now.getTime() + RECONCILE_FIRST_MS) });
   }
   const cols = Object.keys(row);

@@ -16,7 +16,7 @@ export function reverseRequest(txn: Transaction, reference: string, amount: numb
   const p = (txn.processor ?? {}) as Record<string, string | null>;
   const last4 = (txn.card_number ?? '').slice(-4);
   const instrument: ReverseRequest['sale']['instrument'] = txn.payment_method === 'bank_account'
-    ? { kind: 'bank', last4, routing: p.routing ?? null, type: 'checking', holder: txn.account_holder_name ?? '' }
+    ? { kind: 'bank', last4, routing: p.routing ?? null, type: (p.account_type as 'checking' | 'savings' | 'business_checking' | null) ?? 'checking', holder: txn.account_holder_name ?? '' }
     : { kind: 'card', last4, expMonth: txn.card_exp_month ? Number(txn.card_exp_month) : null, expYear: txn.card_exp_year ? Number(txn.card_exp_year) : null };
   return {
     reference, amount, currency: 'USD',
