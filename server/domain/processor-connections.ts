@@ -112,7 +112,7 @@ function readFields(factory: ConnectorFactory, given: Record<string, string>, in
   for (const f of factory.fields) {
     const value = Object.hasOwn(given, f.name) ? given[f.name] : undefined;
     if (value === undefined || value === '') {
-      if (f.required) throw badRequest(`${factory.name} needs ${flagOf(f.name)} (${f.description})`);
+      if (f.required) throw badRequest(`${factory.name} needs ${flagOf(f.name)}: ${f.description}`);
       if (!f.secret) into.settings[f.name] = null;
       continue;
     }

@@ -149,8 +149,8 @@ describe('on the database', () => {
     const run = onDatabase(gw);
     const m = gw.merchant.id;
     const refused: [string[], RegExp][] = [
-      [['set', '--merchant', m, '--connector', 'authorizenet', '--login-id', LOGIN], /^tessera: processor set: authorizenet needs --transaction-key \(Transaction Key\b/],
-      [['set', '--merchant', m, '--connector', 'authorizenet', '--transaction-key', 'k'], /authorizenet needs --login-id \(API Login ID\b/],
+      [['set', '--merchant', m, '--connector', 'authorizenet', '--login-id', LOGIN], /^tessera: processor set: authorizenet needs --transaction-key: Transaction Key\b/],
+      [['set', '--merchant', m, '--connector', 'authorizenet', '--transaction-key', 'k'], /authorizenet needs --login-id: API Login ID\b/],
       [['set', '--merchant', m, '--connector', 'stripe', '--login-id', LOGIN], /no connector named "stripe"; this build has authorizenet/],
       [setArgs('mer_nope', 'k'), /^tessera: no merchant mer_nope; tessera keys create without --merchant creates a merchant$/],
       [['show', '--merchant', 'mer_nope'], /^tessera: no merchant mer_nope/],
