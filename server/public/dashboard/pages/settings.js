@@ -78,8 +78,8 @@ async function processorPanel() {
   try {
     data = await api('/dashboard/processor');
   } catch (e) {
-    if (!isUnavailable(e)) throw e;
-    panel.append(h('p', { class: 'hint' }, 'The processor connection is not shown by this version.'));
+    // The settings above stay usable whatever happens here.
+    panel.append(isUnavailable(e) ? h('p', { class: 'hint' }, 'The processor connection is not shown by this version.') : errorBox(e));
     return panel;
   }
   panel.append(h('dl', { class: 'facts' },
