@@ -77,14 +77,27 @@ async function lookUp(db: Db, deps: ReconcileDeps, row: Claimed, now: Date): Pro
   const connector = await connectorFor(db, deps, { merchantId: row.merchant_id, env: row.env });
   if (!connector || connector.local) return null;
   const p = row.processor ?? {};
-  const found = await ask<LookupResult | null>((ctx) => connector.lookup({
+  // A void makes no operation of its own at a processor: it turns the sale's state to voided, so it is looked up on its sale.
+  const voiding = row.kind === 'void' ? await saleOf(db, row.transaction_id!) : null;
+  const found = await ask<LookupResult | null>((ctx) => connector.lookup(voiding ?? {
     reference: row.id, processorId: (p.id as string | null) ?? null, createdAt: new Date(row.created_at), amount: Number(row.amount ?? p.amount ?? 0),
   }, ctx), () => null);
   if (found === null) return null;
-  if (found.found) return { result: found.result, noRecord: false };
+  if (voiding && found.found) {
+    if (found.settlement === 'voided') return { result: { ...found.result, outcome: 'approved' }, noRecord: false };
+  } else if (found.found) {
+    return { result: found.result, noRecord: false };
+  }
   const age = now.getTime() - new Date(row.created_at).getTime();
   if (age < (deps.notFoundAfterMs ?? NOT_FOUND_AFTER_MS)) return null;
   return { result: { ...NO_RECORD }, noRecord: true };
+}
+
+/** The lookup of the sale a void reverses. */
+async function saleOf(db: Db, transactionId: string) {
+  const [t] = await db.query<{ id: string; created_at: Date; amount_settled: number; pid: string | null }>(
+    "SELECT id, created_at, amount_settled, processor->>'id' AS pid FROM transactions WHERE id = $1", [transactionId]);
+  return { reference: t.id, processorId: t.pid, createdAt: new Date(t.created_at), amount: Number(t.amount_settled) };
 }
 
 /**

@@ -86,11 +86,12 @@ export async function completeRefund(
   } else if (settlement !== 'settled') {
     await refuse(db, scope, pending.refundId, new GatewayError(E.REFUND_NOT_SETTLED, `the processor says this charge is ${settlement}: it cannot be refunded`));
   }
+  // Its kind before the call: a reconciler finds a void on its sale, a refund by its own reference.
+  if (kind === 'void') await db.query("UPDATE refunds SET kind = 'void' WHERE id = $1 AND status = 'pending'", [pending.refundId]);
   const request = reverseRequest(txn, pending.refundId, pending.amount);
   const result = await ask((ctx) => (kind === 'void' ? connector.void(request, ctx) : connector.refund(request, ctx)), unknownFrom);
   if (result.outcome === 'unknown') {
-    // Which way it went is the processor's to say: the refund stays pending, with its kind.
-    await db.tx((q) => q.query("UPDATE refunds SET kind = $2 WHERE id = $1 AND status = 'pending'", [pending.refundId, kind]));
+    // Which way it went is the processor's to say: the refund stays pending.
     throw new GatewayError(E.PROCESSOR_OUTCOME_UNKNOWN,
       `the processor's answer on refund ${pending.refundId} of transaction ${txn.id} did not arrive: it is pending and is resolved by asking the processor; do not refund again`,
       { transaction_id: txn.id, refund_id: pending.refundId });

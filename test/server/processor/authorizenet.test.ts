@@ -136,7 +136,7 @@ describe('sale', () => {
   it('what the API would refuse is refused before any I/O (invalid, nothing sent)', async () => {
     const before = standin.requests.length;
     for (const s of [
-      sale({ reference: 'r'.repeat(21) }),
+      sale({ reference: '' }),
       sale({ instrument: card({ number: '4111111111111111111' }) }),
       sale({ instrument: card({ expMonth: null }) }),
       sale({ instrument: card({ csc: '12' }) }),
@@ -145,6 +145,17 @@ describe('sale', () => {
       expect((await anet.sale(s, ctx())).outcome).toBe('invalid');
     }
     expect(standin.requests.length).toBe(before);
+  });
+
+  it("a gateway id (32 hex digits) travels as its 20-character prefix, and lookup by the whole id finds it", async () => {
+    const id = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const s = sale({ reference: id, amount: 4321 });
+    expect((await anet.sale(s, ctx())).outcome).toBe('approved');
+    const sent = standin.transactions.find((t) => t.invoiceNumber === id.slice(0, 20));
+    expect(sent).toBeDefined();
+    expect(standin.transactions.filter((t) => t.invoiceNumber?.startsWith('a1b2c3d4'))).toHaveLength(1);
+    const found = await anet.lookup({ reference: id, processorId: null, createdAt: new Date(), amount: 4321 }, ctx());
+    expect(found).toMatchObject({ found: true, result: { outcome: 'approved', processorId: sent!.transId } });
   });
 
   it('bad credentials (E00007, no transactionResponse) are invalid', async () => {

@@ -1,6 +1,7 @@
 import type { LookupRequest, LookupResult, Outcome, Settlement } from '../../connector.js';
 import { isObj, list, text, top, type Obj } from './answers.js';
 import { post, type Endpoint } from './http.js';
+import { invoiceNumberOf } from './requests.js';
 
 /**
  * Finding an operation after the fact, with the Transaction Reporting API (the "Transaction Details
@@ -159,7 +160,8 @@ const utc = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 async function search(ask: Ask, ep: Endpoint, req: LookupRequest): Promise<Obj[]> {
   const now = Date.now();
   const since = Math.max(req.createdAt.getTime() - DAY_MS, now - MAX_SEARCH_MS);
-  const matches = (t: Obj) => text(t.invoiceNumber) === req.reference;
+  const wanted = invoiceNumberOf(req.reference);
+  const matches = (t: Obj) => text(t.invoiceNumber) === wanted;
   const olderThanSince = (t: Obj) => {
     const at = Date.parse(text(t.submitTimeUTC) ?? '');
     return Number.isFinite(at) && at < since;

@@ -66,11 +66,18 @@ export function ipv4(ip: string | null): string | undefined {
   return v;
 }
 
+/**
+ * The gateway's reference as Authorize.Net's invoiceNumber (and refId) carry it: its first 20
+ * characters. The gateway's ids are 32 random hex digits, so a 20-digit prefix (80 bits) still names
+ * one operation; lookup() matches by the same prefix.
+ */
+export function invoiceNumberOf(ref: string): string {
+  return Array.from(ref).slice(0, LIMITS.invoiceNumber).join('');
+}
+
 function reference(ref: string): string {
-  if (ref === '' || Array.from(ref).length > LIMITS.invoiceNumber) {
-    throw new Refusal(`the reference "${ref}" does not fit Authorize.Net's invoiceNumber (1-${LIMITS.invoiceNumber} characters)`);
-  }
-  return ref;
+  if (ref === '') throw new Refusal('an operation needs a reference (the invoiceNumber lookup finds it by)');
+  return invoiceNumberOf(ref);
 }
 
 const auth = (c: Credentials) => ({ name: c.loginId, transactionKey: c.transactionKey });
