@@ -4,7 +4,6 @@ import { merchantKeys, newKeySet } from '../domain/key-commands.js';
 import { ConnectionView, describeConnection, removeConnection, setConnection } from '../domain/processor-connections.js';
 import { reconcilePending } from '../domain/reconcile.js';
 import { E, GatewayError } from '../errors.js';
-import { ProcessorRegistry, builtInRegistry } from '../processor/registry.js';
 
 /** Outside /api/v1, so never in the OpenAPI document nor under the API's keys. */
 export const ADMIN_KEYS_PATH = '/_tessera/admin/keys';
@@ -106,7 +105,7 @@ export default async function adminRoutes(app: FastifyInstance, opts: { token: s
   });
 
   // `tessera processor …` (server/processor-command.ts): the same domain calls as on the database.
-  const processors = () => (app.services as { processors?: ProcessorRegistry }).processors ?? builtInRegistry();
+  const processors = () => app.services.processors;
   type ScopeQuery = { merchant: string; env: 'test' | 'live' };
 
   app.post(ADMIN_PROCESSOR_PATH, {
