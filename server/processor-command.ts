@@ -94,7 +94,7 @@ async function direct(config: Config, cmd: ProcessorCommand, open: () => Promise
       }
       case 'processor reconcile': {
         const vault = await checkedVault(config, db);
-        const summary = await reconcilePending(db, { vault, processors: registry, clock: systemClock }, { merchantId: cmd.merchant, env: cmd.env });
+        const summary = await reconcilePending(db, { vault, processors: registry, clock: systemClock }, { merchantId: cmd.merchant, env: cmd.env, all: true });
         return { kind: 'reconciled', summary: { ...summary } };
       }
     }

@@ -164,6 +164,6 @@ export default async function adminRoutes(app: FastifyInstance, opts: { token: s
   }, async (req) => {
     const body = (req.body ?? {}) as { merchant?: string; env?: 'test' | 'live' };
     const deps = { vault: app.services.vault, processors: processors(), clock };
-    return { summary: await reconcilePending(db, deps, { merchantId: body.merchant, env: body.env }) };
+    return { summary: await reconcilePending(db, deps, { merchantId: body.merchant, env: body.env, all: true }) };
   });
 }
