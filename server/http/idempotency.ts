@@ -189,9 +189,7 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
       }
       // In progress. Is its owner still working on it?
       const mine = row.owner === NODE_ID;
-      // No owner: its request answered after committing (a 5xx, e.g. a live charge's PROC02): any
-      // node may answer a retry from the record at once.
-      const gone = row.owner === null ? true : mine ? !inFlight.has(slot(claim))
+      const gone = mine ? !inFlight.has(slot(claim))
         // Embedded PGlite has one process (its data-dir lock): a claim of another process is a dead one's.
         : db.kind === 'pglite' && row.owner !== null ? true
           : Number(row.held_ms) > (row.committed ? LEASE_MS : ABANDONED_MS);
@@ -239,10 +237,11 @@ export function registerIdempotency(app: FastifyInstance, opts: { secretFields?:
       if (reply.statusCode >= 500) {
         // Nothing was done (or we cannot tell the client what): let a retry run again. A committed
         // request stays claimed, and the retry is answered from its record, by any node at once
-        // (the owner is cleared: what a replay does is read).
+        // (its claim is dated a day back, past the lease: what a replay does is read).
         await giveBack(app.services.db, claim);
         if (claim.resourceId) {
-          await app.services.db.query(`UPDATE idempotency_keys SET owner = NULL WHERE ${WHERE} AND claim = $5 AND committed`, [...params(claim), claim.token]);
+          await app.services.db.query(`UPDATE idempotency_keys SET claimed_at = now() - interval '1 day' WHERE ${WHERE} AND claim = $5 AND committed`,
+            [...params(claim), claim.token]);
         }
       } else {
         await app.services.db.query(`UPDATE idempotency_keys SET status_code = $5, response = $6 WHERE ${WHERE} AND claim = $7 AND status_code IS NULL`, [
