@@ -97,6 +97,38 @@ describe('live charge: declined, refused, held', () => {
     expect(await row(gw, t.id)).toMatchObject({ status: 'HELD', system_trace: m.system_trace });
     expect(await events(gw, t.id)).toEqual(['transaction.held']);
   });
+  // The stand-in has no control for a review's decision: its record is set as the Merchant Interface would.
+  test.for<[string, string, string[]]>([
+    ['approvedReview', 'SETTLED', ['transaction.held', 'transaction.created']],
+    ['declined', 'DECLINED', ['transaction.held', 'transaction.failed']],
+  ])('a held charge whose review ends (%s): the reconciler records %s, with its event', async ([decided, status, evs], { gateway: gw, standin }) => {
+    const m = await liveMerchant(gw, standin);
+    const res = await charge(gw, { token: await liveToken(gw, { ...visa, card_number: ERROR_CARD, csc: undefined }, m), amount: 25300 }, {}, m.live.private_key);
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().id as string;
+    expect(res.json().status).toBe('HELD');
+    const [sale] = storedSalesOf(standin, id);
+    expect(sale.transactionStatus).toBe('FDSPendingReview');
+    sale.transactionStatus = decided;
+    expect(await reconcile(gw, { merchantId: m.id })).toMatchObject({ examined: 1, resolved: 1 });
+    expect(await row(gw, id)).toMatchObject({ status, pending_since: null, reconcile_after: null, system_trace: sale.transId });
+    expect(await events(gw, id)).toEqual(evs);
+    expect(await reconcile(gw, { merchantId: m.id })).toMatchObject({ examined: 0 });
+  });
+
+  test('a stored customer\'s card (POST /charge by customer_id): one sale, no card code', async ({ gateway: gw, standin }) => {
+    const c = await post(gw, '/customers', { first_name: 'Ada', last_name: 'Lovelace', token: await liveToken(gw, visa) });
+    expect(c.statusCode, c.body).toBe(200);
+    const res = await charge(gw, { customer_id: c.json().id, amount: 777 });
+    expect(res.statusCode, res.body).toBe(200);
+    const t = res.json();
+    expect(t).toMatchObject({ status: 'SETTLED', customer_id: c.json().id, amount_settled: 777 });
+    const sent = salesOf(standin, t.id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].transactionRequest).toMatchObject({ amount: '7.77', billTo: { firstName: 'Ada', lastName: 'Lovelace' } });
+    expect(sent[0].transactionRequest.payment.creditCard).toEqual({ cardNumber: visa.card_number, expirationDate: '2030-12' });
+    expect(await events(gw, t.id)).toEqual(['transaction.created']);
+  });
 });
 
 describe('live charge: the processor\'s answer is lost', () => {

@@ -3,7 +3,7 @@ import { completeRefund } from '../../../server/domain/refunds.js';
 import { refundCharge } from '../../../server/domain/transactions.js';
 import { runDue } from '../../../server/jobs/scheduler.js';
 import { type Connector, unknownResult } from '../../../server/processor/processor.js';
-import { describe, expect, expectError, visa } from '../../fixtures.js';
+import { bank, describe, expect, expectError, visa } from '../../fixtures.js';
 import type { TestGateway } from '../../fixtures.js';
 import type { AuthnetStandin } from '../../helpers/authnet-standin.js';
 import { jobDeps } from './billings-fixtures.js';
@@ -117,6 +117,34 @@ describe('live refunds', () => {
     expect(rest.json().refunds.map((r: any) => [r.kind, r.amount, r.status])).toEqual([['refund', 400, 'succeeded'], ['refund', 600, 'succeeded']]);
     expect(sale.refundedCents).toBe(1000);
     expect(await events(gw, id)).toEqual(['transaction.created', 'transaction.refunded', 'transaction.refunded']);
+  });
+
+  test('the processor cannot say whether the charge settled: 503 PROC05, nothing sent; a later refund goes through', async ({ gateway: gw, standin }) => {
+    const { id, sale } = await liveCharge(gw, standin, 500);
+    standin.settle();
+    standin.fail('status500', 3); // the settlement lookup, read three times
+    expectError(await cancel(gw, id), 503, 'PROC05');
+    expect(reversals(standin, sale.transId)).toEqual([]);
+    expect(await refundRows(gw, id)).toEqual([expect.objectContaining({ status: 'failed', pending_since: null })]);
+    const res = await cancel(gw, id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ amount_refunded: 500, refunds: [expect.objectContaining({ status: 'failed' }), expect.objectContaining({ status: 'succeeded', kind: 'refund' })] });
+  });
+
+  test('an eCheck refund after settlement names the account by routing number and last four, its type kept', async ({ gateway: gw, standin }) => {
+    const res = await charge(gw, { token: await liveToken(gw, { ...bank, bank_account_type: 'savings' }), amount: 6000 });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().id as string;
+    const [sale] = storedSalesOf(standin, id);
+    expect(salesOf(standin, id)[0].transactionRequest.payment.bankAccount).toMatchObject({ accountType: 'savings', echeckType: 'WEB' });
+    standin.settle();
+    const refunded = await cancel(gw, id, { amount: 1000 });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const [sent] = reversals(standin, sale.transId);
+    expect(sent.transactionRequest.payment).toEqual({
+      bankAccount: { accountType: 'savings', routingNumber: bank.bank_routing_number, accountNumber: 'XXXX6789', nameOnAccount: 'Grace Hopper' },
+    });
+    expect(sale.refundedCents).toBe(1000);
   });
 
   test('a refund whose answer is lost after settlement: pending (PROC02), then the reconciler records the refund it finds', async ({ gateway: gw, standin }) => {
