@@ -1,3 +1,4 @@
+import { setConnection } from '../../../server/domain/processor-connections.js';
 import { bank, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 import {
   ERROR_CARD, charge, connect, events, get, liveMerchant, liveToken, ofTransaction, post, reconcile, row, salesOf, storedSalesOf, test,
@@ -186,6 +187,22 @@ describe('live charge: the processor\'s answer is lost', () => {
     expect(salesOf(standin, id)).toHaveLength(1);
   });
 
+  test('while the processor cannot be asked (Transaction Details API off), a lost charge stays pending however old', async ({ gateway: gw, standin }) => {
+    const m = await liveMerchant(gw, standin);
+    standin.fail('act-then-drop');
+    const id = expectError(await charge(gw, { token: await liveToken(gw, visa, m), amount: 3400 }, {}, m.live.private_key), 502, 'PROC02').transaction_id as string;
+    standin.setTransactionDetailsApi(false);
+    try {
+      expect(await reconcile(gw, { merchantId: m.id, notFoundAfterMs: 0 })).toEqual({ examined: 1, resolved: 0, not_found: 0, unresolved: 1 });
+      expect(await row(gw, id)).toMatchObject({ status: 'PENDING', error_code: null });
+    } finally {
+      standin.setTransactionDetailsApi(true);
+    }
+    expect(await reconcile(gw, { merchantId: m.id, notFoundAfterMs: 0 })).toMatchObject({ resolved: 1 });
+    expect(await row(gw, id)).toMatchObject({ status: 'SETTLED' });
+    expect(await events(gw, id)).toEqual(['transaction.created']);
+  });
+
   test('two reconciler passes at once record one outcome and one event', async ({ gateway: gw, standin }) => {
     const m = await liveMerchant(gw, standin);
     standin.fail('act-then-drop');
@@ -211,6 +228,20 @@ describe('live charge: the processor\'s answer is lost', () => {
     expect(await get(gw, `/charge/${id}`, m.live.private_key)).toMatchObject({ status: 'SETTLED', system_trace: sale.transId });
     expect(storedSalesOf(standin, id)).toHaveLength(1);
     expect(await events(gw, id)).toEqual(['transaction.created']);
+  });
+});
+
+describe('live charge: the processor refuses the request', () => {
+  test('wrong credentials (E00007): 402 PROC03 with the processor\'s text, FAILED, transaction.failed; nothing charged', async ({ gateway: gw, standin }) => {
+    const m = await gw.newMerchant();
+    await setConnection(gw.db, gw.vault, gw.app.services.processors, {
+      merchantId: m.id, env: 'live', connector: 'authorizenet', fields: { login_id: 'standin-login', transaction_key: 'WrongKey12345678' }, endpoint: standin.url,
+    }, gw.clock.now());
+    const err = expectError(await charge(gw, { token: await liveToken(gw, visa, m), amount: 1100 }, {}, m.live.private_key), 402, 'PROC03', /authentication failed/);
+    const id = err.transaction_id as string;
+    expect(await row(gw, id)).toMatchObject({ status: 'FAILED', successful: false, amount_failed: 1100, error_code: 'PROC03', pending_since: null });
+    expect(await events(gw, id)).toEqual(['transaction.failed']);
+    expect(storedSalesOf(standin, id)).toEqual([]);
   });
 });
 

@@ -203,6 +203,31 @@ describe('live runs: subscriptions and scheduled transactions', () => {
     expect((await row(gw, b.transaction_id)).status).toBe('DECLINED');
   });
 
+  test('a live retry of a failed billing is charged through the processor; a lost answer leaves it pending for the reconciler', async ({ gateway: gw, standin }) => {
+    const s = await subscribed(gw, ERROR_CARD, 200);
+    await runDue(jobDeps(gw), new Date(s.next_billing));
+    const [failed] = await billings(gw, s.id);
+    expect(failed.status).toBe('failed');
+    // Declined again: answered 200, the new billing failed; one more sale sent.
+    const retried = await post(gw, '/billings/retry', { id: failed.transaction_id });
+    expect(retried.statusCode, retried.body).toBe(200);
+    const second = retried.json();
+    expect(second).toMatchObject({ status: 'failed', error_code: '99820' });
+    expect(second.transaction_id).not.toBe(failed.transaction_id);
+    expect(salesOf(standin, second.transaction_id)).toHaveLength(1);
+    // Its answer lost: the billing waits (pending) until the reconciler reads the sale.
+    standin.fail('act-then-drop');
+    const lost = await post(gw, '/billings/retry', { id: second.transaction_id });
+    expect(lost.statusCode, lost.body).toBe(200);
+    const third = lost.json();
+    expect(third.status).toBe('pending'); // not in BillingSchema's enum (success, failed, retried): reported
+    expect((await row(gw, third.transaction_id)).status).toBe('PENDING');
+    expect(salesOf(standin, third.transaction_id)).toHaveLength(1);
+    await reconcile(gw, { notFoundAfterMs: 0 });
+    expect(await row(gw, third.transaction_id)).toMatchObject({ status: 'DECLINED', error_code: '99820' });
+    expect(await get(gw, `/billings/${third.transaction_id}`)).toMatchObject({ status: 'failed', error_code: '99820' });
+  });
+
   test('a run whose answer is lost stays pending; the reconciler settles it and the billing with it', async ({ gateway: gw, standin }) => {
     const s = await subscribed(gw, visa.card_number, 1700);
     standin.fail('act-then-drop');
