@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/index.js';
 import { E, ErrorCode, GatewayError } from '../errors.js';
-import type { Connector, ProcessorResult, SaleRequest } from '../processor/processor.js';
+import { Connector, PROCESSOR_DEADLINE_MS, ProcessorResult, SaleRequest } from '../processor/processor.js';
 import { presentTransaction } from '../schemas/transactions.js';
 import { resolveBilling } from './billings.js';
 import { ask, avsCheck, cscCheck, outcomeColumns, unknownFrom } from './charge-outcome.js';
@@ -17,6 +17,9 @@ const EVENT_OF: Record<string, EventType> = {
   SETTLED: 'transaction.created', DECLINED: 'transaction.failed', RETURNED: 'transaction.failed', FAILED: 'transaction.failed',
   HELD: 'transaction.held',
 };
+
+/** The least time worth sending a sale with: below it the answer could not arrive before the request's deadline. */
+const MIN_CALL_MS = 3_000;
 
 /** How often a held charge is looked at again (its review may take hours). */
 export const HELD_RECHECK_MS = 15 * 60_000;
@@ -77,9 +80,11 @@ export async function recordOutcome(
  */
 export async function completeCharge(
   db: Db, connector: Connector, scope: Scope, txn: Transaction, sale: SaleRequest, now: Date,
-  log?: (err: unknown) => void,
+  log?: (err: unknown) => void, deadlineMs = PROCESSOR_DEADLINE_MS,
 ): Promise<Transaction> {
-  const result = await ask((ctx) => connector.sale(sale, ctx), unknownFrom);
+  // Too little time left to hear an answer: not sent at all (the reconciler finds no record: PROC04).
+  if (deadlineMs < MIN_CALL_MS) return txn;
+  const result = await ask((ctx) => connector.sale(sale, ctx), unknownFrom, Math.min(deadlineMs, PROCESSOR_DEADLINE_MS));
   if (result.outcome === 'unknown') return txn;
   try {
     return (await db.tx((q) => recordOutcome(q, scope, txn.id, result, now))).txn;

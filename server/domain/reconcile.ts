@@ -21,6 +21,8 @@ export interface ReconcileDeps extends ProcessorDeps {
    * made (nothing charged or refunded): until then it may still be on its way (default 10 min).
    */
   notFoundAfterMs?: number;
+  /** Told of a row whose lookup failed unexpectedly (the pass goes on with the next). */
+  onError?: (err: unknown, id: string) => void;
 }
 
 export interface ReconcileFilter {
@@ -86,6 +88,10 @@ async function lookUp(db: Db, deps: ReconcileDeps, row: Claimed, now: Date): Pro
   if (voiding && found.found) {
     if (found.settlement === 'voided') return { result: { ...found.result, outcome: 'approved' }, noRecord: false };
   } else if (found.found) {
+    // A sale voided at the processor (its review queue, its own interface) moved no money.
+    if (found.settlement === 'voided') {
+      return { result: { ...found.result, outcome: 'declined', message: found.result.message ?? 'voided at the processor' }, noRecord: false };
+    }
     return { result: found.result, noRecord: false };
   }
   const age = now.getTime() - new Date(row.created_at).getTime();
@@ -112,16 +118,24 @@ export async function reconcilePending(db: Db, deps: ReconcileDeps, filter: Reco
       seen.push(row.id);
       out.examined++;
       const now = deps.clock.now();
-      const answer = await lookUp(db, deps, row, now);
       const scope: Scope = { merchantId: row.merchant_id, env: row.env };
-      const changed = answer && await db.tx((q) => (table === 'transactions'
-        ? recordOutcome(q, scope, row.id, answer.result, now).then((r) => r.changed)
-        : recordRefundOutcome(q, scope, row.id, row.kind ?? 'refund', answer.result, now)));
-      if (changed) {
-        out[answer.noRecord ? 'not_found' : 'resolved']++;
-      } else {
+      try {
+        const answer = await lookUp(db, deps, row, now);
+        const changed = answer && await db.tx((q) => (table === 'transactions'
+          ? recordOutcome(q, scope, row.id, answer.result, now).then((r) => r.changed)
+          : recordRefundOutcome(q, scope, row.id, row.kind ?? 'refund', answer.result, now)));
+        if (changed) {
+          out[answer.noRecord ? 'not_found' : 'resolved']++;
+          continue;
+        }
         out.unresolved++;
-        await later(db, table, row.id);
+        // An answer that changed nothing (a review still under way) has set its own next look.
+        if (!answer) await later(db, table, row.id);
+      } catch (err) {
+        // One merchant's unreadable connection or failing lookup never stops the others' rows.
+        out.unresolved++;
+        deps.onError?.(err, row.id);
+        await later(db, table, row.id).catch(() => {});
       }
     }
   }

@@ -21,7 +21,9 @@ export class Reconciler {
   /** Where passes are logged (start.ts sets the app's logger). */
   log?: Logger;
 
-  constructor(private readonly deps: ReconcileDeps & { db: Db }) {}
+  constructor(private readonly deps: ReconcileDeps & { db: Db }) {
+    deps.onError ??= (err, id) => this.log?.error({ err, id }, 'reconciliation of one operation failed; it is looked at again later');
+  }
 
   async pass(): Promise<ReconcileSummary> {
     const summary = await reconcilePending(this.deps.db, this.deps, { env: 'live' });

@@ -26,6 +26,8 @@ import { readPage } from '../domain/validate.js';
  * (or PROC02) rather than a REQ06 that would invite a second charge.
  */
 const PROCESSING_DEADLINE_MS = PROCESSOR_DEADLINE_MS + 15_000;
+/** Kept back from the processor's share of a request's deadline: recording the outcome and answering. */
+const ANSWER_MARGIN_MS = 8_000;
 
 export default async function chargeRoutes(app: FastifyInstance) {
   const { db, vault, processors } = app.services;
@@ -59,7 +61,19 @@ export default async function chargeRoutes(app: FastifyInstance) {
     if (failure) throw failure;
     return presentTransaction(txn);
   };
-  const replayRefund: IdempotentReplay = async (req, id) => presentTransaction(await getTransaction(db, req.identity, id));
+  const replayRefund: IdempotentReplay = async (req, id) => {
+    const [refund] = await db.query<{ transaction_id: string; status: string; message: string | null }>(
+      "SELECT transaction_id, status, processor->>'message' AS message FROM refunds WHERE id = $1 AND merchant_id = $2 AND env = $3",
+      [id, req.identity.merchantId, req.identity.env]);
+    if (refund?.status === 'pending') {
+      throw new GatewayError(E.PROCESSOR_OUTCOME_UNKNOWN, `refund ${id} is pending: it is resolved by asking the processor; do not refund again`,
+        { transaction_id: refund.transaction_id, refund_id: id });
+    }
+    if (refund?.status === 'failed') {
+      throw new GatewayError(E.REFUND_REFUSED, refund.message ?? undefined, { transaction_id: refund.transaction_id, refund_id: id });
+    }
+    return presentTransaction(await getTransaction(db, req.identity, refund?.transaction_id ?? id));
+  };
 
   app.post('/charge', {
     config: {
@@ -71,7 +85,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
       deadlineMs: PROCESSING_DEADLINE_MS,
     },
     schema: { summary: 'Charge a token, a stored method or a card', body: ChargeBody, response: { 200: TransactionSchema } },
-  }, async (req) => {
+  }, async (req, reply) => {
     // A decline is recorded (committed) before its 402 is answered. Without an Idempotency-Key to
     // remember in the same transaction, a test-mode charge writes in one statement and needs no
     // transaction: a token's (chargesAtOnce) consumes the token in it, a stored method's or a card's
@@ -92,8 +106,11 @@ export default async function chargeRoutes(app: FastifyInstance) {
       // A live charge in three steps: recorded as pending with its token consumed, the processor
       // asked with no transaction open, its outcome recorded (charge-finish.ts).
       const begun = await req.tx((q) => createCharge(q, deps, req.identity, input, req.now, opts), { resource: (r) => r.txn.id });
+      // The processor gets what is left of the request's deadline, less room to record and answer:
+      // the merchant hears the outcome or PROC02, never a REQ06 while the sale is in flight.
+      const left = PROCESSING_DEADLINE_MS - reply.elapsedTime - ANSWER_MARGIN_MS;
       const txn = await completeCharge(db, connector!, req.identity, begun.txn, begun.pending!, req.now,
-        (err) => req.log.error({ err, transaction_id: begun.txn.id }, 'charge outcome not recorded; the reconciler will record it'));
+        (err) => req.log.error({ err, transaction_id: begun.txn.id }, 'charge outcome not recorded; the reconciler will record it'), left);
       app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
       const failure = chargeFailure(txn);
       if (failure) throw failure;
@@ -128,7 +145,9 @@ export default async function chargeRoutes(app: FastifyInstance) {
     async (req) => {
       const amount = readRefundAmount((req.body as Record<string, unknown> | undefined)?.amount);
       const connector = await connectorOf(req.identity);
-      const { txn, pending } = await req.tx((q) => refundCharge(q, req.identity, req.params.id, amount, req.now, connector), { resource: (r) => r.txn.id });
+      // A live refund's record is its refund row (replayRefund reads what became of it).
+      const { txn, pending } = await req.tx((q) => refundCharge(q, req.identity, req.params.id, amount, req.now, connector),
+        { resource: (r) => r.pending?.refundId ?? r.txn.id });
       // A live refund: recorded as pending, then its processor asked with no transaction open (refunds.ts).
       if (pending) return presentTransaction(await completeRefund(db, connector!, req.identity, txn, pending, req.now));
       return presentTransaction(txn);

@@ -19,7 +19,7 @@ export const BillingSchema = Type.Object({
   metadata: Str({ description: 'JSON-encoded.', examples: ['{}'] }),
   created_at: time(),
   updated_at: time(),
-  status: Str({ enum: ['success', 'failed', 'retried'], examples: ['success'] }),
+  status: Str({ enum: ['pending', 'success', 'failed', 'retried'], description: 'pending: a live charge whose outcome is not recorded yet.', examples: ['success'] }),
   parent_id: NullableInt({ description: 'The failed billing this one retried.' }),
   sequence: Int({ examples: [1] }),
   scheduled_for: time(),
@@ -63,7 +63,7 @@ export const BillingsQuery = loose({
   subscription_id: Int({ description: 'Only this subscription’s billings.' }),
   plan_id: Int({ description: 'Only this plan’s billings.' }),
   customer_id: Str({ description: 'Only this customer’s billings.' }),
-  status: Str({ enum: ['success', 'failed', 'retried'], description: 'Only billings in this status.' }),
+  status: Str({ enum: ['pending', 'success', 'failed', 'retried'], description: 'Only billings in this status.' }),
 });
 export const RetryBody = loose({ id: Str({ description: "The failed billing's transaction_id.", examples: ['f1a0b2c3d4e5f6a7'] }) }, {
   examples: [{ id: 'f1a0b2c3d4e5f6a7' }],

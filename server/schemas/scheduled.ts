@@ -46,7 +46,7 @@ const NULLABLE = ['zip', 'city', 'state', 'company', 'website', 'address_1', 'ad
 export const ScheduledSchema = Type.Object({
   class: Str({ examples: ['scheduledtransaction'] }),
   id: Str({ examples: ['sch_3c4d5e6f'] }),
-  status: Str({ enum: ['scheduled', 'billed', 'failed', 'cancelled'], examples: ['scheduled'] }),
+  status: Str({ enum: ['scheduled', 'processing', 'billed', 'failed', 'cancelled'], description: 'processing: a live charge whose outcome is not recorded yet.', examples: ['scheduled'] }),
   bill_on: Str({ description: 'YYYY-MM-DD.', examples: ['2026-02-01'] }),
   created_at: Timestamp(),
   updated_at: Timestamp(),
