@@ -35,7 +35,9 @@ describe('live charge: approved', () => {
       billTo: { firstName: 'Ada', lastName: 'Lovelace', address: '1 Analytical St', city: 'London', zip: '90210' },
       customerIP: '127.0.0.1',
     });
-    expect(t.id.startsWith(tr.order.invoiceNumber)).toBe(true);
+    // Our id is 32 hex digits; invoiceNumber (and refId) take 20: its prefix, what lookup matches by.
+    expect(tr.order.invoiceNumber).toBe(t.id.slice(0, 20));
+    expect(sent[0].refId).toBe(t.id.slice(0, 20));
     expect(sent[0].merchantAuthentication).toEqual({ name: 'standin-login', transactionKey: 'StandinKey123456' });
     // Recorded once, with one event; nothing pending.
     const r = await row(gw, t.id);
