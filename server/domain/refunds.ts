@@ -57,7 +57,7 @@ async function refuse(db: Db, scope: Scope, refundId: string, err: GatewayError)
   await db.tx((q) => q.query(
     `UPDATE refunds SET status = 'failed', pending_since = NULL, reconcile_after = NULL, processor = coalesce(processor, '{}'::jsonb) || $4::jsonb
       WHERE id = $1 AND merchant_id = $2 AND env = $3 AND status = 'pending'`,
-    [refundId, scope.merchantId, scope.env, { message: err.message }],
+    [refundId, scope.merchantId, scope.env, { code: err.code, message: err.message }],
   ));
   throw err;
 }
@@ -71,25 +71,28 @@ export async function completeRefund(
   db: Db, connector: Connector, scope: Scope, txn: Transaction, pending: PendingRefund, now: Date,
 ): Promise<Transaction> {
   const p = (txn.processor ?? {}) as Record<string, string | null>;
-  const state = await ask<LookupResult | Error>((ctx) => connector.lookup({ reference: txn.id, processorId: p.id ?? null, createdAt: txn.created_at, amount: txn.amount_settled }, ctx),
-    (err) => (err instanceof Error ? err : new Error(String(err))));
-  if (state instanceof Error || !state.found) {
-    await refuse(db, scope, pending.refundId, new GatewayError(E.PROCESSOR_UNREACHABLE,
-      `the processor could not say whether the charge has settled${state instanceof Error ? ` (${state.message})` : ''}; nothing was refunded: retry later`,
-      { retry_after: '30' }));
-  }
-  const settlement = (state as Extract<typeof state, { found: true }>).settlement;
-  let kind: 'refund' | 'void' = 'refund';
-  if (settlement === 'unsettled') {
-    if (!pending.whole) await refuse(db, scope, pending.refundId, new GatewayError(E.REFUND_BEFORE_SETTLEMENT));
-    kind = 'void';
-  } else if (settlement !== 'settled') {
+  const state = await ask<LookupResult | null>((ctx) => connector.lookup({ reference: txn.id, processorId: p.id ?? null, createdAt: txn.created_at, amount: txn.amount_settled }, ctx),
+    () => null);
+  // Where the processor could not say (its reporting off or away), the refund is tried, and a
+  // refusal for a sale not settled yet (nothing happened) turns into a void of the whole.
+  const settlement = state?.found ? state.settlement : null;
+  if (settlement !== null && settlement !== 'settled' && settlement !== 'unsettled') {
     await refuse(db, scope, pending.refundId, new GatewayError(E.REFUND_NOT_SETTLED, `the processor says this charge is ${settlement}: it cannot be refunded`));
   }
-  // Its kind before the call: a reconciler finds a void on its sale, a refund by its own reference.
-  if (kind === 'void') await db.query("UPDATE refunds SET kind = 'void' WHERE id = $1 AND status = 'pending'", [pending.refundId]);
+  if (settlement === 'unsettled' && !pending.whole) await refuse(db, scope, pending.refundId, new GatewayError(E.REFUND_BEFORE_SETTLEMENT));
   const request = reverseRequest(txn, pending.refundId, pending.amount);
-  const result = await ask((ctx) => (kind === 'void' ? connector.void(request, ctx) : connector.refund(request, ctx)), unknownFrom);
+  let kind: 'refund' | 'void' = settlement === 'unsettled' ? 'void' : 'refund';
+  let result = kind === 'refund' ? await ask((ctx) => connector.refund(request, ctx), unknownFrom) : null;
+  if (result?.outcome === 'invalid' && result.notSettled) {
+    if (!pending.whole) await refuse(db, scope, pending.refundId, new GatewayError(E.REFUND_BEFORE_SETTLEMENT));
+    kind = 'void';
+    result = null;
+  }
+  if (!result) {
+    // Its kind before the call: a reconciler finds a void on its sale, a refund by its own reference.
+    await db.query("UPDATE refunds SET kind = 'void' WHERE id = $1 AND status = 'pending'", [pending.refundId]);
+    result = await ask((ctx) => connector.void(request, ctx), unknownFrom);
+  }
   if (result.outcome === 'unknown') {
     // Which way it went is the processor's to say: the refund stays pending.
     throw new GatewayError(E.PROCESSOR_OUTCOME_UNKNOWN,

@@ -81,6 +81,11 @@ export interface ProcessorResult {
   reasonCode: string | null;
   /** The processor's own text, for the merchant. */
   message: string | null;
+  /**
+   * A refund refused because the sale has not settled yet (nothing happened): the gateway may void
+   * the sale instead when the whole of it is refunded.
+   */
+  notSettled?: boolean;
 }
 
 export interface ReverseRequest {

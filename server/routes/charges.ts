@@ -13,7 +13,7 @@ import type { Scope } from '../domain/keys.js';
 import { Transaction, getTransaction, listTransactions, refundCharge } from '../domain/transactions.js';
 import { ChargeBody, RefundBody, TransactionSchema, TransactionsQuery, presentTransaction } from '../schemas/transactions.js';
 import { List } from '../schemas/common.js';
-import { E, GatewayError } from '../errors.js';
+import { E, ErrorCode, GatewayError } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
@@ -62,15 +62,17 @@ export default async function chargeRoutes(app: FastifyInstance) {
     return presentTransaction(txn);
   };
   const replayRefund: IdempotentReplay = async (req, id) => {
-    const [refund] = await db.query<{ transaction_id: string; status: string; message: string | null }>(
-      "SELECT transaction_id, status, processor->>'message' AS message FROM refunds WHERE id = $1 AND merchant_id = $2 AND env = $3",
+    const [refund] = await db.query<{ transaction_id: string; status: string; code: ErrorCode | null; message: string | null }>(
+      `SELECT transaction_id, status, processor->>'code' AS code, processor->>'message' AS message
+         FROM refunds WHERE id = $1 AND merchant_id = $2 AND env = $3`,
       [id, req.identity.merchantId, req.identity.env]);
     if (refund?.status === 'pending') {
       throw new GatewayError(E.PROCESSOR_OUTCOME_UNKNOWN, `refund ${id} is pending: it is resolved by asking the processor; do not refund again`,
         { transaction_id: refund.transaction_id, refund_id: id });
     }
     if (refund?.status === 'failed') {
-      throw new GatewayError(E.REFUND_REFUSED, refund.message ?? undefined, { transaction_id: refund.transaction_id, refund_id: id });
+      // Refused by the gateway before it was sent (REFUND03…) or by the processor (REFUND04).
+      throw new GatewayError(refund.code ?? E.REFUND_REFUSED, refund.message ?? undefined, { transaction_id: refund.transaction_id, refund_id: id });
     }
     return presentTransaction(await getTransaction(db, req.identity, refund?.transaction_id ?? id));
   };
@@ -138,7 +140,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
       config: {
         idempotentReplay: replayRefund, deadlineMs: 2 * PROCESSOR_DEADLINE_MS + 15_000,
         errors: [E.CHARGE_NOT_FOUND, E.REFUND_TOO_LARGE, E.REFUND_NOT_SETTLED, E.AMOUNT_INVALID, E.NO_LIVE_PROCESSOR,
-          E.REFUND_BEFORE_SETTLEMENT, E.REFUND_REFUSED, E.PROCESSOR_OUTCOME_UNKNOWN, E.PROCESSOR_UNREACHABLE],
+          E.REFUND_BEFORE_SETTLEMENT, E.REFUND_REFUSED, E.PROCESSOR_OUTCOME_UNKNOWN],
       },
       schema: { summary: 'Refund a settled charge, whole or in part', body: RefundBody, response: { 200: TransactionSchema } },
     },

@@ -1,10 +1,16 @@
 import { describe, expect, expectError, visa } from '../../fixtures.js';
+import type { AuthnetStandin } from '../../helpers/authnet-standin.js';
 import {
-  charge, events, get, liveMerchant, liveToken, post, reconcile, storedSalesOf, test,
+  charge, events, get, liveMerchant, liveToken, post, reconcile, storedSalesOf, test, transactionRequests,
 } from './live-fixtures.js';
 
-// Cases a review of the live path found: a sale voided at the processor is no settled charge, and a
-// refund retried with its Idempotency-Key never turns a refund that did not happen into a 200.
+/** The void and refund requests the stand-in got about the sale `transId`, by type, in order. */
+const reversalsOf = (standin: AuthnetStandin, transId: string) => transactionRequests(standin)
+  .filter((c) => c.transactionRequest.refTransId === transId).map((c) => c.transactionRequest.transactionType as string);
+
+// Cases a review of the live path found: a sale voided at the processor is no settled charge; a
+// refund does not depend on the processor's reporting (off by default at Authorize.Net), and one
+// retried with its Idempotency-Key never turns a refund that did not happen into a 200.
 
 describe('what the reconciler records', () => {
   test('a pending sale the merchant voided at the processor is recorded declined, never SETTLED', async ({ gateway: gw, standin }) => {
@@ -21,20 +27,40 @@ describe('what the reconciler records', () => {
   });
 });
 
-describe('a refund retried with its Idempotency-Key', () => {
-  test('the processor could not be asked (503 PROC05): the retry is REFUND04, never a 200, and nothing was refunded', async ({ gateway: gw, standin }) => {
+describe('a refund when the processor cannot say whether the sale settled (its reporting off)', () => {
+  test('the whole of an unsettled sale: the refund is refused as not settled (reason 54), so the sale is voided', async ({ gateway: gw, standin }) => {
     const m = await liveMerchant(gw, standin);
     const res = await charge(gw, { token: await liveToken(gw, visa, m), amount: 1800 }, {}, m.live.private_key);
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id as string;
-    const key = { 'idempotency-key': `refund-${Date.now()}` };
+    const [sale] = storedSalesOf(standin, id);
     standin.setTransactionDetailsApi(false);
     try {
-      expectError(await post(gw, `/charge/${id}/cancel`, {}, key, m.live.private_key), 503, 'PROC05');
-      expectError(await post(gw, `/charge/${id}/cancel`, {}, key, m.live.private_key), 402, 'REFUND04');
+      const done = await post(gw, `/charge/${id}/cancel`, {}, {}, m.live.private_key);
+      expect(done.statusCode, done.body).toBe(200);
+      expect(done.json()).toMatchObject({ voided: true, refunded: true, amount_refunded: 1800, refunds: [{ kind: 'void', status: 'succeeded' }] });
     } finally {
       standin.setTransactionDetailsApi(true);
     }
-    expect(await get(gw, `/charge/${id}`, m.live.private_key)).toMatchObject({ amount_refunded: 0, refunded: false, refunds: [{ status: 'failed' }] });
+    expect(sale.transactionStatus).toBe('voided');
+    expect(reversalsOf(standin, sale.transId)).toEqual(['refundTransaction', 'voidTransaction']);
+  });
+
+  test('part of an unsettled sale: REFUND03, and its Idempotency-Key retry answers the same, nothing sent again, nothing refunded', async ({ gateway: gw, standin }) => {
+    const m = await liveMerchant(gw, standin);
+    const res = await charge(gw, { token: await liveToken(gw, visa, m), amount: 1800 }, {}, m.live.private_key);
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().id as string;
+    const [sale] = storedSalesOf(standin, id);
+    const key = { 'idempotency-key': `refund-${Date.now()}` };
+    standin.setTransactionDetailsApi(false);
+    try {
+      expectError(await post(gw, `/charge/${id}/cancel`, { amount: 500 }, key, m.live.private_key), 409, 'REFUND03');
+      expectError(await post(gw, `/charge/${id}/cancel`, { amount: 500 }, key, m.live.private_key), 409, 'REFUND03');
+    } finally {
+      standin.setTransactionDetailsApi(true);
+    }
+    expect(reversalsOf(standin, sale.transId)).toEqual(['refundTransaction']);
+    expect(await get(gw, `/charge/${id}`, m.live.private_key)).toMatchObject({ amount_refunded: 0, refunded: false, voided: false, refunds: [{ status: 'failed' }] });
   });
 });

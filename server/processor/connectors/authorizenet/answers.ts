@@ -88,6 +88,8 @@ function reason(tr: Obj): { code: string | null; message: string | null } {
   return { code: null, message: null };
 }
 
+const NOT_SETTLED_REASON = '54';
+
 /** A createTransactionResponse (sale, void or refund) as a ProcessorResult. */
 export function readTransaction(body: Obj): ProcessorResult {
   const t = top(body);
@@ -96,7 +98,11 @@ export function readTransaction(body: Obj): ProcessorResult {
   if (tr && responseCode && OUTCOMES[responseCode]) {
     const r = reason(tr);
     const duplicate = responseCode === '3' && r.code === DUPLICATE_REASON;
+    // Reason 54: "The referenced transaction does not meet the criteria for issuing a credit": a
+    // refund of a sale not settled yet.
+    const notSettled = responseCode === '3' && r.code === NOT_SETTLED_REASON;
     return {
+      ...(notSettled ? { notSettled } : {}),
       outcome: duplicate ? 'unknown' : OUTCOMES[responseCode],
       processorId: transId(tr.transId),
       authCode: text(tr.authCode),
