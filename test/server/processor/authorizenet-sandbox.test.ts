@@ -58,7 +58,7 @@ describe.skipIf(!live)('Authorize.Net sandbox', () => {
       reference: reference(), amount: 100, currency: 'USD',
       sale: { reference: s.reference, processorId: r.processorId!, amount: s.amount, instrument: { kind: 'card', last4: '1111', expMonth: 12, expYear: 2030 } },
     }, ctx());
-    expect(f).toMatchObject({ outcome: 'invalid', reasonCode: '54' });
+    expect(f).toMatchObject({ outcome: 'invalid', reasonCode: '54', notSettled: true });
   }, 60_000);
 
   it('an eCheck sale is approved', async () => {

@@ -233,7 +233,7 @@ describe('void and refund', () => {
     const s = sale();
     const r = await anet.sale(s, ctx());
     const f = await anet.refund(reverse(s, r.processorId!, 500), ctx());
-    expect(f).toMatchObject({ outcome: 'invalid', reasonCode: '54', message: 'The referenced transaction does not meet the criteria for issuing a credit.' });
+    expect(f).toMatchObject({ outcome: 'invalid', reasonCode: '54', notSettled: true, message: 'The referenced transaction does not meet the criteria for issuing a credit.' });
     const tr = lastTx();
     expect(Object.keys(tr)).toEqual(['transactionType', 'amount', 'currencyCode', 'payment', 'refTransId', 'order']);
     expect(tr.payment).toEqual({ creditCard: { cardNumber: '1111', expirationDate: 'XXXX' } });
