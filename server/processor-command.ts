@@ -94,7 +94,8 @@ async function direct(config: Config, cmd: ProcessorCommand, open: () => Promise
       }
       case 'processor reconcile': {
         const vault = await checkedVault(config, db);
-        const summary = await reconcilePending(db, { vault, processors: registry, clock: systemClock }, { merchantId: cmd.merchant, env: cmd.env, all: true });
+        const deps = { vault, processors: registry, clock: systemClock, notFoundAfterMs: config.reconcileNotFoundMs };
+        const summary = await reconcilePending(db, deps, { merchantId: cmd.merchant, env: cmd.env, all: true });
         return { kind: 'reconciled', summary: { ...summary } };
       }
     }

@@ -21,6 +21,14 @@ const EVENT_OF: Record<string, EventType> = {
 /** The least time worth sending a sale with: below it the answer could not arrive before the request's deadline. */
 const MIN_CALL_MS = 3_000;
 
+/**
+ * A pending sale is sent only this soon after its recording began, counted by the caller on its
+ * monotonic clock: well before the reconciler first looks at it (RECONCILE_FIRST_MS, 60 s), so a
+ * node that stalled can never send a sale the reconciler has already called never sent. A request's
+ * own deadline (40 s) is shorter still.
+ */
+export const SEND_WITHIN_MS = 45_000;
+
 /** How often a held charge is looked at again (its review may take hours). */
 export const HELD_RECHECK_MS = 15 * 60_000;
 
@@ -82,7 +90,8 @@ export async function completeCharge(
   db: Db, connector: Connector, scope: Scope, txn: Transaction, sale: SaleRequest, now: Date,
   log?: (err: unknown) => void, deadlineMs = PROCESSOR_DEADLINE_MS,
 ): Promise<Transaction> {
-  // Too little time left to hear an answer: not sent at all (the reconciler finds no record: PROC04).
+  // Too little time left to hear an answer (the caller's budget, counted on this process's monotonic
+  // clock since before the charge was recorded): not sent at all (the reconciler finds no record: PROC04).
   if (deadlineMs < MIN_CALL_MS) return txn;
   const result = await ask((ctx) => connector.sale(sale, ctx), unknownFrom, Math.min(deadlineMs, PROCESSOR_DEADLINE_MS));
   if (result.outcome === 'unknown') return txn;

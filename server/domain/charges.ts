@@ -335,7 +335,7 @@ async function decide(
   if (!connector.local) {
     // What a later refund of an eCheck must name (routing numbers identify a bank, not a person).
     const routing = inst.payment.kind === 'bank' ? { routing: inst.payment.routing, account_type: inst.payment.type } : {};
-    Object.assign(row, { processor: { ...processorRecord(connector.name, amount, null), ...routing }, pending_since: now, reconcile_after: new Date(now.getTime() + RECONCILE_FIRST_MS) });
+    Object.assign(row, { processor: { ...processorRecord(connector.name, amount, null), account: connector.account ?? null, ...routing }, pending_since: now, reconcile_after: new Date(now.getTime() + RECONCILE_FIRST_MS) });
   }
   const cols = Object.keys(row);
   // The row as stored, without reading it back (a wide SELECT costs more than the insert). Not

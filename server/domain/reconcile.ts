@@ -28,7 +28,11 @@ export interface ReconcileDeps extends ProcessorDeps {
 export interface ReconcileFilter {
   merchantId?: string;
   env?: Env;
-  /** Look at every unresolved row now, not only those due (the command); a row another node is asking about is still skipped. */
+  /**
+   * Look at every unresolved row now, not only those due (the command). It may look at a row a node
+   * is asking about or whose sale is still on its way: harmless, since an outcome is recorded only
+   * on a row still unresolved, and "no record" counts only past notFoundAfterMs.
+   */
   all?: boolean;
 }
 
@@ -96,8 +100,16 @@ async function lookUp(db: Db, deps: ReconcileDeps, row: Claimed, now: Date): Pro
   }
   const age = now.getTime() - new Date(row.created_at).getTime();
   if (age < (deps.notFoundAfterMs ?? NOT_FOUND_AFTER_MS)) return null;
+  // Sent under another account than the connection has now (the operator changed it): this one's
+  // "no record" says nothing; it stays unresolved for the operator (logged by the caller).
+  if ((voiding ? await accountOfSale(db, row.transaction_id!) : p.account ?? null) !== (connector.account ?? null)) {
+    throw new Error(`operation ${row.id} was sent under another processor account than the connection now names; resolve it by hand`);
+  }
   return { result: { ...NO_RECORD }, noRecord: true };
 }
+
+const accountOfSale = async (db: Db, transactionId: string) =>
+  (await db.query<{ account: string | null }>("SELECT processor->>'account' AS account FROM transactions WHERE id = $1", [transactionId]))[0]?.account ?? null;
 
 /** The lookup of the sale a void reverses. */
 async function saleOf(db: Db, transactionId: string) {

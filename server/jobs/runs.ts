@@ -1,6 +1,6 @@
 import { Db } from '../db/index.js';
 import { PendingSale, RecurringDeps, billSubscription } from '../domain/billings.js';
-import { completeCharge } from '../domain/charge-finish.js';
+import { SEND_WITHIN_MS, completeCharge } from '../domain/charge-finish.js';
 import type { Scope } from '../domain/keys.js';
 import { sendChargeReceipt } from '../domain/receipts.js';
 import { ST, ScheduledRow, billScheduled } from '../domain/scheduled.js';
@@ -80,10 +80,13 @@ export const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resol
  * (charge-finish.ts; a crash here leaves it to the reconciler). Then the receipt the charge asked
  * for (the outbox sweep covers a crash here). Returns the charge as it ended.
  */
-async function afterCommit(deps: JobDeps, scope: Scope, charged: Transaction | null, now: Date, pending?: PendingSale): Promise<Transaction | null> {
+async function afterCommit(
+  deps: JobDeps, scope: Scope, charged: Transaction | null, now: Date, pending: PendingSale | undefined, began: number,
+): Promise<Transaction | null> {
   const txn = pending && charged
     ? await completeCharge(deps.db, pending.connector, scope, charged, pending.sale, now,
-      (err) => deps.log?.error({ err, transaction_id: charged.id }, 'run charge outcome not recorded; the reconciler will record it'))
+      (err) => deps.log?.error({ err, transaction_id: charged.id }, 'run charge outcome not recorded; the reconciler will record it'),
+      SEND_WITHIN_MS - (performance.now() - began))
     : charged;
   if (!txn?.receipt_due || !txn.successful) return txn;
   try {
@@ -97,6 +100,7 @@ async function afterCommit(deps: JobDeps, scope: Scope, charged: Transaction | n
 
 /** Claims, charges and records one due subscription run; null when nothing (unlocked) is due. */
 export async function runOneSubscription(deps: JobDeps, target: Target): Promise<{ ok: boolean; callback: boolean } | null> {
+  const began = performance.now();
   const run = await deps.db.tx(async (q) => {
     const [sub] = 'realNow' in target
       ? await q.query<SubscriptionRow & { offset_ms: number }>(
@@ -125,7 +129,7 @@ export async function runOneSubscription(deps: JobDeps, target: Target): Promise
     }
   });
   if (!run) return null;
-  const txn = await afterCommit(deps, run.scope, run.txn, run.now, run.pending);
+  const txn = await afterCommit(deps, run.scope, run.txn, run.now, run.pending, began);
   return { ok: run.pending ? !!txn?.successful : run.billing.status === 'success', callback: run.callback || !!run.pending };
 }
 
@@ -139,6 +143,7 @@ export function runSubscriptionNow(deps: JobDeps, scope: Scope, number: number, 
 
 /** Claims, charges and records one due scheduled transaction; null when nothing (unlocked) is due. */
 export async function runOneScheduled(deps: JobDeps, target: Target): Promise<{ ok: boolean } | null> {
+  const began = performance.now();
   const run = await deps.db.tx(async (q) => {
     const [st] = 'realNow' in target
       ? await q.query<ScheduledRow & { offset_ms: number }>(
@@ -168,7 +173,7 @@ export async function runOneScheduled(deps: JobDeps, target: Target): Promise<{ 
     }
   });
   if (!run) return null;
-  const txn = await afterCommit(deps, run.scope, run.txn, run.now, run.pending);
+  const txn = await afterCommit(deps, run.scope, run.txn, run.now, run.pending, began);
   return { ok: run.pending ? !!txn?.successful : run.row.status === 'billed' };
 }
 

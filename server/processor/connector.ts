@@ -134,6 +134,12 @@ export interface Connector {
    * simulator): the gateway may then ask it before the charge is recorded, in one statement.
    */
   readonly local: boolean;
+  /**
+   * Which processor account it charges, without a secret (the registry sets it from the
+   * connection's plain settings): an operation recorded under one account is never called
+   * unknown to another (reconcile.ts).
+   */
+  readonly account?: string;
   /** Authorize and capture. */
   sale(req: SaleRequest, ctx: CallContext): Promise<ProcessorResult>;
   /** Cancels an unsettled sale whole. */

@@ -74,6 +74,8 @@ export class ProcessorRegistry {
     const f = this.factories.get(connection.connector);
     if (!f) throw new Error(`no connector named ${connection.connector} in this build (${this.names().join(', ')})`);
     const made = f.create(connection, this.runtime);
+    const account = `${connection.connector}:${JSON.stringify(Object.entries(connection.settings).sort(([a], [b]) => a.localeCompare(b)))}`;
+    Object.defineProperty(made, 'account', { value: account, enumerable: true });
     if (this.open.size > 1000) this.open.clear();
     this.open.set(key, made);
     return made;

@@ -34,7 +34,7 @@ export default async function billingRoutes(app: FastifyInstance) {
   app.post<{ Body: Record<string, unknown> }>('/billings/retry', {
     config: { idempotentReplay: replay, errors: [E.BILLING_TXN_NOT_FOUND, E.BILLING_NOT_FAILED, E.CARD_DECLINED, E.NO_LIVE_PROCESSOR], deadlineMs: PROCESSOR_DEADLINE_MS + 15_000 },
     schema: { summary: 'Retry a failed billing now', body: RetryBody, response: { 200: BillingSchema } },
-  }, async (req) => {
+  }, async (req, reply) => {
     // Recorded by its transaction id, the id GET /billings/:id reads it back by.
     const run = await req.tx((q) => retryBilling(q, { vault, clock, processors }, req.identity, req.body?.id, req.now),
       { resource: (r) => String(r.billing.transaction_id ?? r.billing.id) });
@@ -42,7 +42,9 @@ export default async function billingRoutes(app: FastifyInstance) {
       // A live retry: its charge was recorded as pending; ask the processor now, no transaction open.
       const charged = run.txn;
       run.txn = await completeCharge(db, run.pending.connector, req.identity, charged, run.pending.sale, req.now,
-        (err) => req.log.error({ err, transaction_id: charged.id }, 'retry charge outcome not recorded; the reconciler will record it'));
+        (err) => req.log.error({ err, transaction_id: charged.id }, 'retry charge outcome not recorded; the reconciler will record it'),
+        // What is left of the request's deadline, less room to record and answer (as POST /charge).
+        PROCESSOR_DEADLINE_MS + 15_000 - reply.elapsedTime - 8_000);
       run.billing = await getBillingByTransaction(db, req.identity, charged.id);
       run.callback = true;
     }

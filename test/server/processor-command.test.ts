@@ -282,5 +282,5 @@ describe.runIf(DB_KIND === 'pglite')('an embedded data directory', () => {
     } finally {
       if (!closed) await gw.close();
     }
-  });
+  }, 120_000); // a gateway on disk, its admin route, the directory itself, a re-encryption: ~20 s idle, more on a loaded box
 });

@@ -64,3 +64,20 @@ describe('a refund when the processor cannot say whether the sale settled (its r
     expect(await get(gw, `/charge/${id}`, m.live.private_key)).toMatchObject({ amount_refunded: 0, refunded: false, voided: false, refunds: [{ status: 'failed' }] });
   });
 });
+
+describe('a processor account changed while an operation is unresolved', () => {
+  test("the new account's 'no record' is not taken as never charged: the charge stays pending until the account it went to answers", async ({ gateway: gw, standin }) => {
+    const m = await liveMerchant(gw, standin);
+    standin.fail('status500');
+    const first = await charge(gw, { token: await liveToken(gw, visa, m), amount: 2700 }, {}, m.live.private_key);
+    const id = expectError(first, 502, 'PROC02').transaction_id as string;
+    const account = (await gw.db.query<{ a: string }>("SELECT processor->>'account' AS a FROM transactions WHERE id = $1", [id]))[0].a;
+    expect(account).toMatch(/^authorizenet:/);
+    await gw.db.query(`UPDATE transactions SET processor = processor || '{"account": "authorizenet:another"}'::jsonb WHERE id = $1`, [id]);
+    expect(await reconcile(gw, { merchantId: m.id, notFoundAfterMs: 0 })).toEqual({ examined: 1, resolved: 0, not_found: 0, unresolved: 1 });
+    expect(await get(gw, `/charge/${id}`, m.live.private_key)).toMatchObject({ status: 'PENDING' });
+    await gw.db.query('UPDATE transactions SET processor = jsonb_set(processor, \'{account}\', to_jsonb($2::text)) WHERE id = $1', [id, account]);
+    expect(await reconcile(gw, { merchantId: m.id, notFoundAfterMs: 0 })).toEqual({ examined: 1, resolved: 0, not_found: 1, unresolved: 0 });
+    expect(await get(gw, `/charge/${id}`, m.live.private_key)).toMatchObject({ status: 'FAILED', error_code: 'PROC04' });
+  });
+});

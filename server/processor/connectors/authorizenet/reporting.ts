@@ -30,6 +30,12 @@ const BATCH_RANGE_MS = 31 * DAY_MS;
 const MAX_SEARCH_MS = 400 * DAY_MS;
 /** Clock skew allowed past now in the last settled-batch range. */
 const SKEW_MS = 3_600_000;
+/**
+ * How long after it was made a sale is looked for among settled batches: a captured sale settles in
+ * the next daily batch, so a few days bound the search (a lookup of an old row stays a few calls,
+ * however old it is); a held sale whose review lasts longer is looked up by its id.
+ */
+const SETTLES_WITHIN_MS = 4 * DAY_MS;
 
 /** "The record cannot be found." (getTransactionDetailsRequest of an id the merchant does not have). */
 const NOT_FOUND = 'E00040';
@@ -169,9 +175,10 @@ async function search(ask: Ask, ep: Endpoint, req: LookupRequest): Promise<Obj[]
   const unsettled = await pages(ask, 'getUnsettledTransactionListRequest', { ...base(ep), status: 'any' },
     (page) => !olderThanSince(page[page.length - 1]));
   const hits = unsettled.filter(matches);
-  for (let from = since; from < now; from += BATCH_RANGE_MS) {
+  const until = Math.min(now, req.createdAt.getTime() + SETTLES_WITHIN_MS);
+  for (let from = since; from < until; from += BATCH_RANGE_MS) {
     // A little past now: a batch settled a moment ago (after the unsettled list was read) is included.
-    const to = Math.min(from + BATCH_RANGE_MS - 1000, now + SKEW_MS);
+    const to = Math.min(from + BATCH_RANGE_MS - 1000, until + SKEW_MS);
     const body = await ask({
       getSettledBatchListRequest: {
         ...base(ep), includeStatistics: false, firstSettlementDate: utc(new Date(from)), lastSettlementDate: utc(new Date(to)),
