@@ -5,7 +5,9 @@ import { recordOutcome } from './charge-finish.js';
 import { NO_RECORD, ask } from './charge-outcome.js';
 import { ProcessorDeps, connectorFor } from './connectors.js';
 import type { Env, Scope } from './keys.js';
+import { sendChargeReceipt } from './receipts.js';
 import { recordRefundOutcome } from './refunds.js';
+import type { Transaction } from './transactions.js';
 
 // The reconciler: live charges and refunds whose outcome is not known (PENDING), and charges held
 // for review (HELD), resolved by asking their processor (a lookup by the gateway's reference,
@@ -133,9 +135,16 @@ export async function reconcilePending(db: Db, deps: ReconcileDeps, filter: Reco
       const scope: Scope = { merchantId: row.merchant_id, env: row.env };
       try {
         const answer = await lookUp(db, deps, row, now);
-        const changed = answer && await db.tx((q) => (table === 'transactions'
-          ? recordOutcome(q, scope, row.id, answer.result, now).then((r) => r.changed)
-          : recordRefundOutcome(q, scope, row.id, row.kind ?? 'refund', answer.result, now)));
+        const recorded = answer && await db.tx<{ changed: boolean; txn: Transaction | null }>((q) => (table === 'transactions'
+          ? recordOutcome(q, scope, row.id, answer.result, now)
+          : recordRefundOutcome(q, scope, row.id, row.kind ?? 'refund', answer.result, now).then((changed) => ({ changed, txn: null }))));
+        const changed = !!recorded && recorded.changed;
+        // The receipt a charge asked for, now that it has settled (its own transaction: a failure
+        // never undoes the outcome; the outbox sweep makes it within a day of the charge).
+        if (changed && recorded.txn?.receipt_due && recorded.txn.successful) {
+          const txn = recorded.txn;
+          await db.tx((q) => sendChargeReceipt(q, scope, txn, now)).catch((err) => deps.onError?.(err, row.id));
+        }
         if (changed) {
           out[answer.noRecord ? 'not_found' : 'resolved']++;
           continue;

@@ -1,7 +1,7 @@
 import { describe, expect, expectError, visa } from '../../fixtures.js';
 import type { AuthnetStandin } from '../../helpers/authnet-standin.js';
 import {
-  charge, events, get, liveMerchant, liveToken, post, reconcile, storedSalesOf, test, transactionRequests,
+  ERROR_CARD, charge, events, get, liveMerchant, liveToken, post, reconcile, storedSalesOf, test, transactionRequests,
 } from './live-fixtures.js';
 
 /** The void and refund requests the stand-in got about the sale `transId`, by type, in order. */
@@ -79,5 +79,22 @@ describe('a processor account changed while an operation is unresolved', () => {
     await gw.db.query('UPDATE transactions SET processor = jsonb_set(processor, \'{account}\', to_jsonb($2::text)) WHERE id = $1', [id, account]);
     expect(await reconcile(gw, { merchantId: m.id, notFoundAfterMs: 0 })).toEqual({ examined: 1, resolved: 0, not_found: 1, unresolved: 0 });
     expect(await get(gw, `/charge/${id}`, m.live.private_key)).toMatchObject({ status: 'FAILED', error_code: 'PROC04' });
+  });
+});
+
+describe('a receipt asked for by a charge the reconciler settles', () => {
+  test('a held charge approved by review gets its receipt when the reconciler records it (none while held)', async ({ gateway: gw, standin }) => {
+    const m = await liveMerchant(gw, standin);
+    const token = await liveToken(gw, { ...visa, card_number: ERROR_CARD, csc: undefined }, m);
+    const res = await charge(gw, { token, amount: 25300, send_receipt: true, email_address: 'ada@example.com' }, {}, m.live.private_key);
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().id as string;
+    expect(res.json()).toMatchObject({ status: 'HELD', receipt: { due: true, receipt_id: null } });
+    const receipts = () => gw.db.query('SELECT id FROM receipts WHERE transaction_id = $1', [id]);
+    expect(await receipts()).toHaveLength(0);
+    storedSalesOf(standin, id)[0].transactionStatus = 'approvedReview';
+    expect(await reconcile(gw, { merchantId: m.id })).toMatchObject({ resolved: 1 });
+    expect(await receipts()).toHaveLength(1);
+    expect(await get(gw, `/charge/${id}`, m.live.private_key)).toMatchObject({ status: 'SETTLED', receipt: { due: true, receipt_id: expect.any(Number) } });
   });
 });
