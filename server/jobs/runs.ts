@@ -99,7 +99,9 @@ async function afterCommit(
 }
 
 /** Claims, charges and records one due subscription run; null when nothing (unlocked) is due. */
-export async function runOneSubscription(deps: JobDeps, target: Target): Promise<{ ok: boolean; callback: boolean } | null> {
+export async function runOneSubscription(
+  deps: JobDeps, target: Target, lanes?: Lanes, counted?: (ok: boolean) => void,
+): Promise<{ ok: boolean | null; callback: boolean } | null> {
   const began = performance.now();
   const run = await deps.db.tx(async (q) => {
     const [sub] = 'realNow' in target
@@ -129,6 +131,11 @@ export async function runOneSubscription(deps: JobDeps, target: Target): Promise
     }
   });
   if (!run) return null;
+  if (run.pending && lanes) {
+    // A live charge: asked of its processor beside the next runs (the round waits for it at its end).
+    lanes.add(afterCommit(deps, run.scope, run.txn, run.now, run.pending, began).then((txn) => counted?.(!!txn?.successful)));
+    return { ok: null, callback: true };
+  }
   const txn = await afterCommit(deps, run.scope, run.txn, run.now, run.pending, began);
   return { ok: run.pending ? !!txn?.successful : run.billing.status === 'success', callback: run.callback || !!run.pending };
 }
@@ -142,7 +149,9 @@ export function runSubscriptionNow(deps: JobDeps, scope: Scope, number: number, 
 }
 
 /** Claims, charges and records one due scheduled transaction; null when nothing (unlocked) is due. */
-export async function runOneScheduled(deps: JobDeps, target: Target): Promise<{ ok: boolean } | null> {
+export async function runOneScheduled(
+  deps: JobDeps, target: Target, lanes?: Lanes, counted?: (ok: boolean) => void,
+): Promise<{ ok: boolean | null } | null> {
   const began = performance.now();
   const run = await deps.db.tx(async (q) => {
     const [st] = 'realNow' in target
@@ -173,6 +182,10 @@ export async function runOneScheduled(deps: JobDeps, target: Target): Promise<{ 
     }
   });
   if (!run) return null;
+  if (run.pending && lanes) {
+    lanes.add(afterCommit(deps, run.scope, run.txn, run.now, run.pending, began).then((txn) => counted?.(!!txn?.successful)));
+    return { ok: null };
+  }
   const txn = await afterCommit(deps, run.scope, run.txn, run.now, run.pending, began);
   return { ok: run.pending ? !!txn?.successful : run.row.status === 'billed' };
 }
@@ -187,22 +200,57 @@ export async function runDue(deps: JobDeps, realNow: Date = deps.clock.now(), op
   const out = emptySummary();
   const subSkip: number[] = [];
   const stSkip: string[] = [];
-  for (let n = 0; n < max && (await drainOne(deps, out, 'sub', { realNow, skip: subSkip })); n++);
-  for (let n = 0; n < max && (await drainOne(deps, out, 'st', { realNow, skip: stSkip })); n++);
+  const lanes = new Lanes(LIVE_LANES);
+  try {
+    for (let n = 0; n < max && (await drainOne(deps, out, 'sub', { realNow, skip: subSkip }, lanes)); n++);
+    for (let n = 0; n < max && (await drainOne(deps, out, 'st', { realNow, skip: stSkip }, lanes)); n++);
+  } finally {
+    await lanes.idle();
+  }
   return out;
 }
 
+/** How many live runs' processor calls one round has under way at once. */
+const LIVE_LANES = 8;
+
+/**
+ * Live runs' processor calls under way beside a round's next runs: a run is claimed only when a
+ * lane is free (so its sale is sent at once, inside its budget), and the round ends when all are
+ * done. A slow processor then holds a round for its calls eight at a time, not one by one.
+ */
+export class Lanes {
+  private readonly running = new Set<Promise<unknown>>();
+  constructor(private readonly limit: number) {}
+
+  async free(): Promise<void> {
+    while (this.running.size >= this.limit) await Promise.race(this.running);
+  }
+
+  add(work: Promise<unknown>): void {
+    const done: Promise<unknown> = work.catch(() => {}).finally(() => this.running.delete(done));
+    this.running.add(done);
+  }
+
+  async idle(): Promise<void> {
+    await Promise.all(this.running);
+  }
+}
+
 /** Runs one piece of work and counts it; false when nothing was due. An unexpected error is logged and skipped. */
-async function drainOne(deps: JobDeps, out: RunSummary, kind: 'sub' | 'st', target: Target): Promise<boolean> {
+async function drainOne(deps: JobDeps, out: RunSummary, kind: 'sub' | 'st', target: Target, lanes?: Lanes): Promise<boolean> {
   await yieldTurn();
+  await lanes?.free();
   try {
+    // A live run's outcome is counted when its processor has answered (`counted`, before the round ends).
     if (kind === 'sub') {
-      const r = await runOneSubscription(deps, target);
-      if (r) out[r.ok ? 'billings' : 'failed_billings']++;
+      const count = (ok: boolean) => out[ok ? 'billings' : 'failed_billings']++;
+      const r = await runOneSubscription(deps, target, lanes, count);
+      if (r && r.ok !== null) count(r.ok);
       return !!r;
     }
-    const r = await runOneScheduled(deps, target);
-    if (r) out[r.ok ? 'scheduled_transactions' : 'failed_scheduled_transactions']++;
+    const count = (ok: boolean) => out[ok ? 'scheduled_transactions' : 'failed_scheduled_transactions']++;
+    const r = await runOneScheduled(deps, target, lanes, count);
+    if (r && r.ok !== null) count(r.ok);
     return !!r;
   } catch (err) {
     if (!(err instanceof RunError)) throw err;

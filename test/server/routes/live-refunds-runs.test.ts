@@ -7,6 +7,7 @@ import { bank, describe, expect, expectError, visa } from '../../fixtures.js';
 import type { TestGateway } from '../../fixtures.js';
 import type { AuthnetStandin } from '../../helpers/authnet-standin.js';
 import { jobDeps } from './billings-fixtures.js';
+import { builtInRegistry } from '../../../server/processor/processor.js';
 import {
   ERROR_CARD, charge, events, get, liveToken, post, reconcile, row, salesOf, storedSalesOf, test, transactionRequests,
 } from './live-fixtures.js';
@@ -189,6 +190,33 @@ describe('live runs: subscriptions and scheduled transactions', () => {
     expect(sent[0].transactionRequest).toMatchObject({ amount: '15.00', payment: { creditCard: { cardNumber: visa.card_number, expirationDate: '2030-12' } } });
     expect(sent[0].transactionRequest.payment.creditCard).not.toHaveProperty('cardCode');
     expect(await get(gw, `/charge/${b.transaction_id}`)).toMatchObject({ status: 'SETTLED', source: 'subscription', recurring: true });
+  });
+
+  test('one round asks the processor for several live runs at once, and counts each by its outcome', async ({ gateway: gw, standin }) => {
+    const subs = [await subscribed(gw, visa.card_number, 1600), await subscribed(gw, visa.card_number, 1700), await subscribed(gw, ERROR_CARD, 200)];
+    let inFlight = 0;
+    let most = 0;
+    // The processor's HTTP client, counting the sales under way at once (each answered after 300 ms).
+    const counting: typeof fetch = async (url, init) => {
+      const sale = String(init?.body ?? '').includes('authCaptureTransaction');
+      if (sale) most = Math.max(most, ++inFlight);
+      try {
+        return await fetch(url, init);
+      } finally {
+        if (sale) inFlight--;
+      }
+    };
+    standin.setLatency(300);
+    try {
+      const due = new Date(Math.max(...subs.map((x) => Date.parse(x.next_billing))));
+      const out = await runDue({ ...jobDeps(gw), processors: builtInRegistry({ fetch: counting }) }, due);
+      expect(out).toMatchObject({ billings: 2, failed_billings: 1, errors: 0 });
+    } finally {
+      standin.setLatency(0);
+    }
+    expect(most).toBeGreaterThan(1);
+    const statuses = await Promise.all(subs.map(async (x) => (await billings(gw, x.id))[0].status));
+    expect(statuses).toEqual(['success', 'success', 'failed']);
   });
 
   test('a declined subscription run: billing failed with the processor\'s decline', async ({ gateway: gw, standin }) => {
