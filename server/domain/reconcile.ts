@@ -1,4 +1,5 @@
 import type { Db } from '../db/index.js';
+import { Lanes } from '../lib/lanes.js';
 import type { Clock } from '../clock.js';
 import type { LookupResult, ProcessorResult } from '../processor/processor.js';
 import { recordOutcome } from './charge-finish.js';
@@ -120,44 +121,61 @@ async function saleOf(db: Db, transactionId: string) {
   return { reference: t.id, processorId: t.pid, createdAt: new Date(t.created_at), amount: Number(t.amount_settled) };
 }
 
+/** Resolves one claimed row: asks its processor, records what it says, counts it in `out`. */
+async function settleRow(db: Db, deps: ReconcileDeps, table: Table, row: Claimed, out: ReconcileSummary): Promise<void> {
+  const now = deps.clock.now();
+  const scope: Scope = { merchantId: row.merchant_id, env: row.env };
+  try {
+    const answer = await lookUp(db, deps, row, now);
+    const recorded = answer && await db.tx<{ changed: boolean; txn: Transaction | null }>((q) => (table === 'transactions'
+      ? recordOutcome(q, scope, row.id, answer.result, now)
+      : recordRefundOutcome(q, scope, row.id, row.kind ?? 'refund', answer.result, now).then((changed) => ({ changed, txn: null }))));
+    const changed = !!recorded && recorded.changed;
+    // The receipt a charge asked for, now that it has settled (its own transaction: a failure
+    // never undoes the outcome; the outbox sweep makes it within a day of the charge).
+    if (changed && recorded.txn?.receipt_due && recorded.txn.successful) {
+      const txn = recorded.txn;
+      await db.tx((q) => sendChargeReceipt(q, scope, txn, now)).catch((err) => deps.onError?.(err, row.id));
+    }
+    if (changed) {
+      out[answer.noRecord ? 'not_found' : 'resolved']++;
+      return;
+    }
+    out.unresolved++;
+    // An answer that changed nothing (a review still under way) has set its own next look.
+    if (!answer) await later(db, table, row.id);
+  } catch (err) {
+    // One merchant's unreadable connection or failing lookup never stops the others' rows.
+    out.unresolved++;
+    deps.onError?.(err, row.id);
+    await later(db, table, row.id).catch(() => {});
+  }
+}
+
+/** Lookups under way at once in a pass: a processor that hangs holds a lane for its deadline, not the pass. */
+const LANES = 8;
+
 /**
  * One pass: every unresolved live charge, then every pending refund, of the filter's merchant and
- * environment that is due (or all of them with `all`), each asked of its processor once.
+ * environment that is due (or all of them with `all`), each asked of its processor once, up to
+ * LANES at a time.
  */
 export async function reconcilePending(db: Db, deps: ReconcileDeps, filter: ReconcileFilter): Promise<ReconcileSummary> {
   const out: ReconcileSummary = { examined: 0, resolved: 0, not_found: 0, unresolved: 0 };
   for (const table of ['transactions', 'refunds'] as const) {
     const seen: string[] = [];
-    for (let row = await claim(db, table, filter, seen); row; row = await claim(db, table, filter, seen)) {
-      seen.push(row.id);
-      out.examined++;
-      const now = deps.clock.now();
-      const scope: Scope = { merchantId: row.merchant_id, env: row.env };
-      try {
-        const answer = await lookUp(db, deps, row, now);
-        const recorded = answer && await db.tx<{ changed: boolean; txn: Transaction | null }>((q) => (table === 'transactions'
-          ? recordOutcome(q, scope, row.id, answer.result, now)
-          : recordRefundOutcome(q, scope, row.id, row.kind ?? 'refund', answer.result, now).then((changed) => ({ changed, txn: null }))));
-        const changed = !!recorded && recorded.changed;
-        // The receipt a charge asked for, now that it has settled (its own transaction: a failure
-        // never undoes the outcome; the outbox sweep makes it within a day of the charge).
-        if (changed && recorded.txn?.receipt_due && recorded.txn.successful) {
-          const txn = recorded.txn;
-          await db.tx((q) => sendChargeReceipt(q, scope, txn, now)).catch((err) => deps.onError?.(err, row.id));
-        }
-        if (changed) {
-          out[answer.noRecord ? 'not_found' : 'resolved']++;
-          continue;
-        }
-        out.unresolved++;
-        // An answer that changed nothing (a review still under way) has set its own next look.
-        if (!answer) await later(db, table, row.id);
-      } catch (err) {
-        // One merchant's unreadable connection or failing lookup never stops the others' rows.
-        out.unresolved++;
-        deps.onError?.(err, row.id);
-        await later(db, table, row.id).catch(() => {});
+    const lanes = new Lanes(LANES);
+    try {
+      for (;;) {
+        await lanes.free();
+        const row = await claim(db, table, filter, seen);
+        if (!row) break;
+        seen.push(row.id);
+        out.examined++;
+        lanes.add(settleRow(db, deps, table, row, out));
       }
+    } finally {
+      await lanes.idle();
     }
   }
   return out;

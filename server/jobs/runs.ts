@@ -1,6 +1,7 @@
 import { Db } from '../db/index.js';
 import { PendingSale, RecurringDeps, billSubscription } from '../domain/billings.js';
 import { SEND_WITHIN_MS, completeCharge } from '../domain/charge-finish.js';
+import { Lanes } from '../lib/lanes.js';
 import type { Scope } from '../domain/keys.js';
 import { sendChargeReceipt } from '../domain/receipts.js';
 import { ST, ScheduledRow, billScheduled } from '../domain/scheduled.js';
@@ -212,29 +213,6 @@ export async function runDue(deps: JobDeps, realNow: Date = deps.clock.now(), op
 
 /** How many live runs' processor calls one round has under way at once. */
 const LIVE_LANES = 8;
-
-/**
- * Live runs' processor calls under way beside a round's next runs: a run is claimed only when a
- * lane is free (so its sale is sent at once, inside its budget), and the round ends when all are
- * done. A slow processor then holds a round for its calls eight at a time, not one by one.
- */
-export class Lanes {
-  private readonly running = new Set<Promise<unknown>>();
-  constructor(private readonly limit: number) {}
-
-  async free(): Promise<void> {
-    while (this.running.size >= this.limit) await Promise.race(this.running);
-  }
-
-  add(work: Promise<unknown>): void {
-    const done: Promise<unknown> = work.catch(() => {}).finally(() => this.running.delete(done));
-    this.running.add(done);
-  }
-
-  async idle(): Promise<void> {
-    await Promise.all(this.running);
-  }
-}
 
 /** Runs one piece of work and counts it; false when nothing was due. An unexpected error is logged and skipped. */
 async function drainOne(deps: JobDeps, out: RunSummary, kind: 'sub' | 'st', target: Target, lanes?: Lanes): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { Lanes } from '../../../server/jobs/runs.js';
+import { Lanes } from '../../../server/lib/lanes.js';
 
 // A round's live processor calls (jobs/runs.ts): up to the limit at once, a new one only when a lane
 // is free, the round's end waiting for all of them, a failed call freeing its lane.
