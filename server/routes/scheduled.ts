@@ -20,7 +20,7 @@ export default async function scheduledRoutes(app: FastifyInstance) {
   app.post<{ Body: Record<string, unknown> }>(
     '/scheduled_transactions',
     {
-      config: { idempotentReplay: replay, errors: [E.AMOUNT_INVALID, E.TOKEN_REQUIRED, E.CUSTOMER_CHARGE_PARAMS_MISSING, E.CUSTOMER_ID_REQUIRED, E.PAYMENT_TOKEN_NOT_FOUND, E.RECEIPT_EMAIL_INVALID, E.RECEIPT_EMAIL_MISSING, E.TEMPLATE_NOT_FOUND] },
+      config: { idempotentReplay: replay, errors: [E.AMOUNT_INVALID, E.TOKEN_REQUIRED, E.TOKEN_CHARGE_PARAMS_MISSING, E.CUSTOMER_CHARGE_PARAMS_MISSING, E.CUSTOMER_AMOUNT_INVALID, E.CUSTOMER_ID_REQUIRED, E.PAYMENT_TOKEN_NOT_FOUND, E.RECEIPT_EMAIL_INVALID, E.RECEIPT_EMAIL_MISSING, E.TEMPLATE_NOT_FOUND] },
       schema: { summary: 'Schedule a charge for a day', body: ScheduledBody, response: { 200: ScheduledSchema } },
     },
     async (req) => {
