@@ -21,7 +21,7 @@ export type Command =
 
 /** `tessera processor …`: server/processor-command.ts. A connector's fields are `fields`, by name (`login_id`). */
 export type ProcessorCommand =
-  | { kind: 'processor set'; merchant: string; env: Env; connector: string; fields: Record<string, string>; sandbox: boolean; endpoint: string | null }
+  | { kind: 'processor set'; merchant: string; env: Env; connector: string; fields: Record<string, string>; sandbox: boolean; endpoint: string | null; check: boolean }
   | { kind: 'processor show'; merchant: string; env: Env }
   | { kind: 'processor remove'; merchant: string; env: Env }
   | { kind: 'processor reconcile'; merchant?: string; env?: Env };
@@ -121,6 +121,7 @@ options:
   --connector NAME           the processor: ${CONNECTORS.map((c) => c.name).join(', ')}
   --sandbox                  the processor's sandbox instead of its production endpoint
   --endpoint URL             another endpoint: https, or http to a loopback host only (a local fake processor)
+  --no-check                 save without asking the processor whether the credentials and its reporting work
 
 the options of each connector:
 ${connectorHelp}
@@ -129,7 +130,7 @@ A set replaces the merchant environment's whole connection; the next live charge
 ${PROCESSOR_NOTE}
 `,
     options: {
-      ...scopeOptions, connector: { type: 'string' }, sandbox: { type: 'boolean' }, endpoint: { type: 'string' },
+      ...scopeOptions, connector: { type: 'string' }, sandbox: { type: 'boolean' }, endpoint: { type: 'string' }, 'no-check': { type: 'boolean' },
       ...Object.fromEntries([...FIELD_OPTIONS.keys()].map((o) => [o, { type: 'string' as const }])),
     },
   },
@@ -236,7 +237,7 @@ function processorCommand(name: ProcessorCommand['kind'], values: Record<string,
   for (const [option, field] of FIELD_OPTIONS) if (typeof values[option] === 'string') fields[field] = values[option] as string;
   return {
     kind: name, merchant: merchant!, env, connector: values.connector as string, fields,
-    sandbox: values.sandbox === true, endpoint: (values.endpoint as string | undefined) ?? null,
+    sandbox: values.sandbox === true, endpoint: (values.endpoint as string | undefined) ?? null, check: values['no-check'] !== true,
   };
 }
 

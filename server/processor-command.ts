@@ -8,7 +8,7 @@ import type { Db } from './db/index.js';
 import { DataDirLockedError, lockHolder } from './db/lock.js';
 import type { Env } from './domain/keys.js';
 import {
-  ConnectionView, describeConnection, removeConnection, setConnection,
+  ConnectionView, describeConnection, readConnection, removeConnection, setConnection,
 } from './domain/processor-connections.js';
 import { reconcilePending } from './domain/reconcile.js';
 import { GatewayError } from './errors.js';
@@ -38,6 +38,31 @@ type Answer = { kind: 'connection'; merchant: string; view: ConnectionView; save
 
 export async function processorCommand(config: Config, cmd: ProcessorCommand, open: () => Promise<Db>, opts: ProcessorCommandOptions = {}): Promise<string[]> {
   const registry = opts.registry ?? builtInRegistry();
+  const lines = await run(config, cmd, open, opts, registry);
+  return cmd.kind === 'processor set' && cmd.check ? [...lines, ...(await probed(registry, cmd))] : lines;
+}
+
+/** How long `processor set` waits for the processor's answer to its check. */
+const PROBE_MS = 10_000;
+
+/**
+ * After a set: the processor asked whether the connection works for the gateway (credentials, the
+ * reporting reconciliation needs), as warnings; the connection is saved either way.
+ */
+async function probed(registry: ProcessorRegistry, cmd: Extract<ProcessorCommand, { kind: 'processor set' }>): Promise<string[]> {
+  const input = { merchantId: cmd.merchant, env: cmd.env, connector: cmd.connector, fields: cmd.fields, sandbox: cmd.sandbox, endpoint: cmd.endpoint };
+  const connector = registry.connect(readConnection(registry, input));
+  if (!connector.probe) return [];
+  const problems = await connector.probe({ signal: AbortSignal.timeout(PROBE_MS) })
+    .catch((err: unknown) => [`could not check the connection: ${err instanceof Error ? err.message : String(err)}`]);
+  return problems.length === 0
+    ? ['checked           the processor accepts these credentials, and its reporting answers (reconciliation can look operations up)']
+    : problems.map((p) => `warning           ${p}`);
+}
+
+async function run(
+  config: Config, cmd: ProcessorCommand, open: () => Promise<Db>, opts: ProcessorCommandOptions, registry: ProcessorRegistry,
+): Promise<string[]> {
   const dir = config.databaseUrl ? undefined : config.dataDir;
   if (!dir) return format(cmd, await direct(config, cmd, open, registry));
   const holder = (opts.holder ?? lockHolder)(dir);

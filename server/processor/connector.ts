@@ -148,6 +148,12 @@ export interface Connector {
   refund(req: ReverseRequest, ctx: CallContext): Promise<ProcessorResult>;
   /** Finds an operation by the gateway's reference (or the processor's id): how an unknown outcome is resolved. */
   lookup(req: LookupRequest, ctx: CallContext): Promise<LookupResult>;
+  /**
+   * What the connection lacks for the gateway's use of it, as the processor answers now (credentials
+   * refused, its reporting off so lookups cannot work): one sentence each, none when all is well.
+   * Moves no money; `tessera processor set` asks it and prints the answer.
+   */
+  probe?(ctx: CallContext): Promise<string[]>;
 }
 
 /** How long the gateway waits for a processor's answer before it records the outcome as unknown. */

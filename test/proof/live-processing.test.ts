@@ -165,6 +165,8 @@ describe.skipIf(!!SKIP)(`live processing through the CLI, two nodes, the stand-i
     const set = await cli(main, ['processor', 'set', '--merchant', merchant, '--env', 'live', '--connector', 'authorizenet',
       '--login-id', LOGIN_ID, '--transaction-key', TRANSACTION_KEY, '--endpoint', standin.url], env);
     expect(set.code, set.stderr).toBe(0);
+    // The processor (the stand-in) was asked whether the credentials and its reporting work.
+    expect(set.stdout).toMatch(/^checked\s+the processor accepts these credentials/m);
     const show = await cli(main, ['processor', 'show', '--merchant', merchant, '--env', 'live'], env);
     expect(show.code, show.stderr).toBe(0);
     for (const out of [set, show]) {

@@ -16,6 +16,7 @@ import { Vault, keyId } from '../../server/vault.js';
 import { processorHome } from '../../server/vault-homes.js';
 import { formatReport, reencryptAll } from '../../server/vault-reencrypt.js';
 import { DB_KIND } from '../helpers/gateway.js';
+import { startAuthnetStandin } from '../helpers/authnet-standin.js';
 import { TestGateway, describe, expect, test } from '../fixtures.js';
 
 // `tessera processor set|show|remove|reconcile` (server/processor-command.ts): parsed as the
@@ -26,10 +27,12 @@ const KEY = randomBytes(32);
 const LOGIN = 'login5KP3u95bQ';
 /** A Transaction Key as Authorize.Net issues them: 16 characters. */
 const secretKey = () => `tk${randomBytes(7).toString('hex')}`;
+const STANDIN_KEY = 'StandinKey123456';
 
 const parse = (...args: string[]) => parseCommand(['processor', ...args]) as ProcessorCommand;
+/** `processor set` without its check (these tests reach no processor; the check has tests of its own, against the stand-in). */
 const setArgs = (merchant: string, key: string, ...more: string[]) =>
-  ['set', '--merchant', merchant, '--env', 'live', '--connector', 'authorizenet', '--login-id', LOGIN, '--transaction-key', key, ...more];
+  ['set', '--merchant', merchant, '--env', 'live', '--connector', 'authorizenet', '--login-id', LOGIN, '--transaction-key', key, '--no-check', ...more];
 
 /** The command straight on this file's database (as on PostgreSQL, or an embedded directory no gateway holds). */
 function onDatabase(gw: TestGateway, key: Buffer = KEY) {
@@ -53,7 +56,7 @@ describe('the command line', () => {
   test('read into the command: env live by default, fields by name, sandbox or endpoint', () => {
     expect(parse(...setArgs('mer_1', 'k', '--sandbox'))).toEqual({
       kind: 'processor set', merchant: 'mer_1', env: 'live', connector: 'authorizenet',
-      fields: { login_id: LOGIN, transaction_key: 'k' }, sandbox: true, endpoint: null,
+      fields: { login_id: LOGIN, transaction_key: 'k' }, sandbox: true, endpoint: null, check: false,
     });
     expect(parse('show', '--merchant', 'mer_1')).toEqual({ kind: 'processor show', merchant: 'mer_1', env: 'live' });
     expect(parse('remove', '--merchant', 'mer_1', '--env', 'live')).toEqual({ kind: 'processor remove', merchant: 'mer_1', env: 'live' });
@@ -283,4 +286,29 @@ describe.runIf(DB_KIND === 'pglite')('an embedded data directory', () => {
       if (!closed) await gw.close();
     }
   }, 120_000); // a gateway on disk, its admin route, the directory itself, a re-encryption: ~20 s idle, more on a loaded box
+});
+
+describe('processor set asks the processor whether the connection works (against the Authorize.Net stand-in)', () => {
+  test('accepted: a checked line; the reporting off: a warning naming the Transaction Details API; a wrong key: a warning; saved each time', async ({ gateway: gw }) => {
+    const standin = await startAuthnetStandin({ loginId: LOGIN, transactionKey: STANDIN_KEY });
+    try {
+      const m = await gw.newMerchant();
+      const run = onDatabase(gw);
+      const set = (key: string) => run('set', '--merchant', m.id, '--connector', 'authorizenet', '--login-id', LOGIN, '--transaction-key', key, '--endpoint', standin.url);
+      const ok = await set(STANDIN_KEY);
+      expect(ok).toContain(`saved: the next live charge of ${m.id} goes through authorizenet`);
+      expect(ok.at(-1)).toMatch(/^checked\s+the processor accepts these credentials, and its reporting answers/);
+      standin.setTransactionDetailsApi(false);
+      const off = await set(STANDIN_KEY);
+      expect(off).toContain(`saved: the next live charge of ${m.id} goes through authorizenet`);
+      expect(off.at(-1)).toMatch(/^warning\s+.*E00011.*Transaction Details API/);
+      standin.setTransactionDetailsApi(true);
+      const wrong = await set('WrongKey12345678');
+      expect(wrong.at(-1)).toMatch(/^warning\s+.*E00007/);
+      expect(wrong.join('\n')).not.toContain('WrongKey12345678');
+      expect(standin.requests.filter((r) => JSON.stringify(r).includes('authCaptureTransaction'))).toEqual([]);
+    } finally {
+      await standin.close();
+    }
+  });
 });

@@ -3,7 +3,7 @@ import { unknownResult } from '../../connector.js';
 import type { Connection, ConnectorFactory, ConnectorRuntime } from '../../registry.js';
 import { readTransaction, refused } from './answers.js';
 import { post, PRODUCTION_URL, SANDBOX_URL, type Endpoint } from './http.js';
-import { lookup } from './reporting.js';
+import { lookup, probe } from './reporting.js';
 import { LIMITS, Refusal, refundRequest, saleRequest, voidRequest } from './requests.js';
 
 /**
@@ -52,6 +52,7 @@ export function authorizenetConnector(connection: Connection, runtime: Connector
     void: (req, ctx) => transact(ep, () => voidRequest(creds, req), ctx),
     refund: (req, ctx) => transact(ep, () => refundRequest(creds, req), ctx),
     lookup: (req, ctx) => lookup(ep, req, ctx.signal),
+    probe: (ctx) => probe(ep, ctx.signal),
   };
 }
 

@@ -194,6 +194,23 @@ async function search(ask: Ask, ep: Endpoint, req: LookupRequest): Promise<Obj[]
   return hits;
 }
 
+/**
+ * probe(): one page of one unsettled transaction, which needs the credentials and the Transaction
+ * Details API that lookup() needs. A refusal is what the operator must fix.
+ */
+export async function probe(ep: Endpoint, signal: AbortSignal): Promise<string[]> {
+  try {
+    await reader(ep, signal)({
+      getUnsettledTransactionListRequest: {
+        ...base(ep), status: 'any', sorting: { orderBy: 'submitTimeUTC', orderDescending: true }, paging: { limit: 1, offset: 1 },
+      },
+    });
+    return [];
+  } catch (err) {
+    return [err instanceof Error ? err.message : String(err)];
+  }
+}
+
 /** lookup(): by the processor's id when the gateway has it, else by our reference. */
 export async function lookup(ep: Endpoint, req: LookupRequest, signal: AbortSignal): Promise<LookupResult> {
   const ask = reader(ep, signal);
