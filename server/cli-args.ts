@@ -123,6 +123,9 @@ options:
   --endpoint URL             another endpoint: https, or http to a loopback host only (a local fake processor)
   --no-check                 save without asking the processor whether the credentials and its reporting work
 
+A secret given as - is read from standard input (its first line), so it never shows in the process
+list or the shell's history: printf '%s\\n' "$KEY" | tessera processor set … --transaction-key -
+
 the options of each connector:
 ${connectorHelp}
 
@@ -279,8 +282,8 @@ function readOptions(args: string[], spec: Spec, help: string): Record<string, s
       values[t.name] = true;
       continue;
     }
-    // `--merchant --name x` must not read "--name" as the merchant.
-    if (t.value === undefined || t.value === '' || (!t.inlineValue && t.value.startsWith('-'))) {
+    // `--merchant --name x` must not read "--name" as the merchant (a lone `-` is a value: standard input).
+    if (t.value === undefined || t.value === '' || (!t.inlineValue && t.value.startsWith('-') && t.value !== '-')) {
       fail(`option --${t.name} needs a value`, help);
     }
     if (o!.values && !o!.values.includes(t.value!)) {

@@ -25,6 +25,8 @@ import { clusterKeys, leftBehind } from './vault-cluster.js';
 // it, else through the gateway that holds it (its admin route, found in the control file).
 
 export interface ProcessorCommandOptions {
+  /** Where a secret given as `-` is read from (default: standard input). */
+  stdin?: NodeJS.ReadableStream;
   /** The connectors (default: every connector of this build). */
   registry?: ProcessorRegistry;
   /** Who holds an embedded data directory (default: its lock's live owner other than this process). */
@@ -38,8 +40,30 @@ type Answer = { kind: 'connection'; merchant: string; view: ConnectionView; save
 
 export async function processorCommand(config: Config, cmd: ProcessorCommand, open: () => Promise<Db>, opts: ProcessorCommandOptions = {}): Promise<string[]> {
   const registry = opts.registry ?? builtInRegistry();
+  if (cmd.kind === 'processor set') cmd = { ...cmd, fields: await secretsFromStdin(registry, cmd, opts.stdin ?? process.stdin) };
   const lines = await run(config, cmd, open, opts, registry);
   return cmd.kind === 'processor set' && cmd.check ? [...lines, ...(await probed(registry, cmd))] : lines;
+}
+
+/**
+ * A secret given as `-` (`--transaction-key -`) is read from standard input, its first line, so it
+ * never shows in the process list or the shell's history. Only one secret may be read so.
+ */
+async function secretsFromStdin(
+  registry: ProcessorRegistry, cmd: Extract<ProcessorCommand, { kind: 'processor set' }>, stdin: NodeJS.ReadableStream,
+): Promise<Record<string, string>> {
+  const secret = new Set(registry.factory(cmd.connector)?.fields.filter((f) => f.secret).map((f) => f.name) ?? []);
+  const dashed = Object.keys(cmd.fields).filter((k) => cmd.fields[k] === '-' && secret.has(k));
+  if (dashed.length === 0) return cmd.fields;
+  if (dashed.length > 1) throw new CommandError('tessera: processor set: only one secret can be read from standard input (-)');
+  let text = '';
+  for await (const chunk of stdin) {
+    text += String(chunk);
+    if (text.includes('\n') || text.length > 4096) break;
+  }
+  const value = text.split(/\r?\n/)[0];
+  if (!value) throw new CommandError(`tessera: processor set: --${dashed[0].replace(/_/g, '-')} - reads the secret from standard input, which gave none`);
+  return { ...cmd.fields, [dashed[0]]: value };
 }
 
 /** How long `processor set` waits for the processor's answer to its check. */

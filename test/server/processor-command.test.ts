@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -310,5 +311,23 @@ describe('processor set asks the processor whether the connection works (against
     } finally {
       await standin.close();
     }
+  });
+});
+
+describe('a secret from standard input', () => {
+  test('--transaction-key - reads the first line of standard input: stored, never printed; nothing given is one line', async ({ gateway: gw }) => {
+    const m = await gw.newMerchant();
+    const key = secretKey();
+    const config = {
+      databaseUrl: DB_KIND === 'pg' ? process.env.TEST_DATABASE_URL : undefined, dataDir: undefined, dataKey: KEY.toString('base64'),
+    } as Config;
+    const open = async (): Promise<Db> => ({ ...gw.db, close: async () => {} });
+    const cmd = parse('set', '--merchant', m.id, '--connector', 'authorizenet', '--login-id', LOGIN, '--transaction-key', '-', '--sandbox', '--no-check');
+    expect(cmd).toMatchObject({ fields: { transaction_key: '-' } });
+    const out = await processorCommand(config, cmd, open, { stdin: Readable.from([`${key}\nignored\n`]) });
+    expect(out.join('\n')).not.toContain(key);
+    const stored = await getConnection(gw.db, new Vault(KEY), { merchantId: m.id, env: 'live' });
+    expect(stored?.secrets).toEqual({ transaction_key: key });
+    await expect(processorCommand(config, cmd, open, { stdin: Readable.from(['']) })).rejects.toThrow(/--transaction-key - reads the secret from standard input, which gave none/);
   });
 });
