@@ -50,6 +50,12 @@ export function abaValid(routing: string): boolean {
  * Whether month/year lies before this month in UTC-12, the last time zone to leave a month: a
  * card stays valid until its expiry month has ended everywhere, on client and server alike.
  */
+/** A card's expiry year as clients send it: two digits are this century's ("31" is 2031), four are as given. */
+export function fullYear(year: unknown): number {
+  const n = +str(year);
+  return n < 100 ? 2000 + n : n;
+}
+
 export function expired(month: number, year: number, now: Date): boolean {
   const t = new Date(now.getTime() - 432e5);
   return year * 12 + month < t.getUTCFullYear() * 12 + t.getUTCMonth() + 1;
@@ -84,7 +90,7 @@ type Rule = [field: string, rule: { test(value: string): boolean }];
 const CARD_FIELDS: Rule[] = [
   ['card_owner_name', /\S/],
   ['card_exp_month', /^(0?[1-9]|1[0-2])$/],
-  ['card_exp_year', /^\d{4}$/],
+  ['card_exp_year', /^(\d{2}|\d{4})$/],
 ];
 
 const BANK_FIELDS: Rule[] = [
@@ -109,7 +115,7 @@ function cardError(d: Record<string, unknown>, now: Date, ownerOptional?: boolea
   if (!b[2].test(num)) return err(b[3], 'invalid ' + b[0] + ' number');
   if (!luhn(num)) return err(FORMAT, 'invalid card_number');
 
-  if (expired(+str(d.card_exp_month), +str(d.card_exp_year), now)) return err(FORMAT, 'card expired');
+  if (expired(+str(d.card_exp_month), fullYear(d.card_exp_year), now)) return err(FORMAT, 'card expired');
   const csc = str(securityCode(d));
   return csc && !(b[0] == 'amex' ? /^\d{4}$/ : /^\d{3}$/).test(csc) ? err('234722', 'invalid csc') : null;
 }

@@ -1,4 +1,4 @@
-import { detectBrand, securityCode, validatePaymentData } from '../../src/checks.js';
+import { detectBrand, fullYear, securityCode, validatePaymentData } from '../../src/checks.js';
 import { Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, isErrorCode, MUST, tooLong } from '../errors.js';
 import { TEST_BANK, findTestCard } from '../processor/test-cards.js';
@@ -129,7 +129,7 @@ export function preparePaymentData(scope: Scope, data: Record<string, unknown>, 
     last_4: number.slice(-4),
     bin: number.slice(0, 6),
     card_exp_month: Number(data.card_exp_month),
-    card_exp_year: Number(data.card_exp_year),
+    card_exp_year: fullYear(data.card_exp_year),
     bin_brand: brand.toUpperCase(),
     // Live mode has no BIN database behind it yet: the kind and level are unknown there.
     bin_type: test?.bin_type ?? 'UNKNOWN',

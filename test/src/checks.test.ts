@@ -138,8 +138,11 @@ describe('expiry (now = 2025-06-15)', () => {
     [13, 2030, '11112'],
     ['1.5', 2030, '11112'],
     ['', 2030, '11112'],
-    [12, 30, '11112'], // two-digit year
-    [12, '30', '11112'],
+    [12, 30, null], // two digits: 2030, as the official client library's README sends it
+    [12, '30', null],
+    [6, '25', null], // 2025-06: this month
+    [5, '25', '11112'], // 2025-05: last month
+    [12, '203', '11112'], // three digits: no year
     [12, '20300', '11112'],
     [12, undefined, '11112'],
   ])('month %j year %j -> %s', (month, year, expected) =>

@@ -250,7 +250,8 @@ describe('token validation errors (POST and JSONP alike)', () => {
     ['expiry month 13', '11112', { ...visa, card_exp_month: 13 }],
     ['past year', '11112', { ...visa, card_exp_year: 2020 }],
     ['expired last month (clock is 2026-01-15)', '11112', { ...visa, card_exp_month: 12, card_exp_year: 2025 }],
-    ['2-digit year', '11112', { ...visa, card_exp_year: 30 }],
+    ['3-digit year', '11112', { ...visa, card_exp_year: 203 }],
+    ['2-digit year in the past', '11112', { ...visa, card_exp_year: '25' }],
     ['missing owner name', '11112', { ...visa, card_owner_name: '' }],
     ['unknown token_type', '11112', { ...visa, token_type: 'bitcoin' }],
     ...wrongLength.map(([code, prefix, len]): [string, string, Record<string, unknown>] => [
@@ -420,4 +421,18 @@ test('a consumed token comes back with every column of the table (the statement 
   );
   const keys = Object.keys(token!).filter((k) => k !== 'csc' && k !== 'number'); // both decrypted
   expect(keys.sort()).toEqual(columns.map((c) => c.column_name).sort());
+});
+
+describe('a two-digit expiry year is this century\'s', () => {
+  test('a token and a direct charge with card_exp_year "31" carry 2031', async ({ gateway: gw }) => {
+    const token = await tokenFor(gw, { ...visa, card_exp_year: '31' });
+    const [row] = await gw.db.query<{ card_exp_year: number }>('SELECT card_exp_year FROM tokens WHERE id = $1', [token]);
+    expect(Number(row.card_exp_year)).toBe(2031);
+    const res = await gw.app.inject({
+      method: 'POST', url: '/api/v1/charge', headers: { ...basic(gw.merchant.test.private_key), 'content-type': 'application/json' },
+      payload: { card_number: visa.card_number, card_exp_month: '12', card_exp_year: '31', csc: '123', amount: 500 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ card_exp_year: '2031', card_exp_month: '12' });
+  });
 });
