@@ -66,3 +66,75 @@ export function readControlFile(dir: string): Control | null {
   const url = typeof raw.url === 'string' && LOOPBACK_URL.test(raw.url) ? raw.url : null;
   return { pid: raw.pid, url, listen: raw.listen, token: raw.token };
 }
+
+/** A failed command the operator can act on: one line, exit status 1. */
+export class CommandError extends Error {}
+
+/** How long a command waits for the gateway's answer (unless the request says otherwise). */
+export const ADMIN_ANSWER_MS = 15_000;
+
+export interface GatewayRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** The admin route's path and query. */
+  path: string;
+  body?: object;
+  waitMs?: number;
+}
+
+/**
+ * A command's request to the embedded gateway (process `pid`) that holds the data directory
+ * `dir`, through its admin route: the control file's loopback URL and token. What the operator
+ * can act on is one line (CommandError): the file is not that process's (a gateway still starting,
+ * a data-key run), the gateway listens on no loopback address, it does not answer in time, or it
+ * refuses the token. `family` names the commands in those lines (`key`, `processor`). Any other
+ * answer is the caller's: its status and its body (null when not JSON).
+ */
+export async function askGateway(
+  dir: string, pid: number, family: 'key' | 'processor', req: GatewayRequest,
+): Promise<{ url: string; status: number; body: any; stop: string }> {
+  const control = readControlFile(dir);
+  const file = join(dir, CONTROL_FILE);
+  const stop = `stop it (kill ${pid}), run this command again, then start the gateway again`;
+  if (!control || control.pid !== pid) {
+    throw new CommandError(
+      `tessera: process ${pid} holds the data directory ${dir} but takes no ${family} commands (no current ${file}): ` +
+        `if it is a gateway still starting, run this again once it listens; if it is a tessera data-key run, wait for it to finish; else ${stop}`,
+    );
+  }
+  if (!control.url) {
+    throw new CommandError(
+      `tessera: the gateway (process ${pid}) on ${dir} listens on ${control.listen} only, not on a loopback address this command can use: ` +
+        `set HOST=0.0.0.0 or HOST=127.0.0.1 for it, or ${stop}`,
+    );
+  }
+  const wait = req.waitMs ?? ADMIN_ANSWER_MS;
+  const headers: Record<string, string> = { authorization: `Bearer ${control.token}` };
+  if (req.body) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(`${control.url}${req.path}`, {
+      method: req.method, headers, body: req.body && JSON.stringify(req.body), signal: AbortSignal.timeout(wait),
+    });
+  } catch (err: any) {
+    const why = err?.name === 'TimeoutError' ? `no answer in ${wait / 1000} s` : String(err?.cause?.code ?? err?.message ?? err);
+    throw new CommandError(
+      `tessera: the gateway (process ${pid}) holding the data directory did not answer at ${control.url} (${why}): ` +
+        `check that it is running and answering, or ${stop}`,
+    );
+  }
+  const text = await res.text();
+  let body: any = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: reported by status */
+  }
+  const code = body?.errors?.[0]?.code;
+  if (code === 'ADMIN01' || code === 'NOTFOUND') {
+    throw new CommandError(
+      `tessera: the gateway (process ${pid}) at ${control.url} refused the admin token of ${file} (${code}): ` +
+        `the file is not from its current start, or it is an older Tessera${family === 'processor' ? ' without processor commands' : ''}; restart the gateway, or ${stop}`,
+    );
+  }
+  return { url: control.url, status: res.status, body, stop };
+}

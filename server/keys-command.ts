@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { CONTROL_FILE, Control, readControlFile } from './control-file.js';
+import { CommandError, askGateway } from './control-file.js';
 import type { Db } from './db/index.js';
 import { DataDirLockedError, lockHolder } from './db/lock.js';
 import { merchantKeys, newKeySet } from './domain/key-commands.js';
@@ -10,8 +10,6 @@ import type { Env, ExpireOld, KeySet } from './domain/keys.js';
 import { GatewayError } from './errors.js';
 import { ADMIN_KEYS_PATH } from './routes/admin.js';
 
-/** A failed command the operator can act on: one line, exit status 1. */
-export class CommandError extends Error {}
 
 export type KeysCommand =
   | { kind: 'keys create'; merchant?: string; name?: string; env: Env; expireOld: ExpireOld }
@@ -82,70 +80,16 @@ async function direct(cmd: KeysCommand, open: () => Promise<Db>): Promise<string
   }
 }
 
-/** How long the command waits for the gateway's answer. */
-const ANSWER_MS = 15_000;
-
 async function viaGateway(dir: string, pid: number, cmd: KeysCommand): Promise<string[]> {
-  const control = readControlFile(dir);
-  const file = join(dir, CONTROL_FILE);
-  const stop = `stop it (kill ${pid}), run this command again, then start the gateway again`;
-  if (!control || control.pid !== pid) {
-    throw new CommandError(
-      `tessera: process ${pid} holds the data directory ${dir} but takes no key commands (no current ${file}): ` +
-        `if it is a gateway still starting, run this again once it listens; if it is a tessera data-key run, wait for it to finish; else ${stop}`,
-    );
-  }
-  if (!control.url) {
-    throw new CommandError(
-      `tessera: the gateway (process ${pid}) on ${dir} listens on ${control.listen} only, not on a loopback address this command can use: ` +
-        `set HOST=0.0.0.0 or HOST=127.0.0.1 for it, or ${stop}`,
-    );
-  }
-  const answer = await ask(control, cmd, `${stop}`);
+  const answer = await askGateway(dir, pid, 'key', cmd.kind === 'keys create'
+    ? { method: 'POST', path: ADMIN_KEYS_PATH, body: { merchant: cmd.merchant, name: cmd.name, env: cmd.env, expire_old: cmd.expireOld } }
+    : { method: 'GET', path: `${ADMIN_KEYS_PATH}?merchant=${encodeURIComponent(cmd.merchant)}` });
   if (answer.status === 200) {
     if (cmd.kind === 'keys create') return [formatKeySet(answer.body.merchant_id, answer.body.key_set)];
     return (answer.body.list as Listing[]).map(formatListing);
   }
   const code = answer.body?.errors?.[0]?.code;
   if (code === 'MERCHANT01') throw unknownMerchant(cmd.merchant!);
-  if (code === 'ADMIN01' || code === 'NOTFOUND') {
-    throw new CommandError(
-      `tessera: the gateway (process ${pid}) at ${control.url} refused the admin token of ${file} (${code}): ` +
-        `the file is not from its current start, or it is an older Tessera; restart the gateway, or ${stop}`,
-    );
-  }
   const message = answer.body?.errors?.[0]?.message ?? `HTTP ${answer.status}`;
-  throw new CommandError(`tessera: the gateway (process ${pid}) at ${control.url} answered ${answer.status} ${code ?? ''}: ${message}`);
-}
-
-async function ask(control: Control, cmd: KeysCommand, stop: string): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { authorization: `Bearer ${control.token}` };
-  let url = `${control.url}${ADMIN_KEYS_PATH}`;
-  let init: RequestInit;
-  if (cmd.kind === 'keys create') {
-    headers['content-type'] = 'application/json';
-    const body = { merchant: cmd.merchant, name: cmd.name, env: cmd.env, expire_old: cmd.expireOld };
-    init = { method: 'POST', headers, body: JSON.stringify(body) };
-  } else {
-    url += `?merchant=${encodeURIComponent(cmd.merchant)}`;
-    init = { method: 'GET', headers };
-  }
-  let res: Response;
-  try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(ANSWER_MS) });
-  } catch (err: any) {
-    const why = err?.name === 'TimeoutError' ? `no answer in ${ANSWER_MS / 1000} s` : String(err?.cause?.code ?? err?.message ?? err);
-    throw new CommandError(
-      `tessera: the gateway (process ${control.pid}) holding the data directory did not answer at ${control.url} (${why}): ` +
-        `check that it is running and answering, or ${stop}`,
-    );
-  }
-  const text = await res.text();
-  let body: any = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON: reported by status */
-  }
-  return { status: res.status, body };
+  throw new CommandError(`tessera: the gateway (process ${pid}) at ${answer.url} answered ${answer.status} ${code ?? ''}: ${message}`);
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ProcessorCommand } from './cli-args.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { CONTROL_FILE, readControlFile } from './control-file.js';
+import { CommandError, GatewayRequest, askGateway } from './control-file.js';
 import type { Db } from './db/index.js';
 import { DataDirLockedError, lockHolder } from './db/lock.js';
 import type { Env } from './domain/keys.js';
@@ -12,7 +12,6 @@ import {
 } from './domain/processor-connections.js';
 import { reconcilePending } from './domain/reconcile.js';
 import { GatewayError } from './errors.js';
-import { CommandError } from './keys-command.js';
 import { ProcessorRegistry, builtInRegistry } from './processor/registry.js';
 import { ADMIN_PROCESSOR_PATH, ADMIN_RECONCILE_PATH } from './routes/admin.js';
 import { Vault, loadVault } from './vault.js';
@@ -190,76 +189,27 @@ function format(cmd: ProcessorCommand, a: Answer): string[] {
   return lines;
 }
 
-/** How long the command waits for the gateway's answer; a reconciliation asks processors and may take long. */
-const ANSWER_MS = 15_000;
+/** How long the command waits for a reconciliation through the gateway: it asks processors and may take long. */
 export const RECONCILE_ANSWER_MS = 15 * 60_000;
 
 async function viaGateway(dir: string, pid: number, cmd: ProcessorCommand): Promise<Answer> {
-  const control = readControlFile(dir);
-  const file = join(dir, CONTROL_FILE);
-  const stop = `stop it (kill ${pid}), run this command again, then start the gateway again`;
-  if (!control || control.pid !== pid) {
-    throw new CommandError(
-      `tessera: process ${pid} holds the data directory ${dir} but takes no processor commands (no current ${file}): ` +
-        `if it is a gateway still starting, run this again once it listens; if it is a tessera data-key run, wait for it to finish; else ${stop}`,
-    );
-  }
-  if (!control.url) {
-    throw new CommandError(
-      `tessera: the gateway (process ${pid}) on ${dir} listens on ${control.listen} only, not on a loopback address this command can use: ` +
-        `set HOST=0.0.0.0 or HOST=127.0.0.1 for it, or ${stop}`,
-    );
-  }
   const scope = (m: string, env: Env) => `?merchant=${encodeURIComponent(m)}&env=${env}`;
-  let method = 'GET';
-  let path: string;
-  let body: object | undefined;
-  switch (cmd.kind) {
-    case 'processor set':
-      [method, path] = ['POST', ADMIN_PROCESSOR_PATH];
-      body = { merchant: cmd.merchant, env: cmd.env, connector: cmd.connector, fields: cmd.fields, sandbox: cmd.sandbox, endpoint: cmd.endpoint };
-      break;
-    case 'processor show':
-      path = ADMIN_PROCESSOR_PATH + scope(cmd.merchant, cmd.env);
-      break;
-    case 'processor remove':
-      [method, path] = ['DELETE', ADMIN_PROCESSOR_PATH + scope(cmd.merchant, cmd.env)];
-      break;
-    case 'processor reconcile':
-      [method, path, body] = ['POST', ADMIN_RECONCILE_PATH, { merchant: cmd.merchant, env: cmd.env }];
-      break;
-  }
-  const wait = cmd.kind === 'processor reconcile' ? RECONCILE_ANSWER_MS : ANSWER_MS;
-  const headers: Record<string, string> = { authorization: `Bearer ${control.token}` };
-  if (body) headers['content-type'] = 'application/json';
-  let res: Response;
-  try {
-    res = await fetch(`${control.url}${path}`, { method, headers, body: body && JSON.stringify(body), signal: AbortSignal.timeout(wait) });
-  } catch (err: any) {
-    const why = err?.name === 'TimeoutError' ? `no answer in ${wait / 1000} s` : String(err?.cause?.code ?? err?.message ?? err);
-    throw new CommandError(
-      `tessera: the gateway (process ${pid}) holding the data directory did not answer at ${control.url} (${why}): check that it is running and answering, or ${stop}`,
-    );
-  }
-  let answer: any = null;
-  try {
-    answer = JSON.parse(await res.text());
-  } catch {
-    /* not JSON: reported by status */
-  }
-  if (res.status === 200 && answer) {
+  const request: GatewayRequest = cmd.kind === 'processor set'
+    ? {
+      method: 'POST', path: ADMIN_PROCESSOR_PATH,
+      body: { merchant: cmd.merchant, env: cmd.env, connector: cmd.connector, fields: cmd.fields, sandbox: cmd.sandbox, endpoint: cmd.endpoint },
+    }
+    : cmd.kind === 'processor show' ? { method: 'GET', path: ADMIN_PROCESSOR_PATH + scope(cmd.merchant, cmd.env) }
+      : cmd.kind === 'processor remove' ? { method: 'DELETE', path: ADMIN_PROCESSOR_PATH + scope(cmd.merchant, cmd.env) }
+        : { method: 'POST', path: ADMIN_RECONCILE_PATH, body: { merchant: cmd.merchant, env: cmd.env }, waitMs: RECONCILE_ANSWER_MS };
+  const { url, status, body: answer } = await askGateway(dir, pid, 'processor', request);
+  if (status === 200 && answer) {
     if (cmd.kind === 'processor reconcile') return { kind: 'reconciled', summary: answer.summary };
     if (cmd.kind === 'processor remove') return { kind: 'removed', merchant: cmd.merchant, env: cmd.env, removed: answer.removed };
     return { kind: 'connection', merchant: cmd.merchant, view: answer.connection, saved: cmd.kind === 'processor set' };
   }
   const code = answer?.errors?.[0]?.code;
-  const message = answer?.errors?.[0]?.message ?? `HTTP ${res.status}`;
-  if (code === 'ADMIN01' || code === 'NOTFOUND') {
-    throw new CommandError(
-      `tessera: the gateway (process ${pid}) at ${control.url} refused the admin token of ${file} (${code}): ` +
-        `the file is not from its current start, or it is an older Tessera without processor commands; restart the gateway, or ${stop}`,
-    );
-  }
+  const message = answer?.errors?.[0]?.message ?? `HTTP ${status}`;
   if (code) throw refusal(cmd, code, message);
-  throw new CommandError(`tessera: the gateway (process ${pid}) at ${control.url} answered ${res.status}: ${message}`);
+  throw new CommandError(`tessera: the gateway (process ${pid}) at ${url} answered ${status}: ${message}`);
 }

@@ -9,7 +9,7 @@ import type { Config } from '../../server/config.js';
 import { dataKeyCommand } from '../../server/data-key-command.js';
 import { Db, openDatabase } from '../../server/db/index.js';
 import { getConnection } from '../../server/domain/processor-connections.js';
-import { CommandError } from '../../server/keys-command.js';
+import { CommandError } from '../../server/control-file.js';
 import { processorCommand } from '../../server/processor-command.js';
 import { ADMIN_PROCESSOR_PATH } from '../../server/routes/admin.js';
 import { startTessera } from '../../server/start.js';
