@@ -3,7 +3,7 @@ import { E, ErrorCode, GatewayError } from '../errors.js';
 import { Connector, PROCESSOR_DEADLINE_MS, ProcessorResult, SaleRequest } from '../processor/processor.js';
 import { presentTransaction } from '../schemas/transactions.js';
 import { resolveBilling } from './billings.js';
-import { ask, avsCheck, cscCheck, outcomeColumns, unknownFrom } from './charge-outcome.js';
+import { answerRecord, ask, avsCheck, cscCheck, outcomeColumns, unknownFrom } from './charge-outcome.js';
 import { EventType, emitEvent } from './events.js';
 import type { Scope } from './keys.js';
 import { resolveScheduled } from './scheduled.js';
@@ -67,17 +67,16 @@ export async function recordOutcome(
     `UPDATE transactions SET ${names.map((n, i) => `${n} = $${i + 2}`).join(', ')},
             processor = processor || $${names.length + 2}::jsonb
       WHERE id = $1 RETURNING *`,
-    [id, ...Object.values(set), {
-      id: result.processorId, auth_code: result.authCode, avs: result.avs, cvv: result.cvv, reason_code: result.reasonCode, message: result.message,
-    }],
+    [id, ...Object.values(set), answerRecord(result)],
   );
+  // An unresolved charge has no refunds (only a settled one can be refunded).
   const txn = { ...updated, refunds: [] } as Transaction;
   await emitEvent(q, scope, EVENT_OF[txn.status], presentTransaction(txn), now);
   if (!held) {
     await resolveBilling(q, txn, now);
     await resolveScheduled(q, txn, now);
   }
-  return { txn: await getTransaction(q, scope, id), changed: true };
+  return { txn, changed: true };
 }
 
 /**

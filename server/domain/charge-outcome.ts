@@ -42,14 +42,13 @@ export function outcomeColumns(r: ProcessorResult, amount: number, bank: boolean
   }
 }
 
-/** What is kept of a processor's answer on the row (`processor`, shown to the merchant): never card data. */
-export function processorRecord(connector: string, amount: number, r: ProcessorResult | null) {
-  return {
-    connector, amount, id: r?.processorId ?? null, auth_code: r?.authCode ?? null, avs: r?.avs ?? null, cvv: r?.cvv ?? null,
-    reason_code: r?.reasonCode ?? null, message: r?.message ?? null,
-  };
+/**
+ * What is kept of a processor's answer on a charge's or refund's row (merged into its `processor`,
+ * shown to the merchant): never card data.
+ */
+export function answerRecord(r: ProcessorResult) {
+  return { id: r.processorId, auth_code: r.authCode, avs: r.avs, cvv: r.cvv, reason_code: r.reasonCode, message: r.message };
 }
-export type ProcessorRecord = ReturnType<typeof processorRecord>;
 
 /** The card networks' CVV2 result (M match, N no match; the rest say it was not checked). */
 export function cscCheck(r: ProcessorResult, given: boolean): string {

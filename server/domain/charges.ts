@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Queryable } from '../db/index.js';
 import { E, ErrorCode, GatewayError } from '../errors.js';
-import type { Connector, Instrument as Payment, SaleRequest } from '../processor/processor.js';
+import { unknownResult, type Connector, type Instrument as Payment, type SaleRequest } from '../processor/processor.js';
 import { findTestCard } from '../processor/test-cards.js';
 import { Vault } from '../vault.js';
 import { methodHome } from '../vault-homes.js';
@@ -17,7 +17,7 @@ import { presentTransaction } from '../schemas/transactions.js';
 import { text } from './validate.js';
 import { MerchantSettings, getSettings } from './settings.js';
 import { verifyCard } from './verification.js';
-import { avsCheck, cscCheck, outcomeColumns, processorRecord, saleRequest } from './charge-outcome.js';
+import { outcomeColumns, saleRequest } from './charge-outcome.js';
 
 export interface ChargeDeps {
   vault: Vault;
@@ -65,6 +65,9 @@ interface Instrument {
   /** The instrument as a processor takes it. */
   payment: Payment;
 }
+
+/** A live charge's row before its processor is asked: pending. */
+const NOT_ASKED = unknownResult('not asked yet');
 
 /** A local processor is never aborted. */
 const NEVER = new AbortController().signal;
@@ -200,22 +203,9 @@ export async function createCharge(
   const hold = input.shape === 'customer' && !opts.source;
   const inst = await loadInstrument(q, deps, scope, input, now, opts.first, hold);
   const c = await decide(q, deps, scope, input, inst, knownReceipt ?? receiptOf(input, inst), now, opts);
-  if (c.pending) {
+  if (c.pending && !hold) {
     // Transaction 1 of a live charge: the row, pending, and no event yet (its outcome brings it).
-    const held = hold ? `SELECT ${c.values} FROM customers c JOIN payment_methods m ON m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
-        WHERE c.merchant_id = $${c.params.length + 1} AND c.env = $${c.params.length + 2} AND c.id = $${c.params.length + 3} AND c.deleted_at IS NULL
-          AND m.id = $${c.params.length + 4} AND m.deleted_at IS NULL AND m.secret_enc IS NOT NULL FOR SHARE OF c, m` : null;
-    if (held) {
-      const customer = input as Extract<ChargeInput, { shape: 'customer' }>;
-      const done = await q.query(`INSERT INTO transactions ${c.columns} ${held} RETURNING id`,
-        [...c.params, scope.merchantId, scope.env, customer.customerId, inst.fields.method_id]);
-      if (done.length === 0) {
-        await findChargeableMethod(q, scope, customer.customerId, inst.fields.method_id as string, null);
-        throw new GatewayError(E.PAYMENT_TOKEN_NOT_FOUND);
-      }
-    } else {
-      await q.query(`INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params);
-    }
+    await q.query(`INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params);
     return { txn: c.txn, failure: null, pending: c.pending };
   }
   // Who listens: read by the route for a charge made with no transaction open (its deliveries then
@@ -223,7 +213,7 @@ export async function createCharge(
   const listeners = opts.first ? (opts.targets ?? false) : undefined;
   if (hold) {
     await recordHeld(q, scope, input as Extract<ChargeInput, { shape: 'customer' }>, inst.fields.method_id as string, c, now, listeners);
-    return result(c.txn);
+    return c.pending ? { txn: c.txn, failure: null, pending: c.pending } : result(c.txn);
   }
   // The row and its event in one statement.
   await withEvent(q, `INSERT INTO transactions ${c.columns} VALUES (${c.values})`, c.params, scope, c.event, presentTransaction(c.txn), now, listeners);
@@ -237,22 +227,26 @@ export async function createCharge(
  * it nothing to record, and the charge is refused as a charge of a deleted customer (34798) or
  * method (34792) is. A test-mode charge without an Idempotency-Key reads first with no transaction
  * open and then writes in this one statement: it is where that charge takes its lock. Otherwise
- * as withEvent: the row, its event and its deliveries as recordEvent says (`listeners`); nothing at
- * all when refused.
+ * as withEvent: the row, its event and its deliveries as recordEvent says (`listeners`); a live
+ * charge's pending row alone (its outcome brings the event); nothing at all when refused.
  */
 async function recordHeld(
   q: Queryable, scope: Scope, input: Extract<ChargeInput, { shape: 'customer' }>, methodId: string,
   c: Awaited<ReturnType<typeof decide>>, now: Date, listeners: Target[] | false | undefined,
 ): Promise<void> {
   const n = c.params.length;
-  const { written } = await recordEvent(q, [
+  const ctes = [
     `held AS (
        SELECT 1 FROM customers c JOIN payment_methods m ON m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
         WHERE c.merchant_id = $${n + 1} AND c.env = $${n + 2} AND c.id = $${n + 3} AND c.deleted_at IS NULL
           AND m.id = $${n + 4} AND m.deleted_at IS NULL AND m.secret_enc IS NOT NULL
         FOR SHARE OF c, m)`,
     `change AS (INSERT INTO transactions ${c.columns} SELECT ${c.values} FROM held RETURNING id)`,
-  ], [...c.params, scope.merchantId, scope.env, input.customerId, methodId], 'change', scope, c.event, presentTransaction(c.txn), now, listeners);
+  ];
+  const params = [...c.params, scope.merchantId, scope.env, input.customerId, methodId];
+  const written = c.pending
+    ? (await q.query(`WITH ${ctes.join(', ')} SELECT id FROM change`, params)).length > 0
+    : (await recordEvent(q, ctes, params, 'change', scope, c.event, presentTransaction(c.txn), now, listeners)).written;
   if (!written) {
     // Gone meanwhile: refused with what a charge of it is refused with now.
     await findChargeableMethod(q, scope, input.customerId, methodId, null);
@@ -318,15 +312,16 @@ async function decide(
   });
   // A local processor (the simulator) is asked now; any other after this row is recorded as pending.
   const result = connector.local ? await connector.sale(sale, { signal: NEVER }) : null;
-  const outcome = outcomeColumns(result ?? { outcome: 'unknown' } as never, amount, inst.paymentMethod === 'bank_account');
+  const outcome = outcomeColumns(result ?? NOT_ASKED, amount, inst.paymentMethod === 'bank_account');
   const ok = outcome.successful;
   const row: Record<string, unknown> = {
     id, merchant_id: scope.merchantId, env: scope.env, source: opts.source ?? shape,
     recurring: opts.recurring ?? false,
     payment_method: inst.paymentMethod, reference_number: String(randomInt(1e9, 1e10)), system_trace: result?.processorId ?? null,
     ...outcome,
-    csc_check: check.csc_check ?? (result && !connector.local ? cscCheck(result, !!inst.csc) : inst.csc ? 'unchecked' : 'not_provided'),
-    avs_address_check: check.avs_zip_check ?? (result && !connector.local ? avsCheck(result) : null),
+    // A live processor's CVV and AVS results are recorded with its answer (charge-finish.ts).
+    csc_check: check.csc_check ?? (inst.csc ? 'unchecked' : 'not_provided'),
+    avs_address_check: check.avs_zip_check,
     ...payer,
     ...inst.fields,
     description, metadata: { ...inst.customerMetadata, ...metadata }, ...receipt,
@@ -335,7 +330,7 @@ async function decide(
   if (!connector.local) {
     // What a later refund of an eCheck must name (routing numbers identify a bank, not a person).
     const routing = inst.payment.kind === 'bank' ? { routing: inst.payment.routing, account_type: inst.payment.type } : {};
-    Object.assign(row, { processor: { ...processorRecord(connector.name, amount, null), account: connector.account ?? null, ...routing }, pending_since: now, reconcile_after: new Date(now.getTime() + RECONCILE_FIRST_MS) });
+    Object.assign(row, { processor: { connector: connector.name, account: connector.account ?? null, amount, ...routing }, pending_since: now, reconcile_after: new Date(now.getTime() + RECONCILE_FIRST_MS) });
   }
   const cols = Object.keys(row);
   // The row as stored, without reading it back (a wide SELECT costs more than the insert). Not

@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
 import type { Connector, LookupResult, ProcessorResult, ReverseRequest } from '../processor/processor.js';
 import { presentTransaction } from '../schemas/transactions.js';
-import { ask, unknownFrom } from './charge-outcome.js';
+import { answerRecord, ask, unknownFrom } from './charge-outcome.js';
 import { emitEvent } from './events.js';
 import type { Scope } from './keys.js';
 import { PendingRefund, Transaction, getTransaction } from './transactions.js';
@@ -39,7 +39,7 @@ export async function recordRefundOutcome(
             processor = coalesce(processor, '{}'::jsonb) || $6::jsonb
       WHERE id = $1 AND merchant_id = $2 AND env = $3 AND status = 'pending' RETURNING transaction_id, amount`,
     [refundId, scope.merchantId, scope.env, ok ? 'succeeded' : 'failed', kind,
-      { id: result.processorId, reason_code: result.reasonCode, message: result.message }],
+      answerRecord(result)],
   );
   if (!refund || !ok) return !!refund;
   await q.query(

@@ -104,7 +104,7 @@ export async function refundCharge(
        VALUES ($1, $2, $3, $4, $5, $6, 'pending', $6, $7, $8)`,
       [refundId, id, scope.merchantId, scope.env, amount, now, new Date(now.getTime() + 60_000), { connector: connector.name, account: connector.account ?? null, amount }],
     );
-    return { txn: await getTransaction(q, scope, id), pending: { refundId, amount, whole: amount === txn.amount_settled - txn.amount_refunded && txn.amount_refunded === 0 } };
+    return { txn: await getTransaction(q, scope, id), pending: { refundId, amount, whole: amount === txn.amount_settled } };
   }
   // The simulator settles at once and refunds whatever it is asked to.
   await q.query(
