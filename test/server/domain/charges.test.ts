@@ -10,7 +10,7 @@ import { expect, test, visa } from '../../fixtures.js';
 // chargeTokenAtOnce reads the token, decides, then consumes it and records the charge in one
 // statement: the statement must re-check that the token is unused.
 
-const settings = { cvv_check: false, zip_check: false, default_receipts: false, default_receipt_template_id: null };
+const settings = { cvv_check: false, zip_check: false, default_receipts: false, default_receipt_template_id: null, allowed_origins: [] };
 
 test('a token consumed between the read and the recording statement: TOKEN_REQUIRED, nothing recorded', async ({ gateway }) => {
   const scope = { merchantId: gateway.merchant.id, env: 'test' as const };
