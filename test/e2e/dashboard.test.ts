@@ -258,6 +258,58 @@ describe('merchant dashboard', () => {
     expect((await api('/settings')).body.cvv_check).toBe(false);
   });
 
+  it('saves the allowed origins as the gateway normalises them, and announces a refused one with the list unchanged', async () => {
+    await signIn();
+    await open('settings', 'Settings');
+    const form = page.getByTestId('origins-form');
+    await expect(form.getByTestId('origins-saved').textContent()).resolves.toContain('any page may frame'); // test mode, none set
+    const box = form.getByLabel('Origins of your checkout pages');
+    await expect(box.getAttribute('aria-describedby').then((id) => page.locator(`#${id}`).textContent())).resolves.toContain('https://shop.example');
+
+    await box.fill('HTTPS://Shop.Example/\nhttp://localhost:3000');
+    await form.getByRole('button', { name: 'Save allowed origins' }).click();
+    await expect(form.getByRole('status').textContent()).resolves.toMatch(/Allowed origins saved: 2 origins/);
+    const normalised = ['https://shop.example', 'http://localhost:3000'];
+    await expect(form.getByTestId('origins-saved').getByRole('listitem').allTextContents()).resolves.toEqual(normalised);
+    await expect(box.inputValue()).resolves.toBe(normalised.join('\n'));
+    expect((await api('/settings')).body.allowed_origins).toEqual(normalised);
+    // The verification form's save leaves them alone.
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    expect((await api('/settings')).body.allowed_origins).toEqual(normalised);
+
+    // The refusal answers 400, which Chromium logs as a console error, and the suite's guard
+    // (dashboard-fixtures.ts) lets only a 404 or a 500 through: it is tried in a second tab of the
+    // session, with a guard of its own that allows that one 400 and nothing else.
+    const key = await page.evaluate(() => sessionStorage.getItem('tessera.dashboard.key'));
+    const tab = await context.newPage();
+    const problems: string[] = [];
+    tab.on('pageerror', (e) => problems.push(String(e)));
+    tab.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+    tab.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`${m.text()} ${m.location().url}`);
+    });
+    await tab.addInitScript((k) => sessionStorage.setItem('tessera.dashboard.key', k), key!);
+    await tab.goto(`${gateway!.url}/dashboard#/settings`);
+    await tab.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    const form2 = tab.getByTestId('origins-form');
+    const saved = form2.getByTestId('origins-saved').getByRole('listitem');
+    await expect(saved.allTextContents()).resolves.toEqual(normalised); // as GET /settings reads them
+    const box2 = form2.getByLabel('Origins of your checkout pages');
+    await box2.fill('https://shop.example/checkout');
+    await form2.getByRole('button', { name: 'Save allowed origins' }).click();
+    const alert = form2.getByRole('alert');
+    await alert.waitFor();
+    await expect(alert.textContent()).resolves.toMatch(/REQ01.*allowed_origins.*"https:\/\/shop\.example\/checkout" is not one/);
+    await expect(box2.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(box2.getAttribute('aria-describedby')).resolves.toContain(await alert.getAttribute('id'));
+    await expect(box2.inputValue()).resolves.toBe('https://shop.example/checkout'); // kept, to correct it
+    await expect(saved.allTextContents()).resolves.toEqual(normalised);
+    expect((await api('/settings')).body.allowed_origins).toEqual(normalised);
+    await tab.close();
+    expect(problems).toEqual([`Failed to load resource: the server responded with a status of 400 (Bad Request) ${gateway!.url}/api/v1/settings`]);
+  });
+
   it('fits a 360 px phone screen on every page, and labels every control', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     const token = await api('/tokens', {

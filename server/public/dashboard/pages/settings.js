@@ -1,12 +1,14 @@
 // @ts-check
-// Settings of the signed-in environment: card verification and receipts; each environment's
-// processor connection, read-only (the operator sets it with `tessera processor set`). The webhook
-// signing secret is on the Webhooks page.
+// Settings of the signed-in environment: card verification and receipts, and the allowed origins of
+// the merchant's checkout pages (pages/origins.js); each environment's processor connection,
+// read-only (the operator sets it with `tessera processor set`). The webhook signing secret is on
+// the Webhooks page.
 import { api, isUnavailable, listOf } from '../api.js';
 import { checkbox, errorBox, fact, field, h, pageHead, statusBox, unavailableSection } from '../dom.js';
 import { when } from '../format.js';
 import { hashFor } from '../nav.js';
 import { overview } from '../state.js';
+import { originsForm } from './origins.js';
 
 /** @type {import('../router.js').Page} */
 export async function renderSettings(view) {
@@ -63,7 +65,8 @@ export async function renderSettings(view) {
       button.disabled = false;
     }
   });
-  view.append(form, await processorPanel(), h('p', { class: 'hint' }, 'The webhook signing secret and its rotation are on the ',
+  const origins = 'allowed_origins' in s ? originsForm(env, s.allowed_origins ?? []) : unavailableSection('Allowed origins', 'allowed origins setting');
+  view.append(form, origins, await processorPanel(), h('p', { class: 'hint' }, 'The webhook signing secret and its rotation are on the ',
     h('a', { href: hashFor(['webhooks']) }, 'Webhooks'), ' page.'));
 }
 
