@@ -18,7 +18,17 @@ const noImportMetaInIife = {
   resolveImportMeta: (_property, { format }) => (format === 'iife' ? '""' : null),
 };
 
+// Hosted fields (issue 29): the page's loader (fields.js, which adds `fields` to window.Tessera
+// beside generateToken when both are loaded) and the frame's script. Budgets: test/src/fields.test.ts.
+const small = (input, file, extra = {}) => ({
+  input,
+  plugins: [typescript({ tsconfig }), ...bundled()],
+  output: { file, format: 'iife', plugins: [terser({ format: { comments: false }, compress: { passes: 2 } })], ...extra },
+});
+
 export default [
+  small('src/fields.ts', 'dist/tokenizer/fields.js', { name: 'Tessera', extend: true }),
+  small('src/frame.ts', 'dist/tokenizer/frame.js'),
   {
     input,
     plugins: [typescript({ tsconfig }), ...bundled(), noImportMetaInIife],

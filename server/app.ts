@@ -15,6 +15,7 @@ import { TokenLimiter } from './http/ratelimit.js';
 import { Metrics } from './metrics.js';
 import { collectRoutes } from './openapi.js';
 import demoRoutes from './routes/demo.js';
+import fieldsRoutes from './routes/fields.js';
 import dashboardRoutes from './routes/dashboard.js';
 import dashboardReportRoutes from './routes/dashboard-reports.js';
 import docsRoutes from './routes/docs.js';
@@ -154,6 +155,7 @@ export async function buildApp(
 
   const openapi = collectRoutes(app);
   await app.register(staticRoutes);
+  await app.register(fieldsRoutes);
   await app.register(healthRoutes);
   await app.register(demoRoutes, { enabled: opts.demo ?? false });
   await app.register(

@@ -55,7 +55,7 @@ export async function updateSettings(q: Queryable, scope: Scope, patch: Partial<
 /** At most this many origins per environment: a CSP header lists them all. */
 export const MAX_ORIGINS = 20;
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+const LOOPBACK = /^((.+\.)?localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /**
  * allowed_origins as a client sends it: a JSON array of origins, or one string of origins

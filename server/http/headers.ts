@@ -12,6 +12,8 @@ export const PAGE_CSP = [
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
+  // The demo checkout frames the hosted card fields from this origin.
+  "frame-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -29,8 +31,12 @@ export const PAGE_CSP = [
 export function registerHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (_req, reply, payload) => {
     if (!reply.hasHeader('cache-control') || reply.statusCode >= 400) reply.header('cache-control', 'no-store');
-    reply.header('content-security-policy', PAGE_CSP);
-    reply.header('x-frame-options', 'DENY');
+    // A route that sets its own policy (the hosted fields' frame: frame-ancestors from the
+    // merchant's allowed_origins) keeps it, and is framed by what it names, not refused by DENY.
+    if (!reply.hasHeader('content-security-policy')) {
+      reply.header('content-security-policy', PAGE_CSP);
+      reply.header('x-frame-options', 'DENY');
+    }
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-content-type-options', 'nosniff');
     return payload;

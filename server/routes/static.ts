@@ -1,26 +1,11 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { E, GatewayError } from '../errors.js';
+import { loadAsset } from '../lib/assets.js';
 import { PUBLIC_DIR, TOKENIZER_DIR } from '../paths.js';
 
-interface Asset {
-  body: Buffer;
-  version: string;
-  integrity: string;
-}
-
-function load(file: string): Asset | null {
-  const path = join(TOKENIZER_DIR, file);
-  if (!existsSync(path)) return null;
-  const body = readFileSync(path);
-  return {
-    body,
-    version: createHash('sha256').update(body).digest('hex').slice(0, 12),
-    integrity: 'sha384-' + createHash('sha384').update(body).digest('base64'),
-  };
-}
+const load = (file: string) => loadAsset(TOKENIZER_DIR, file);
 
 /**
  * The tokenizer at a stable URL (short cache, so fixes reach pages) and at a content-versioned URL

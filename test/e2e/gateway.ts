@@ -1,7 +1,7 @@
 // The real gateway as a child process (`node dist/server/main.js serve`) on a fresh data
 // directory, and a system Chromium for Playwright. Nothing here is mocked: the browser suite
 // exercises what `npm start` runs.
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,8 @@ export interface GatewayProcess {
   url: string;
   publicKey: string;
   privateKey: string;
+  /** Its TESSERA_DATA_DIR (embedded database, control file). */
+  dataDir: string;
   /** Everything the process printed so far, for failure reports. */
   output(): string;
   stop(): Promise<void>;
@@ -86,7 +88,7 @@ export async function startGateway(opts: { startTimeoutMs?: number; /** `serve -
     const publicKey = PUBLIC_KEY.exec(out)?.[1];
     const privateKey = PRIVATE_KEY.exec(out)?.[1];
     if (!publicKey || !privateKey) throw new Error(`no demo keys in the gateway's output:\n${out}`);
-    return { url: url.replace(/\/+$/, ''), publicKey, privateKey, output: () => out, stop };
+    return { url: url.replace(/\/+$/, ''), publicKey, privateKey, dataDir, output: () => out, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -111,6 +113,17 @@ function waitForListening(child: ChildProcess, out: () => string, exited: Promis
     void exited.then(() => finish(() => reject(new Error(`gateway exited (${child.exitCode ?? child.signalCode}) before listening:\n${out()}`))));
     check();
   });
+}
+
+/** `tessera keys create --env ENV` against the running gateway (a new merchant): its keys. */
+export function createKeys(gw: GatewayProcess, env: 'test' | 'live'): { merchantId: string; publicKey: string; privateKey: string } {
+  const out = execFileSync(process.execPath, [MAIN, 'keys', 'create', '--env', env], {
+    cwd: ROOT, env: { ...process.env, TESSERA_DATA_DIR: gw.dataDir, DATABASE_URL: '' }, encoding: 'utf8',
+  });
+  const field = (name: string) => new RegExp(`^${name}\\s+(\\S+)`, 'm').exec(out)?.[1];
+  const [merchantId, publicKey, privateKey] = [field('merchant'), field('public key'), field('private key')];
+  if (!merchantId || !publicKey || !privateKey) throw new Error(`tessera keys create said:\n${out}`);
+  return { merchantId, publicKey, privateKey };
 }
 
 export function basicAuth(key: string): string {

@@ -18,6 +18,8 @@ const outputOf = (c: RollupOptions) => (Array.isArray(c.output) ? c.output[0] : 
 
 beforeAll(async () => {
   ({ options: configs } = await loadConfigFile(resolve('rollup.config.mjs'), {}, false));
+  // The tokenizer's two builds (the hosted fields' are test/src/fields.test.ts's).
+  configs = configs.filter((c) => /^src\/index\.ts$/.test(String(c.input)));
   for (const config of configs) {
     const bundle = await rollup({ ...config, onwarn: (w) => { throw new Error(String(w.message)); } });
     outputs[outputOf(config).format!] = (await bundle.generate(outputOf(config))).output;
