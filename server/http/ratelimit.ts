@@ -1,15 +1,20 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
-import type { KeyIdentity } from '../domain/keys.js';
+import type { Side } from '../domain/allowed-origins.js';
+import type { KeyIdentity, Scope } from '../domain/keys.js';
 import { E, GatewayError } from '../errors.js';
 import { CounterStore, FAILURE_WINDOW, Hit, MINUTE } from './counters.js';
 import { remember } from '../lib/remember.js';
 
 /**
  * Per-window ceilings; 0 (or absent) switches a rule off. Refused card data is counted per client
- * (address, and key + address): one address that submits bad cards stops itself, never the
- * merchant's other shoppers. Merchant-wide, refusals only raise an alarm that tightens the
- * per-address ceiling for addresses that have already been refused.
+ * (address, and key + address) and per side (`checkout`: the request's page is one of the
+ * merchant's allowed_origins; `other`: any other page or none, domain/allowed-origins.ts): one
+ * address that submits bad cards stops itself on that side, never the merchant's other shoppers,
+ * and refusals a hostile page makes its visitors' browsers send never stop them at the merchant's
+ * checkout. Merchant-wide, refusals only raise an alarm that tightens the per-address ceiling for
+ * addresses that have already been refused. The refusal rules count live mode only: test mode has
+ * the request ceilings (`perIp`, `perKey`) alone. docs/decisions/card-testing.md.
  */
 export interface RateLimits {
   /** Token requests per client address per minute (`ip`). */
@@ -22,9 +27,9 @@ export interface RateLimits {
    * halves (down to 1): an address with no refusal still gets its token.
    */
   failures: number;
-  /** Refused card data per client address and merchant environment per 10 minutes (`key_ip_failures`). */
+  /** Refused card data per client address, merchant environment and side per 10 minutes (`key_ip_failures`). */
   keyIpFailures?: number;
-  /** Refused card data per client address, all merchants, per 10 minutes (`ip_failures`). */
+  /** Refused card data per client address and side, all merchants, per 10 minutes (`ip_failures`). */
   ipFailures?: number;
   /** Failed authentications (unknown or expired keys) per client address per 10 minutes (`auth_failures`). */
   authFailures?: number;
@@ -85,6 +90,9 @@ export const tightened = (ceiling: number, level: number) => Math.max(1, Math.fl
 
 const BLOCKED_MAX = 10_000;
 
+/** The refusal ceilings of test mode: none (a QA suite sends refused cards on purpose). */
+const NO_REFUSAL_LIMITS = { failures: 0, keyIpFailures: 0, ipFailures: 0 } as const;
+
 /**
  * The limits of the public token endpoints (card testing) and of authentication (key guessing).
  * Counts live in the shared CounterStore; an address found past the failed-authentication
@@ -104,22 +112,38 @@ export class TokenLimiter {
     this.limits = { keyIpFailures: 0, ipFailures: 0, authFailures: 0, ...limits };
   }
 
+  /** The refusal ceilings that apply to this key: live mode's, none in test mode. */
+  private refusalLimits(id: Scope): Pick<Required<RateLimits>, 'failures' | 'keyIpFailures' | 'ipFailures'> {
+    return id.env === 'live' ? this.limits : NO_REFUSAL_LIMITS;
+  }
+
   /**
-   * A token request of this client for this key: the per-address and per-key ceilings, then the
-   * refusal ceilings of this client (tightened while the merchant's alarm is raised). Every count
-   * it needs is taken in one `hits` (one statement on PostgreSQL). A request refused for its
-   * address is taken back from the key's count: one noisy address cannot use up the merchant's.
+   * True when this key's refusals are counted (live mode, a refusal rule on): only then does a
+   * request's side matter, so only then need the caller look up the merchant's allowed origins.
    */
-  async checkKey(id: KeyIdentity, ip: string, now: Date): Promise<void> {
-    const { perIp, perKey, ipFailures, keyIpFailures, failures } = this.limits;
+  countsRefusals(id: Scope): boolean {
+    const { failures, keyIpFailures, ipFailures } = this.refusalLimits(id);
+    return !!(failures || keyIpFailures || ipFailures);
+  }
+
+  /**
+   * A token request of this client for this key, from a page on `side`: the per-address and
+   * per-key ceilings, then the refusal ceilings of this client on that side (tightened while the
+   * merchant's alarm is raised; live mode only). Every count it needs is taken in one `hits` (one
+   * statement on PostgreSQL). A request refused for its address is taken back from the key's
+   * count: one noisy address cannot use up the merchant's.
+   */
+  async checkKey(id: KeyIdentity, ip: string, now: Date, side: Side = 'other'): Promise<void> {
+    const { perIp, perKey } = this.limits;
+    const { ipFailures, keyIpFailures, failures } = this.refusalLimits(id);
     const scope = `${id.merchantId}:${id.env}`;
     const client = hashClient(ip);
     const want: Hit[] = [];
     const at = (h: Hit | false) => (h ? want.push(h) - 1 : -1);
     const ipAt = at(!!perIp && { bucket: `ip:${client}`, windowMs: MINUTE, add: 1 });
     const keyAt = at(!!perKey && { bucket: `key:${scope}`, windowMs: MINUTE, add: 1 });
-    const failIpAt = at(!!ipFailures && { bucket: `fail-ip:${client}`, windowMs: FAILURE_WINDOW, add: 0 });
-    const mineAt = at(!!(keyIpFailures || failures) && { bucket: `fail-key-ip:${scope}:${client}`, windowMs: FAILURE_WINDOW, add: 0 });
+    const failIpAt = at(!!ipFailures && { bucket: `fail-ip:${client}:${side}`, windowMs: FAILURE_WINDOW, add: 0 });
+    const mineAt = at(!!(keyIpFailures || failures) && { bucket: `fail-key-ip:${scope}:${client}:${side}`, windowMs: FAILURE_WINDOW, add: 0 });
     const alarmAt = at(!!failures && { bucket: `fail:${scope}`, windowMs: FAILURE_WINDOW, add: 0 });
     if (!want.length) return;
     const n = await this.store.hits(want, now);
@@ -132,7 +156,7 @@ export class TokenLimiter {
       throw this.limited('ip_failures', FAILURE_WINDOW, now, 'refused cards from this address (card-testing defence)');
     }
     const mine = mineAt >= 0 ? n[mineAt] : 0;
-    if (mine === 0) return; // an address never refused is never held back, alarm or not
+    if (mine === 0) return; // an address never refused (on this side) is never held back, alarm or not
     let ceiling = keyIpFailures || Infinity;
     if (alarmAt >= 0) {
       const level = alarmLevel(n[alarmAt], failures);
@@ -143,17 +167,21 @@ export class TokenLimiter {
     }
   }
 
-  /** Counts a refusal for this client, for this client and key, and towards the merchant's alarm. */
-  async noteFailure(id: KeyIdentity | null, ip: string, err: GatewayError, now: Date): Promise<void> {
+  /**
+   * Counts a refusal (live mode) for this client on `side`, for this client and key on `side`, and
+   * towards the merchant's alarm (both sides together).
+   */
+  async noteFailure(id: KeyIdentity | null, ip: string, err: GatewayError, now: Date, side: Side = 'other'): Promise<void> {
     if (!id || !REFUSALS.has(err.code)) return;
-    const { ipFailures, keyIpFailures, failures } = this.limits;
+    const { ipFailures, keyIpFailures, failures } = this.refusalLimits(id);
+    if (!ipFailures && !keyIpFailures && !failures) return;
     const scope = `${id.merchantId}:${id.env}`;
     const client = hashClient(ip);
     const add: Hit[] = [];
-    if (ipFailures) add.push({ bucket: `fail-ip:${client}`, windowMs: FAILURE_WINDOW, add: 1 });
-    if (keyIpFailures || failures) add.push({ bucket: `fail-key-ip:${scope}:${client}`, windowMs: FAILURE_WINDOW, add: 1 });
+    if (ipFailures) add.push({ bucket: `fail-ip:${client}:${side}`, windowMs: FAILURE_WINDOW, add: 1 });
+    if (keyIpFailures || failures) add.push({ bucket: `fail-key-ip:${scope}:${client}:${side}`, windowMs: FAILURE_WINDOW, add: 1 });
     if (failures) add.push({ bucket: `fail:${scope}`, windowMs: FAILURE_WINDOW, add: 1 });
-    const counts = add.length ? await this.store.hits(add, now) : [];
+    const counts = await this.store.hits(add, now);
     if (!failures) return;
     const n = counts[counts.length - 1];
     const level = alarmLevel(n, failures);

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Side, sideOf } from '../domain/allowed-origins.js';
 import { KeyIdentity } from '../domain/keys.js';
 import { createToken, getToken } from '../domain/tokens.js';
 import { CreatedTokenSchema, JsonpQuery, TokenBody, TokenSchema, presentToken } from '../schemas/tokens.js';
@@ -11,6 +12,12 @@ import { checkCallback, jsonpBody } from '../http/jsonp.js';
 
 export default async function tokenRoutes(app: FastifyInstance) {
   const { db, vault, clock, limiter } = app.services;
+  /**
+   * Which side of the card-testing counts a request is on: `checkout` when its page is one of the
+   * merchant's allowed_origins. Looked up only where refusals are counted (live mode).
+   */
+  const sideFor = async (req: FastifyRequest, id: KeyIdentity, now: Date): Promise<Side> =>
+    (limiter?.countsRefusals(id) ? sideOf(db, id, req.headers, now.getTime()) : 'other');
 
   app.get('/tokens/jsonp', {
     // No HEAD twin: it would make a token whose answer nobody reads (a script tag only GETs).
@@ -28,12 +35,14 @@ export default async function tokenRoutes(app: FastifyInstance) {
     let payload: string;
     const now = clock.now();
     let id: KeyIdentity | null = null;
+    let side: Side = 'other';
     try {
       assertNoNul(query, 'query');
       const key = typeof query.public_api_key === 'string' ? query.public_api_key : null;
       // A private key here sits in a web page: answered as an unknown key, recorded for the merchant.
       id = await identify(app, req, key, now, { browser: true });
-      await limiter?.checkKey(id, req.ip, now);
+      side = await sideFor(req, id, now);
+      await limiter?.checkKey(id, req.ip, now, side);
       const token = await createToken(db, vault, id, query, nowFor(id, now));
       payload = reply.serializeInput(presentToken(token, { withBin: true }), CreatedTokenSchema);
     } catch (err) {
@@ -42,7 +51,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
         req.log.error({ err }, 'token creation failed');
         ge = new GatewayError(E.TOKEN_RETRY);
       }
-      await limiter?.noteFailure(id, req.ip, ge, now);
+      await limiter?.noteFailure(id, req.ip, ge, now, side);
       if (ge.details.retry_after) reply.header('retry-after', ge.details.retry_after);
       payload = JSON.stringify(ge.toJSON());
     }
@@ -72,13 +81,14 @@ export default async function tokenRoutes(app: FastifyInstance) {
       // key tokenizes from the merchant's own server: its address stands for every shopper of the
       // merchant, so one shopper's typos would stop them all; and the key can charge a card as is.
       const limits = req.identity.kind === 'pk' ? limiter : undefined;
-      await limits?.checkKey(req.identity, req.ip, now);
+      const side = limits ? await sideFor(req, req.identity, now) : 'other';
+      await limits?.checkKey(req.identity, req.ip, now, side);
       try {
         const token = await createToken(db, vault, req.identity, (req.body ?? {}) as Record<string, unknown>, req.now);
         reply.header('cache-control', 'no-store');
         return presentToken(token, { withBin: true });
       } catch (err) {
-        if (err instanceof GatewayError) await limits?.noteFailure(req.identity, req.ip, err, now);
+        if (err instanceof GatewayError) await limits?.noteFailure(req.identity, req.ip, err, now, side);
         throw err;
       }
     },

@@ -87,8 +87,8 @@ test('hits that arrive while a batch\'s statement is out wait for it, then go to
 
 test('a clean token request is one statement on the database counters, every rule on', async () => {
   const { store, sent } = await dbCounters();
-  const limiter = new TokenLimiter(store); // the default limits: every rule on
-  await limiter.checkKey(id, '192.0.2.1', now);
+  const limiter = new TokenLimiter(store); // the default limits: every rule on (live mode: the refusal rules too)
+  await limiter.checkKey({ ...id, env: 'live' }, '192.0.2.1', now, 'checkout');
   expect(sent.filter((s) => !s.startsWith('DELETE'))).toHaveLength(1);
 });
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { KeyIdentity } from '../../../server/domain/keys.js';
 import { GatewayError } from '../../../server/errors.js';
 import { CounterStore, MemoryCounters, RedisCounters, RedisLike, connectRedis, localCounters } from '../../../server/http/counters.js';
+import type { Side } from '../../../server/domain/allowed-origins.js';
 import { TokenLimiter } from '../../../server/http/ratelimit.js';
 import { startTessera } from '../../../server/start.js';
 import { freePort } from '../notify/notify-fixtures.js';
@@ -37,29 +38,33 @@ const statuses = async (g: TestGateway, n: number) => {
 /** One sequence of limiter calls; what each call answered. */
 async function limiterScenario(store: CounterStore): Promise<string[]> {
   const limiter = new TokenLimiter(store, { perIp: 0, perKey: 0, failures: 4, keyIpFailures: 3, ipFailures: 5, authFailures: 2 });
-  const id: KeyIdentity = { merchantId: 'mer_scenario', env: 'test', kind: 'pk', clockOffsetMs: 0 };
+  const id: KeyIdentity = { merchantId: 'mer_scenario', env: 'live', kind: 'pk', clockOffsetMs: 0 };
   const now = new Date('2026-11-22T12:00:30Z');
   const out: string[] = [];
-  const check = async (ip: string) => {
+  const check = async (ip: string, side: Side = 'other') => {
     try {
-      await limiter.checkKey(id, ip, now);
-      out.push(`${ip} ok`);
+      await limiter.checkKey(id, ip, now, side);
+      out.push(`${ip} ${side} ok`);
     } catch (e) {
-      out.push(`${ip} ${(e as GatewayError).code}`);
+      out.push(`${ip} ${side} ${(e as GatewayError).code}`);
     }
   };
-  const refuse = (ip: string) => limiter.noteFailure(id, ip, new GatewayError('11112'), now);
+  const refuse = (ip: string, side: Side = 'other') => limiter.noteFailure(id, ip, new GatewayError('11112'), now, side);
   for (let i = 0; i < 3; i++) await check('192.0.2.1').then(() => refuse('192.0.2.1'));
   await check('192.0.2.1'); // three refusals: its own ceiling
+  await check('192.0.2.1', 'checkout'); // none on the checkout side
   await check('192.0.2.2').then(() => refuse('192.0.2.2')); // the fourth refusal: alarm, ceiling 3 -> 1
   await check('192.0.2.2'); // one refusal is now enough
   await check('192.0.2.3'); // never refused
+  await check('192.0.2.1', 'checkout').then(() => refuse('192.0.2.1', 'checkout'));
+  await check('192.0.2.1', 'checkout'); // the alarm's ceiling on its side too
   for (let i = 0; i < 3; i++) out.push(`auth ${(await limiter.noteAuthFailure('192.0.2.9', 'test_sk_x', now))?.code ?? 'AUTH01'}`);
   out.push(`auth blocked ${limiter.authBlocked('192.0.2.9', now)?.code}`);
   return out;
 }
 const EXPECTED_SCENARIO = [
-  '192.0.2.1 ok', '192.0.2.1 ok', '192.0.2.1 ok', '192.0.2.1 RATE01', '192.0.2.2 ok', '192.0.2.2 RATE01', '192.0.2.3 ok',
+  '192.0.2.1 other ok', '192.0.2.1 other ok', '192.0.2.1 other ok', '192.0.2.1 other RATE01', '192.0.2.1 checkout ok',
+  '192.0.2.2 other ok', '192.0.2.2 other RATE01', '192.0.2.3 other ok', '192.0.2.1 checkout ok', '192.0.2.1 checkout RATE01',
   'auth AUTH01', 'auth AUTH01', 'auth RATE01', 'auth blocked RATE01',
 ];
 
@@ -109,12 +114,12 @@ describe.skipIf(!REDIS)(`rate-limit counters in Redis${REDIS ? '' : ' (skipped: 
     const p = prefix();
     const r = await redis();
     const limiter = new TokenLimiter(new RedisCounters(r, new MemoryCounters(), { prefix: p }), { perIp: 0, perKey: 0, failures: 5, keyIpFailures: 3, ipFailures: 5 });
-    const id: KeyIdentity = { merchantId: 'mer_clean', env: 'test', kind: 'pk', clockOffsetMs: 0 };
+    const id: KeyIdentity = { merchantId: 'mer_clean', env: 'live', kind: 'pk', clockOffsetMs: 0 };
     await limiter.checkKey(id, '192.0.2.1', new Date());
     expect(await r.sendCommand(['KEYS', `${p}*`])).toEqual([]);
     await limiter.noteFailure(id, '192.0.2.1', new GatewayError('11112'), new Date());
     expect(((await r.sendCommand(['KEYS', `${p}*`])) as string[]).map((k) => k.slice(p.length).replace(/:[0-9a-f]{16}/g, ':<client>').replace(/:\d+$/, ''))
-      .sort()).toEqual(['rate:fail-ip:<client>', 'rate:fail-key-ip:mer_clean:test:<client>', 'rate:fail:mer_clean:test']);
+      .sort()).toEqual(['rate:fail-ip:<client>:other', 'rate:fail-key-ip:mer_clean:live:<client>:other', 'rate:fail:mer_clean:live']);
   });
 
   test('Redis unreachable: the ceiling still holds, counted in the database or memory instead, and no request fails', async ({ newGateway }) => {

@@ -1,14 +1,15 @@
 import { alarmLevel, clientOf, parseLimits, tightened } from '../../../server/http/ratelimit.js';
 import { TestGateway, basic, describe, expect, test, visa } from '../../fixtures.js';
 
-const jsonp = (g: TestGateway, data: Record<string, unknown>, ip = '203.0.113.7', key = g.merchant.test.public_key) =>
+// Live keys: the card-testing ceilings count live mode only (test mode: ratelimit-sides.test.ts).
+const jsonp = (g: TestGateway, data: Record<string, unknown>, ip = '203.0.113.7', key = g.merchant.live.public_key) =>
   g.app.inject({
     url: '/api/v1/tokens/jsonp',
     query: { callback: 'cb', public_api_key: key, ...Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)])) },
     remoteAddress: ip,
   });
 const post = (g: TestGateway, data: Record<string, unknown>, ip = '203.0.113.7') =>
-  g.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(g.merchant.test.public_key), payload: data, remoteAddress: ip });
+  g.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(g.merchant.live.public_key), payload: data, remoteAddress: ip });
 const callbackArg = (body: string) => JSON.parse(body.slice('/**/cb('.length, -2));
 
 describe('card-testing defence', () => {
@@ -40,7 +41,7 @@ describe('card-testing defence', () => {
     expect((await post(gw, visa, '192.0.2.1')).statusCode).toBe(200);
     expect((await post(gw, visa, '192.0.2.2')).statusCode).toBe(200);
     expect((await post(gw, visa, '192.0.2.3')).statusCode).toBe(429);
-    const other = await gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.other.test.public_key), payload: visa });
+    const other = await gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.other.live.public_key), payload: visa });
     expect(other.statusCode).toBe(200);
   });
 
@@ -68,7 +69,7 @@ describe('card-testing defence', () => {
     const gw = await newGateway({ limits: { perIp: 3, perKey: 3, failures: 2, keyIpFailures: 2, ipFailures: 2 } });
     const server = '192.0.2.80';
     const bySk = (data: Record<string, unknown>) =>
-      gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.merchant.test.private_key), payload: data, remoteAddress: server });
+      gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.merchant.live.private_key), payload: data, remoteAddress: server });
     for (let i = 0; i < 5; i++) expect((await bySk({ ...visa, card_number: '4111111111111112' })).json().errors[0].code).toBe('11112');
     for (let i = 0; i < 5; i++) expect((await bySk(visa)).statusCode).toBe(200);
     // Nothing of it counted: the public key from that address still has all of its ceilings.
@@ -81,7 +82,7 @@ describe('card-testing defence', () => {
     const bad = { ...visa, card_number: '4111111111111112' };
     expect((await post(gw, bad)).statusCode).toBe(400);
     expect((await post(gw, bad)).statusCode).toBe(400);
-    const other = (ip = '203.0.113.7') => gw!.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw!.other.test.public_key), payload: bad, remoteAddress: ip });
+    const other = (ip = '203.0.113.7') => gw!.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw!.other.live.public_key), payload: bad, remoteAddress: ip });
     expect((await other()).statusCode).toBe(400);
     expect((await other()).statusCode).toBe(429);
     expect((await post(gw, visa)).json().errors[0].code).toBe('RATE01');
@@ -101,7 +102,7 @@ describe('card-testing defence', () => {
     await refuse('192.0.2.2', 2);
     expect(warnings).toEqual([]);
     await refuse('192.0.2.3', 1); // 6 refused: alarm, per-address ceiling 4 -> 2
-    expect(warnings).toEqual([[{ merchant_id: gw.merchant.id, env: 'test', refused: 6, level: 1, per_address_ceiling: 2 }, expect.stringMatching(/card-testing alarm/)]]);
+    expect(warnings).toEqual([[{ merchant_id: gw.merchant.id, env: 'live', refused: 6, level: 1, per_address_ceiling: 2 }, expect.stringMatching(/card-testing alarm/)]]);
     expect((await post(gw, visa, '192.0.2.1')).statusCode).toBe(429); // 2 refusals: at the tightened ceiling
     expect((await post(gw, visa, '192.0.2.50')).statusCode).toBe(200); // 1 refusal: below it
     expect((await post(gw, visa, '192.0.2.99')).statusCode).toBe(200); // never refused
@@ -112,10 +113,10 @@ describe('card-testing defence', () => {
     expect((await post(gw, visa, '192.0.2.99')).statusCode).toBe(200); // still never refused
     expect(callbackArg((await jsonp(gw, visa, '192.0.2.100')).body).class).toBe('token');
     // Another merchant is not under this one's alarm.
-    const other = await gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.other.test.public_key), payload: visa, remoteAddress: '192.0.2.50' });
+    const other = await gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.other.live.public_key), payload: visa, remoteAddress: '192.0.2.50' });
     expect(other.statusCode).toBe(200);
     const metrics = (await gw.app.inject({ url: '/metrics' })).body;
-    expect(metrics).toMatch(/^tessera_card_testing_alarms_total\{env="test"\} 2$/m);
+    expect(metrics).toMatch(/^tessera_card_testing_alarms_total\{env="live"\} 2$/m);
     expect(metrics).toMatch(/^tessera_rate_limited_total\{rule="key_ip_failures"\} 2$/m);
   });
 
