@@ -86,6 +86,8 @@ inputs.forEach((input) => {
     report();
   });
   input.addEventListener('focus', () => (paint(input, true), send('focus', input.name)));
+  // Enter in a field: the page decides what submitting means.
+  input.addEventListener('keydown', (e) => e.key == 'Enter' && (e.preventDefault(), send('submit')));
   input.addEventListener('blur', () => {
     touched[input.id] = true;
     report();
@@ -117,9 +119,6 @@ function tokenize(id: number, extra: unknown) {
     .then(done, () => done({ errors: [{ code: 'TKN01', message: abort.signal.aborted ? 'token request timed out' : 'token request failed' }] }))
     .then(() => clearTimeout(timer));
 }
-
-// Enter in a field: the page decides what submitting means.
-doc.getElementById('f')!.addEventListener('submit', (e) => (e.preventDefault(), send('submit')));
 
 function receive(e: MessageEvent) {
   const d = e.data || {};

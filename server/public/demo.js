@@ -1,5 +1,7 @@
-// The demo checkout page: collects payment data, calls the tokenizer, shows the token or
-// the errors. Everything a merchant's own page needs is the generateToken call in submit().
+// The demo checkout page: collects payment data, tokenizes it, shows the token or the errors. The
+// card form uses hosted fields (the card is typed in the gateway's frame: Tessera.fields, then
+// tokenize); the bank form the JSONP tokenizer (Tessera.generateToken). What a merchant's own page
+// needs is mountCard() and the two calls in submit().
 (function () {
   'use strict';
 
@@ -22,11 +24,27 @@
     document.querySelector('details.advanced').open = true;
   }
 
-  if (!window.Tessera) {
-    setStatus('error', 'The tokenizer did not load from /tokenizer.js. Build it with npm run build and reload.');
+  var card = null;
+  var NOT_LOADED = 'The tokenizer did not load from /tokenizer.js and /fields.js. Build them with npm run build and reload.';
+
+  // The card frame belongs to a public key: mounted again when the key changes.
+  function mountCard() {
+    if (card) card.destroy();
+    card = null;
+    if (!window.Tessera || !window.Tessera.fields || !keyInput.value.trim()) return;
+    card = window.Tessera.fields(keyInput.value.trim(), '#card-fields', options());
+    card.on('error', function (e) { setStatus('error', 'The card fields did not load: ' + e.message); });
+    card.on('submit', function () { forms[0].requestSubmit(); });
+  }
+
+  if (!window.Tessera || !window.Tessera.fields) {
+    setStatus('error', NOT_LOADED);
   } else if (!keyInput.value.trim()) {
     setStatus('error', 'No demo public key on this gateway. Create keys with "tessera keys create" and paste the public key above.');
   }
+  mountCard();
+  keyInput.addEventListener('change', mountCard);
+  timeoutInput.addEventListener('change', mountCard);
 
   function setStatus(kind, text) {
     statusLine.textContent = text;
@@ -96,32 +114,30 @@
     event.preventDefault();
     if (pending) return;
     clearResult();
-    if (!window.Tessera) {
-      setStatus('error', 'The tokenizer did not load from /tokenizer.js. Build it with npm run build and reload.');
+    var isCard = event.currentTarget === forms[0];
+    if (!window.Tessera || (isCard && !card)) {
+      setStatus('error', window.Tessera ? 'Enter a public key above first.' : NOT_LOADED);
       return;
     }
     setBusy(true);
     setStatus('busy', 'Requesting a token…');
-    window.Tessera.generateToken(keyInput.value.trim(), paymentData(event.currentTarget), function (response) {
+    var done = function (response) {
       setBusy(false);
       if (response && response.errors) showErrors(response.errors);
       else showToken(response);
-    }, options());
+    };
+    // The card's number, expiry and code are in the frame; the rest of the form travels beside them.
+    if (isCard) card.tokenize(paymentData(event.currentTarget), done);
+    else window.Tessera.generateToken(keyInput.value.trim(), paymentData(event.currentTarget), done, options());
   }
 
   forms.forEach(function (form) { form.addEventListener('submit', submit); });
 
-  // "Use" buttons in the test-numbers table fill the matching form and move focus to it.
+  // The "Use" button of the test bank account fills the bank form. Test cards are typed in the card
+  // frame: this page cannot write there, as it cannot read there.
   document.querySelector('.test-numbers').addEventListener('click', function (event) {
     var button = event.target.closest('button');
-    if (!button) return;
-    if (button.dataset.card) {
-      $('card-number').value = button.dataset.card.replace(/(\d{4})(?=\d)/g, '$1 ');
-      var next = new Date().getFullYear() + 3;
-      if (!$('card-exp-month').value) $('card-exp-month').value = '12';
-      if (!$('card-exp-year').value) $('card-exp-year').value = String(next);
-      $('card-owner-name').focus();
-    } else if (button.dataset.bank) {
+    if (button && button.dataset.bank) {
       var parts = button.dataset.bank.split(' ');
       $('bank-routing').value = parts[0];
       $('bank-account').value = parts[1];

@@ -1,12 +1,14 @@
-// The demo checkout page in a real browser against the real gateway process: the page loads
-// /tokenizer.js, the tokenizer checks the data and makes its JSONP request, the merchant
-// side then reads the token back with the private key.
+// The demo checkout page in a real browser against the real gateway process: the card form mounts
+// the hosted fields (/fields.js, the gateway's frame, which checks the card and POSTs it to
+// /api/v1/tokens from the gateway's origin); the bank form loads /tokenizer.js, which checks the
+// data and makes its JSONP request; the merchant side then reads the token back with its private key.
 import { Browser, BrowserContext, Page, Route } from 'playwright';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayProcess, basicAuth, launchChromium, startGateway } from './gateway.js';
 
 const JSONP = '**/api/v1/tokens/jsonp**';
 const isJsonp = (url: string) => new URL(url).pathname === '/api/v1/tokens/jsonp';
+const isTokens = (url: string) => new URL(url).pathname === '/api/v1/tokens';
 const nextYear = String(new Date().getFullYear() + 2);
 
 let gateway: GatewayProcess | undefined;
@@ -59,17 +61,29 @@ async function openCheckout(path = '/'): Promise<void> {
   expect(await page.evaluate(() => typeof (window as unknown as { Tessera?: { generateToken?: unknown } }).Tessera?.generateToken)).toBe('function');
 }
 
+/** The name and ZIP on the page; number, expiry and code in the gateway's frame. */
 async function fillCard(number: string): Promise<void> {
   await field('Name on card').fill('Ada Lovelace');
-  await field('Card number').fill(number);
-  await field('Expiry month').fill('12');
-  await field('Expiry year').fill(nextYear);
-  await field('CVV').fill('123');
+  const frame = page.frameLocator('iframe[data-tessera-fields]');
+  await frame.getByLabel('Card number').fill(number);
+  await frame.getByLabel('Expiration date').fill('12' + nextYear.slice(2));
+  await frame.getByLabel('Security code').fill('123');
   await field('ZIP code').fill('94107');
+}
+
+async function fillBank(): Promise<void> {
+  await field('First name').fill('Grace');
+  await field('Last name').fill('Hopper');
+  await field('Routing number').fill('110000000');
+  await field('Account number').fill('000123456789');
 }
 
 async function submitCard(): Promise<void> {
   await page.getByRole('button', { name: 'Get a card token' }).click();
+}
+
+async function submitBank(): Promise<void> {
+  await page.getByRole('button', { name: 'Get a bank account token' }).click();
 }
 
 async function tokenId(): Promise<string> {
@@ -111,11 +125,13 @@ describe('demo checkout page', () => {
     expect(body).not.toHaveProperty('bin_brand');
     expect(JSON.stringify(body)).not.toMatch(/4111111111111111|"123"/);
 
-    // One JSONP call carrying the page's public key; nothing fetched from anywhere but the gateway.
-    const calls = requests.filter(isJsonp);
-    expect(calls).toHaveLength(1);
-    expect(new URL(calls[0]).searchParams.get('public_api_key')).toBe(gateway!.publicKey);
+    // One token request, from the gateway's frame, no card in any URL; nothing fetched from anywhere but the gateway.
+    expect(requests.filter(isTokens)).toHaveLength(1);
+    expect(requests.filter(isJsonp)).toEqual([]);
+    expect(requests.join('\n')).not.toMatch(/4111|1111 1111/);
     expect(requests.filter((u) => new URL(u).origin !== gateway!.url)).toEqual([]);
+    // The page itself never held the number: none of its own inputs did.
+    expect(await page.evaluate(() => [...document.querySelectorAll('input')].map((i) => i.value).join(' '))).not.toMatch(/4111|1111/);
   });
 
   it('refuses a number failing the Luhn check in the browser (11112) without any token request', async () => {
@@ -127,16 +143,23 @@ describe('demo checkout page', () => {
     expect(errors[0].code).toBe('11112');
     expect(errors[0].message).not.toBe('');
     expect(await page.getByTestId('token-id').isVisible()).toBe(false);
-    expect(requests.filter(isJsonp)).toEqual([]);
+    expect(requests.filter(isTokens)).toEqual([]);
   });
 
-  it('shows a refusal that only the server can make, delivered through the JSONP callback', async () => {
+  it('shows a refusal that only the server can make, delivered to the tokenize callback', async () => {
     await openCheckout();
     await fillCard('4012 8888 8888 1881'); // a valid Visa number, but not a test card
     await submitCard();
     const errors = await errorCodes();
     expect(errors.map((e) => e.code)).toEqual(['TEST01']);
-    expect(requests.filter(isJsonp)).toHaveLength(1);
+    expect(requests.filter(isTokens)).toHaveLength(1);
+  });
+
+  it('submits the card form with Enter typed in the card frame', async () => {
+    await openCheckout();
+    await fillCard('4111 1111 1111 1111');
+    await page.frameLocator('iframe[data-tessera-fields]').getByLabel('Security code').press('Enter');
+    expect(await tokenId()).toMatch(/^[0-9a-f]{10}$/);
   });
 
   it('creates a bank-account token, submitted from the keyboard', async () => {
@@ -164,10 +187,10 @@ describe('demo checkout page', () => {
     await openCheckout();
     await page.getByText('Advanced options').click();
     await field('Timeout (ms)').fill('500');
-    await fillCard('4111111111111111');
+    await fillBank();
 
     const started = Date.now();
-    await submitCard();
+    await submitBank();
     const errors = await errorCodes();
     const elapsed = Date.now() - started;
     expect(errors.map((e) => e.code)).toEqual(['TKN01']);
@@ -188,7 +211,7 @@ describe('demo checkout page', () => {
     // Retry with the default timeout and the network back.
     await page.unroute(JSONP);
     await field('Timeout (ms)').fill('');
-    await submitCard();
+    await submitBank();
     expect(await tokenId()).toMatch(/^[0-9a-f]{10}$/);
     expect(await page.getByTestId('errors').isVisible()).toBe(false);
   });
@@ -196,9 +219,9 @@ describe('demo checkout page', () => {
   it('reports TKN01 at once when the token request fails at the network level', async () => {
     await page.route(JSONP, (route) => route.abort('connectionrefused'));
     await openCheckout();
-    await fillCard('4111111111111111');
+    await fillBank();
     const started = Date.now();
-    await submitCard();
+    await submitBank();
     const errors = await errorCodes();
     expect(errors.map((e) => e.code)).toEqual(['TKN01']);
     expect(Date.now() - started).toBeLessThan(5_000); // the 15 s timeout was not needed
@@ -239,7 +262,12 @@ describe('demo checkout page', () => {
     expect(await tokenId()).toMatch(/^[0-9a-f]{10}$/);
     expect(foreign).toEqual([]);
     expect(requests.filter((u) => new URL(u).origin !== gateway!.url)).toEqual([]);
-    expect(requests.filter(isJsonp)).toHaveLength(1);
+    expect(requests.filter(isTokens)).toHaveLength(1);
+    // The bank form's JSONP tokenizer too.
+    await fillBank();
+    await submitBank();
+    await expect.poll(() => requests.filter(isJsonp).length).toBe(1);
+    expect(requests.filter((u) => new URL(u).origin !== gateway!.url)).toEqual([]);
   });
 
   it('is served with a strict Content-Security-Policy that the page runs under', async () => {

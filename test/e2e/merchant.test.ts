@@ -20,10 +20,10 @@ async function tokenize(page: Page, number = '4111 1111 1111 1111') {
   await page.goto(server.url + '/');
   const field = (label: string) => page.getByLabel(label, { exact: true });
   await field('Name on card').fill('Ada Lovelace');
-  await field('Card number').fill(number);
-  await field('Expiry month').fill('12');
-  await field('Expiry year').fill(String(new Date().getFullYear() + 2));
-  await field('CVV').fill('123');
+  const frame = page.frameLocator('iframe[data-tessera-fields]');
+  await frame.getByLabel('Card number').fill(number);
+  await frame.getByLabel('Expiration date').fill('12' + String(new Date().getFullYear() + 2).slice(2));
+  await frame.getByLabel('Security code').fill('123');
   await page.getByRole('button', { name: 'Get a card token' }).click();
   await expect.poll(() => page.getByTestId('token-id').textContent()).toMatch(/^[0-9a-f]{10}$/);
 }

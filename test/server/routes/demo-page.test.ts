@@ -17,17 +17,26 @@ afterEach(async () => {
   window = undefined;
 });
 
-/** Opens the page at `url`, submits the card form, and returns the options the page gave generateToken. */
+/**
+ * Opens the page at `url`, submits the bank form, and returns the options the page gave
+ * generateToken; the card fields were mounted with the same options.
+ */
 async function optionsAfterSubmit(url: string): Promise<Record<string, unknown>> {
   window = new Window({ url, settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true } });
   const doc = window.document;
   doc.write(html);
   const calls: Record<string, unknown>[] = [];
-  (window as any).Tessera = { generateToken: (_key: string, _data: unknown, _cb: unknown, opts: Record<string, unknown>) => calls.push(opts) };
+  const mounted: Record<string, unknown>[] = [];
+  const handle = { on: () => handle, destroy: () => {}, tokenize: () => {} };
+  (window as any).Tessera = {
+    generateToken: (_key: string, _data: unknown, _cb: unknown, opts: Record<string, unknown>) => calls.push(opts),
+    fields: (_key: string, _container: unknown, opts: Record<string, unknown>) => (mounted.push(opts), handle),
+  };
   window.eval(demoJs);
-  (doc.getElementById('card-number') as any).value = '4111 1111 1111 1111';
-  doc.getElementById('card-form')!.dispatchEvent(new window.Event('submit', { cancelable: true }));
+  (doc.getElementById('bank-account') as any).value = '000123456789';
+  doc.getElementById('bank-form')!.dispatchEvent(new window.Event('submit', { cancelable: true }));
   expect(calls).toHaveLength(1);
+  expect(mounted).toEqual([calls[0]]);
   return calls[0];
 }
 
