@@ -62,6 +62,11 @@ export function allowedOrigins(q: Queryable, scope: Scope, nowMs: number): Promi
   return origins;
 }
 
+/** Drops this node's copy of an environment's allowed_origins (the settings route, after a save): the node that saved sees the change at once, the others within ALLOWED_ORIGINS_TTL_MS. */
+export function forgetAllowedOrigins(scope: Scope): void {
+  cached.delete(`${scope.merchantId}:${scope.env}`);
+}
+
 /** The side of a token request: no page origin is `other` without a read. */
 export async function sideOf(q: Queryable, scope: Scope, headers: IncomingHttpHeaders, nowMs: number): Promise<Side> {
   const origin = pageOrigin(headers);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MerchantSettings, getSettings, readAllowedOrigins, updateSettings } from '../domain/settings.js';
 import { namedTemplateId } from '../domain/templates.js';
+import { forgetAllowedOrigins } from '../domain/allowed-origins.js';
 import { readBool, text } from '../domain/validate.js';
 import { E, GatewayError } from '../errors.js';
 import { SettingsBody, SettingsSchema } from '../schemas/settings.js';
@@ -29,6 +30,8 @@ export default async function settingsRoutes(app: FastifyInstance) {
       patch.default_receipt_template_id = await namedTemplateId(db, req.identity, text(body.default_receipt_template_id, 'default_receipt_template_id'));
     }
     patch.allowed_origins = readAllowedOrigins(body.allowed_origins, req.identity.env);
-    return present(req.identity.env, await updateSettings(db, req.identity, patch as Partial<MerchantSettings>));
+    const saved = await updateSettings(db, req.identity, patch as Partial<MerchantSettings>);
+    forgetAllowedOrigins(req.identity);
+    return present(req.identity.env, saved);
   });
 }

@@ -148,6 +148,14 @@ describe('live mode: refusals are counted per side', () => {
     expect(await jsonpOutcome(gw, visa, { referer: `${SHOP}/` })).toBe('RATE01');
   });
 
+  test('the node that saves allowed_origins applies them at once (its cached copy is dropped); another node within the TTL', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { ...LIVE, keyIpFailures: 2 } });
+    expect(await times(2, () => jsonpOutcome(gw, bad, HOSTILE))).toEqual(Array(2).fill('11112'));
+    expect(await jsonpOutcome(gw, visa, { referer: `${SHOP}/` })).toBe('RATE01'); // one side: the list (empty) is now cached
+    await allow(gw, gw.merchant.live, [SHOP]);
+    expect(await jsonpOutcome(gw, visa, { referer: `${SHOP}/` })).toBe('token'); // no clock advance
+  });
+
   test('the merchant-wide alarm counts both sides; it tightens only addresses refused on the side being checked', async ({ newGateway }) => {
     const gw = await newGateway({ limits: { perIp: 0, perKey: 0, failures: 4, keyIpFailures: 4, ipFailures: 0 } });
     await allow(gw, gw.merchant.live, [SHOP]);
