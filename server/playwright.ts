@@ -5,9 +5,12 @@
 //
 // Needs @playwright/test in the project (one copy: this module imports it). When two copies could
 // load (a linked checkout of Tessera), extend your own: `base.extend(tesseraFixtures)` from
-// 'tessera-gateway/playwright/fixtures', which does not import Playwright.
+// 'tessera-gateway/playwright/fixtures', which does not import Playwright (it has fillCard too).
 import { test as base, expect } from '@playwright/test';
 import { TesseraTestFixtures, TesseraWorkerFixtures, tesseraFixtures } from './testing/fixtures.js';
+
+export { FIELDS_FRAME, fillCard } from './testing/fill-card.js';
+export type { CardInput, FillCardOptions } from './testing/fill-card.js';
 
 export const test = base.extend<TesseraTestFixtures, TesseraWorkerFixtures>(tesseraFixtures);
 export { expect, tesseraFixtures };

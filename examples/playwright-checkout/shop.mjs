@@ -1,7 +1,8 @@
 // A tiny merchant: one checkout page and the server side of a payment, with node:http only.
 //
-// The page loads the tokenizer from the gateway and turns the card into a one-time token in the
-// browser; the card never reaches this server. POST /pay then charges the token with the private
+// The page mounts the gateway's hosted card fields (fields.js: a frame from the gateway holding the
+// card inputs) and turns the card into a one-time token in the browser; the card never reaches
+// this page's script, nor this server. POST /pay then charges the token with the private
 // key, which never leaves this server. The tests start it with startShop(); by hand:
 //
 //   TESSERA_URL=http://localhost:8080 TESSERA_PUBLIC_KEY=test_pk_... TESSERA_PRIVATE_KEY=test_sk_... node shop.mjs
@@ -27,7 +28,7 @@ export async function startShop(gateway) {
         const amount = Number(url.searchParams.get('amount') ?? 1999);
         const order = { id: randomUUID().slice(0, 8), amount: Number.isSafeInteger(amount) && amount > 0 ? amount : 1999 };
         orders.set(order.id, order);
-        const html = PAGE.replaceAll('{{TOKENIZER_URL}}', `${gatewayUrl}/tokenizer.js`)
+        const html = PAGE.replaceAll('{{FIELDS_URL}}', `${gatewayUrl}/fields.js`)
           .replaceAll('{{PUBLIC_KEY}}', gateway.publicKey)
           .replaceAll('{{ORDER_ID}}', order.id)
           .replaceAll('{{AMOUNT}}', `$${(order.amount / 100).toFixed(2)}`);

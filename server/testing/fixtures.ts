@@ -4,6 +4,9 @@ import type { ChargeResult, EmailMatch, OutboxMessage, SettleOptions, SettleSumm
 import { TestGateway, TestGatewayOptions, startTestGateway } from './index.js';
 import { WebhookReceiver, startWebhookReceiver } from './webhooks.js';
 
+export { FIELDS_FRAME, fillCard } from './fill-card.js';
+export type { CardInput, FillCardOptions } from './fill-card.js';
+
 // The fixture definitions behind `tessera/playwright`, as a plain object with no runtime import
 // of @playwright/test: `base.extend(tesseraFixtures)` works with whichever copy the project has.
 

@@ -1,4 +1,4 @@
-import { test as tessera, expect, type Card } from 'tessera-gateway/playwright';
+import { test as tessera, expect, fillCard, type Card, type CardInput } from 'tessera-gateway/playwright';
 import { startShop } from '../shop.mjs';
 
 // Every worker gets its own real Tessera gateway (in memory, started in well under a second once
@@ -20,13 +20,11 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
-async function pay(page: import('@playwright/test').Page, card: Card, opts: { email?: string; cvv?: string } = {}) {
+async function pay(page: import('@playwright/test').Page, card: Card | CardInput, opts: { email?: string } = {}) {
   if (opts.email) await page.getByLabel('Email for the receipt').fill(opts.email);
   await page.getByLabel('Name on card').fill('Ada Lovelace');
-  await page.getByLabel('Card number').fill(card.formatted);
-  await page.getByLabel('Expiry month').fill(card.expMonth);
-  await page.getByLabel('Expiry year').fill(card.expYear);
-  await page.getByLabel('CVV').fill(opts.cvv ?? card.cvv);
+  // The card number, expiration date and security code are in the gateway's frame (hosted fields).
+  await fillCard(page, card);
   await page.getByLabel('ZIP code').fill('94107');
   await page.getByRole('button', { name: /^Pay/ }).click();
 }
@@ -67,22 +65,23 @@ test('an amount from 73 to 100 cents is declined on any card', async ({ page, sh
 
 test('a mistyped number is refused in the browser before any request', async ({ page, shop, cards }) => {
   const tokenRequests: string[] = [];
-  page.on('request', (r) => r.url().includes('/tokens/jsonp') && tokenRequests.push(r.url()));
+  page.on('request', (r) => r.url().includes('/tokens') && tokenRequests.push(r.url()));
   await page.goto(shop.url);
-  await pay(page, { ...cards.visa, formatted: '4111 1111 1111 1112' });
+  await pay(page, { number: '4111 1111 1111 1112' });
   await expect(page.getByTestId('result')).toHaveText(/Check your card details: .*\(11112\)/);
   expect(tokenRequests).toEqual([]);
 });
 
-test('tokenize in the page, charge from the test with the private key', async ({ page, shop, gateway, cards, charge }) => {
+test('tokenize in the page, charge from the test with the private key', async ({ page, shop, cards, charge }) => {
   await page.goto(shop.url);
-  // Any page that loaded the tokenizer can be driven directly: here the test plays the shop's server.
+  await fillCard(page, cards.amex);
+  // The page's card fields can be driven directly: here the test plays the shop's server.
   const token = await page.evaluate(
-    ([key, data]) =>
+    (extra) =>
       new Promise<string>((resolve, reject) =>
-        (window as any).Tessera.generateToken(key, data, (r: any) => (r.errors ? reject(new Error(r.errors[0].code)) : resolve(r.id))),
+        (window as any).cardFields.tokenize(extra, (r: any) => (r.errors ? reject(new Error(r.errors[0].code)) : resolve(r.id))),
       ),
-    [gateway.publicKey, { card_owner_name: 'Grace Hopper', card_number: cards.amex.number, card_exp_month: cards.amex.expMonth, card_exp_year: cards.amex.expYear, csc: cards.amex.cvv }] as const,
+    { card_owner_name: 'Grace Hopper' },
   );
 
   const paid = await charge(token, 2500);
