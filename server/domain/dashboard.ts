@@ -4,7 +4,7 @@
 import { Queryable } from '../db/index.js';
 import { E, GatewayError, invalid } from '../errors.js';
 import { TEST_BANK, TEST_CARDS } from '../processor/test-cards.js';
-import { Env, KeyIdentity, KeySet, createKeySet, listKeys } from './keys.js';
+import { Env, KeyIdentity, KeySet, Scope, createKeySet, listKeys } from './keys.js';
 import type { TransactionFilter } from './transactions.js';
 import { END_INSTANT, MAX_AMOUNT, readInstant } from './validate.js';
 
@@ -163,4 +163,34 @@ export function parseTransactionFilter(query: unknown): TransactionFilter {
     }
   }
   return filter;
+}
+
+/** Who a listed charge was for: the Customer and Email columns of the dashboard's transaction list. */
+export interface ChargeCustomer {
+  /** The customer record's name (a deleted one's too), else the name on the charge; null when neither. */
+  customer_name: string | null;
+  /** The customer record's email, else the email the charge was sent with or its receipt went to. */
+  customer_email: string | null;
+}
+
+type ChargeRow = { customer_id: string | null; email?: unknown; receipt_email?: unknown; first_name?: unknown; last_name?: unknown;
+  card_owner_name?: unknown; account_holder_name?: unknown };
+const text = (...v: unknown[]) => (v.find((x) => typeof x === 'string' && x.trim() !== '') as string | undefined) ?? null;
+
+/** Each row's ChargeCustomer, in the order of `rows`: one statement for the customers the page names. */
+export async function chargeCustomers(q: Queryable, scope: Scope, rows: ChargeRow[]): Promise<ChargeCustomer[]> {
+  const ids = [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => !!id))];
+  const found = ids.length ? await q.query<{ id: string; name: string; email: string | null; company: string | null }>(
+    `SELECT id, trim(concat_ws(' ', first_name, last_name)) AS name, email, company FROM customers
+      WHERE merchant_id = $1 AND env = $2 AND id IN (SELECT jsonb_array_elements_text($3::jsonb))`,
+    [scope.merchantId, scope.env, JSON.stringify(ids)]) : [];
+  const byId = new Map(found.map((c) => [c.id, c]));
+  return rows.map((r) => {
+    const c = r.customer_id ? byId.get(r.customer_id) : undefined;
+    const own = [r.first_name, r.last_name].filter((x) => typeof x === 'string' && x.trim()).join(' ');
+    return {
+      customer_name: text(c?.name, c?.company, own, r.card_owner_name, r.account_holder_name),
+      customer_email: text(c?.email, r.email, r.receipt_email),
+    };
+  });
 }

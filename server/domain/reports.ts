@@ -71,7 +71,8 @@ export async function summary(q: Queryable, scope: Scope, now: Date, days: numbe
   // Not listEvents for the events: its count of every event of the scope is not needed here.
   const [rows, events] = await Promise.all([
     q.query<Record<string, unknown> & { day: string }>(BY_DAY, [scope.merchantId, scope.env, from, new Date(today + DAY)]),
-    q.query<EventRow>('SELECT * FROM events WHERE merchant_id = $1 AND env = $2 ORDER BY seq DESC LIMIT 10', [scope.merchantId, scope.env]),
+    // Not the dashboard's own test sends (webhook-test.ts): they changed nothing.
+    q.query<EventRow>("SELECT * FROM events WHERE merchant_id = $1 AND env = $2 AND type <> 'test' ORDER BY seq DESC LIMIT 10", [scope.merchantId, scope.env]),
   ]);
   const byDay = new Map<string, DayFigures>();
   for (const r of rows) {
@@ -89,7 +90,8 @@ export async function summary(q: Queryable, scope: Scope, now: Date, days: numbe
   return {
     days,
     now,
-    totals: { today: total(1), last_7_days: total(7), last_30_days: total(30) },
+    // `period`: the `days` of `series`, so a page showing 1, 7 or 30 days reads its own figures.
+    totals: { today: total(1), last_7_days: total(7), last_30_days: total(30), period: total(days) },
     series: all.slice(-days),
     recent_events: events.map(presentEvent),
   };

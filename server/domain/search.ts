@@ -86,7 +86,7 @@ const AMOUNT_IN = 'IN (SELECT (jsonb_array_elements_text(?::jsonb))::bigint)';
 const STATEMENTS: Record<ResultType, (t: Terms, params: unknown[]) => string> = {
   // Transaction and invoice ids are lower-case hex.
   transaction: (t, p) => `
-    SELECT id, status, card_type, card_number, payment_method, created_at,
+    SELECT id, status, card_type, card_number, payment_method, created_at, refunded, amount_refunded,
            GREATEST(amount_authorized, amount_failed) AS amount,
            COALESCE(NULLIF(card_owner_name, ''), NULLIF(account_holder_name, ''),
                     NULLIF(trim(concat_ws(' ', first_name, last_name)), ''), receipt_email, email) AS who
@@ -132,7 +132,20 @@ const STATEMENTS: Record<ResultType, (t: Terms, params: unknown[]) => string> = 
 };
 
 const ORDER: ResultType[] = ['transaction', 'customer', 'invoice', 'subscription'];
-const money = (cents: number) => `${Math.trunc(cents / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+/** Cents as the dashboard shows money: "$1,234.50" (USD, the gateway's one currency). */
+const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+export const money = (cents: number) => USD.format(cents / 100);
+
+/**
+ * A charge's state in words, as the dashboard's list and transaction page say it: "settled",
+ * "settled · partly refunded $5.00", or "refunded" once refunded whole.
+ */
+export function chargeState(t: { status?: unknown; refunded?: unknown; amount_refunded?: unknown }): string {
+  if (t.refunded) return 'refunded';
+  const status = String(t.status).toLowerCase().replace(/_/g, ' ');
+  const part = Number(t.amount_refunded ?? 0);
+  return part > 0 ? `${status} · partly refunded ${money(part)}` : status;
+}
 const joined = (...parts: unknown[]) => parts.filter((p) => typeof p === 'string' && p.trim() !== '').join(' · ');
 
 /**
@@ -151,7 +164,7 @@ export async function search(q: Queryable, scope: Scope, { q: text, limit }: Sea
   const found: Record<ResultType, SearchResult[]> = {
     transaction: txns.map((t) => ({
       type: 'transaction' as const, id: t.id, amount: Number(t.amount),
-      title: `${money(Number(t.amount))} ${String(t.status).toLowerCase()}${t.who ? ` · ${t.who}` : ''}`,
+      title: `${money(Number(t.amount))} ${chargeState(t)}${t.who ? ` · ${t.who}` : ''}`,
       subtitle: joined(t.card_type ?? (t.payment_method === 'bank_account' ? 'bank account' : null),
         t.card_number ? `•••• ${String(t.card_number).slice(-4)}` : null, new Date(t.created_at).toISOString().slice(0, 10), t.id),
     })),

@@ -1,9 +1,9 @@
 // "Send test event" (the dashboard's webhook page): one signed sample event POSTed to a webhook
 // strategy's URL now, through the same outbound client (address checks at connect time, one
 // deadline, capped answer) and the same signature header as every delivery (jobs/callbacks.ts,
-// domain/signing.ts). Nothing
-// is stored: no event (it would reach the merchant's rules), no delivery row; the answer says
-// what happened. No Fastify here; the route is in routes/webhooks.ts.
+// domain/signing.ts). The answer says what happened, and the send is recorded as a delivery
+// (recordTestDelivery) so it is listed with the others, marked as a test. No Fastify here; the
+// route is in routes/webhooks.ts.
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { E, GatewayError } from '../errors.js';
@@ -52,6 +52,7 @@ export async function sendTestEvent(deps: TestEventDeps, scope: Scope, strategyI
   };
   const body = webhookBody(event);
   const { secret, previous } = await webhookSecret(deps.db, deps.vault, scope, deps.clock.now());
+  const startedAt = deps.clock.now();
   const started = Date.now();
   let status: number | null = null;
   let error: string | null = null;
@@ -74,7 +75,7 @@ export async function sendTestEvent(deps: TestEventDeps, scope: Scope, strategyI
     if (!(err instanceof OutboundError)) throw err;
     error = err.message;
   }
-  return {
+  const result: TestEventResult = {
     strategy_id: strategy.id,
     url: strategy.url,
     event_id: event.id,
@@ -83,4 +84,40 @@ export async function sendTestEvent(deps: TestEventDeps, scope: Scope, strategyI
     error,
     duration_ms: status === null ? null : Date.now() - started,
   };
+  await recordTestDelivery(deps.db, scope, { ...event, body, startedAt, sentAt: deps.clock.now() }, result);
+  return result;
+}
+
+/** The rule_id of a test delivery: no rule sent it. */
+export const TEST_RULE_ID = 'test';
+
+/**
+ * The test send as GET /webhooks/deliveries lists every delivery: an event of type `test`
+ * (resource `test`), recorded as already dispatched so no rule ever sees it; its callback, done
+ * (sent or failed, one attempt of one, never claimed by the deliverer unless a failed one is
+ * resent); the attempt; and the delivery row, rule `test`. One statement. Times other than the
+ * event's are real, as for every callback.
+ */
+async function recordTestDelivery(
+  db: Db, scope: Scope,
+  e: { id: string; created_at: Date; data: object; body: string; startedAt: Date; sentAt: Date },
+  r: TestEventResult,
+): Promise<void> {
+  const state = r.status === 'delivered' ? 'sent' : 'failed';
+  await db.query(
+    `WITH ev AS (
+       INSERT INTO events (id, merchant_id, env, resource, type, data, created_at, dispatched_at)
+       VALUES ($3, $1, $2, 'test', 'test', $4::jsonb, $5, $5) RETURNING id),
+     cb AS (
+       INSERT INTO callbacks (merchant_id, env, billing_id, url, body, status, attempts, max_attempts, next_attempt_at,
+                              last_status, last_error, created_at, sent_at)
+       VALUES ($1, $2, NULL, $6, $7, $8, 1, 1, $9, $10, $11, $9, CASE WHEN $8 = 'sent' THEN $12::timestamptz END) RETURNING id),
+     att AS (
+       INSERT INTO callback_attempts (callback_id, merchant_id, env, attempt, at, status_code, error, duration_ms)
+       SELECT cb.id, $1, $2, 1, $9, $10, $11, $13 FROM cb)
+     INSERT INTO webhook_deliveries (merchant_id, env, event_id, rule_id, strategy_id, mode, target, callback_id, created_at)
+     SELECT $1, $2, ev.id, $14, $15, 'webhook', $6, cb.id, $9 FROM ev, cb`,
+    [scope.merchantId, scope.env, e.id, JSON.stringify(e.data), e.created_at, r.url, e.body, state, e.startedAt,
+      r.status_code, r.error, e.sentAt, r.duration_ms, TEST_RULE_ID, r.strategy_id],
+  );
 }

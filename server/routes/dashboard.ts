@@ -3,16 +3,16 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import {
-  generateKeySet, merchantKeys, merchantOverview, parseTransactionFilter, testCards,
+  chargeCustomers, generateKeySet, merchantKeys, merchantOverview, parseTransactionFilter, testCards,
 } from '../domain/dashboard.js';
 import { describeConnections } from '../domain/processor-connections.js';
 import { listTransactions } from '../domain/transactions.js';
-import { TransactionSchema, presentTransaction } from '../schemas/transactions.js';
+import { presentTransaction } from '../schemas/transactions.js';
 import { E, badRequest } from '../errors.js';
 import { listEnvelope } from '../http/paging.js';
 import { List } from '../schemas/common.js';
 import {
-  KeysSchema, NewKeySetBody, NewKeySetSchema, OverviewSchema, ProcessorSchema, TestCardsSchema, TransactionsQuery,
+  DashboardTransactionSchema, KeysSchema, NewKeySetBody, NewKeySetSchema, OverviewSchema, ProcessorSchema, TestCardsSchema, TransactionsQuery,
 } from '../schemas/dashboard.js';
 import { readPage } from '../domain/validate.js';
 import { PUBLIC_DIR } from '../paths.js';
@@ -102,17 +102,19 @@ export default async function dashboardRoutes(app: FastifyInstance) {
 
   app.get('/api/v1/dashboard/test-cards', { schema: { summary: 'Dashboard: the test cards and their outcomes', response: { 200: TestCardsSchema } } }, async () => testCards());
 
-  // GET /transactions with filters; the filtering itself is listTransactions' (domain/transactions.ts).
+  // GET /transactions with filters, plus who each charge was for (the list's Customer and Email columns);
+  // the filtering itself is listTransactions' (domain/transactions.ts).
   app.get('/api/v1/dashboard/transactions', {
     config: { errors: [E.PAGE_INVALID] },
     schema: {
-      summary: 'Dashboard: transactions with filters',
+      summary: 'Dashboard: transactions with filters, each with its customer\'s name and email',
       querystring: TransactionsQuery,
-      response: { 200: List(TransactionSchema) },
+      response: { 200: List(DashboardTransactionSchema) },
     },
   }, async (req) => {
     const page = readPage(req.query);
     const { list, total } = await listTransactions(db, req.identity, page, parseTransactionFilter(req.query));
-    return listEnvelope(list.map(presentTransaction), page, total);
+    const who = await chargeCustomers(db, req.identity, list);
+    return listEnvelope(list.map((t, i) => ({ ...presentTransaction(t), ...who[i] })), page, total);
   });
 }

@@ -121,10 +121,11 @@ export default async function webhookRoutes(app: FastifyInstance) {
     return { success: true };
   });
 
-  // A signed sample event to the strategy's URL now (nothing stored); the dashboard's "send test event".
+  // A signed sample event to the strategy's URL now; the dashboard's "send test event". It is listed
+  // under GET /webhooks/deliveries as a test (event_type and rule_id `test`), and reaches no rule.
   app.post<WithId>('/webhooks/strategies/:id/test', {
     config: { errors: [E.STRATEGY_NOT_FOUND, E.WEBHOOK_NOT_A_WEBHOOK] },
-    schema: { summary: 'Send a signed test event to a webhook strategy now (nothing stored)', response: { 200: TestEventSchema } },
+    schema: { summary: 'Send a signed test event to a webhook strategy now (listed under deliveries as a test)', response: { 200: TestEventSchema } },
   }, async (req) => ({
     class: 'webhook_test',
     ...(await sendTestEvent({ db, vault, clock }, req.identity, req.params.id, req.now)),

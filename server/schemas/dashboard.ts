@@ -1,6 +1,7 @@
 // The dashboard's own endpoints (spec 5.5, issue 19): overview, key sets, test cards, the home
 // page's summary, search, and the filters of its transaction list and CSV exports. The answers are
 // built by domain/dashboard.ts, reports.ts and search.ts; no field is required here (as before).
+import { TransactionSchema } from './transactions.js';
 import { EventSchema } from './webhooks.js';
 import { Bool, Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery } from './common.js';
 
@@ -56,7 +57,7 @@ const figureProps = { gross_volume: Int(), successful: Int(), declined: Int(), r
 const figures = Type.Partial(Type.Object(figureProps));
 export const SummarySchema = Type.Partial(Type.Object({
   class: Str({ examples: ['dashboard_summary'] }), days: Int({ examples: [30] }), now: Timestamp(),
-  totals: Type.Partial(Type.Object({ today: figures, last_7_days: figures, last_30_days: figures })),
+  totals: Type.Partial(Type.Object({ today: figures, last_7_days: figures, last_30_days: figures, period: figures })),
   series: Type.Array(Type.Partial(Type.Object({ day: Str({ examples: ['2026-01-15'] }), ...figureProps }))),
   recent_events: Type.Array(EventSchema),
 }));
@@ -81,6 +82,12 @@ const transactionFilter = {
   created_from: Str({ description: dateFilter }),
   created_to: Str({ description: dateFilter }),
 };
+/** A transaction of the dashboard's list: the API's own, with who it was for. */
+export const DashboardTransactionSchema = Type.Object({
+  ...TransactionSchema.properties,
+  customer_name: NStr({ description: "The customer record's name, else the name on the charge.", examples: ['Ada Lovelace'] }),
+  customer_email: NStr({ description: "The customer record's email, else the email the charge was sent with or its receipt went to.", examples: ['ada@example.com'] }),
+});
 export const TransactionsQuery = loose({ ...pageQuery, ...transactionFilter });
 export const TransactionsCsvQuery = loose(transactionFilter);
 export const CustomersCsvQuery = loose({ search_term: Str({ maxLength: 100, description: 'Name, company or id contains it.' }) });

@@ -39,8 +39,10 @@ describe('dashboard home', () => {
     await expect(chart.locator('.u-legend').textContent()).resolves.toMatch(/Successful.*Declined.*Gross volume/);
     await expect(page.getByTestId('chart-summary').textContent()).resolves
       .toMatch(/\$37\.50 gross volume, 2 successful charges, 1 declined charge, \$5\.00 refunded/);
+    // The chart is the chosen period's (7 days by default): a row per day.
+    await page.getByRole('heading', { level: 2, name: 'Charges per day · 7 days' }).waitFor();
     const rows = page.getByTestId('chart-table').locator('tbody tr');
-    await expect(rows.count()).resolves.toBe(30);
+    await expect(rows.count()).resolves.toBe(7);
     const today = rows.first();
     await expect(today.locator('td[data-label="Declined"]').textContent()).resolves.toBe('1');
     await expect(today.locator('td[data-label="Gross volume"]').textContent()).resolves.toBe('$37.50');
@@ -52,9 +54,18 @@ describe('dashboard home', () => {
 
     // The period buttons: today and 30 days hold the same (everything happened today).
     await page.getByRole('link', { name: '30 days' }).click();
-    await page.getByRole('heading', { level: 2, name: '30 days' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: '30 days', exact: true }).waitFor();
     await expect(totals.getByTestId('stat-successful').locator('strong').textContent()).resolves.toBe('2');
     await chart.locator('canvas').first().waitFor(); // drawn again with the library already loaded
+    // The chart follows the period: 30 days, then today alone.
+    await page.getByRole('heading', { level: 2, name: 'Charges per day · 30 days' }).waitFor();
+    await expect(rows.count()).resolves.toBe(30);
+    await page.getByRole('link', { name: 'Today' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Charges per day · Today' }).waitFor();
+    await expect(rows.count()).resolves.toBe(1);
+    await expect(page.getByTestId('chart-summary').textContent()).resolves.toMatch(/^Today: \$37\.50 gross volume, 2 successful charges/);
+    await expect(totals.getByTestId('stat-gross-volume').locator('strong').textContent()).resolves.toBe('$37.50');
+    await chart.locator('canvas').first().waitFor();
   });
 
   it('says so when the chart library does not load, and keeps its numbers readable', async () => {
@@ -64,7 +75,7 @@ describe('dashboard home', () => {
     const chart = page.getByTestId('chart');
     await chart.getByText(/The chart could not be drawn \(the chart library did not load\)/).waitFor();
     await expect(chart.locator('canvas').count()).resolves.toBe(0);
-    await expect(page.getByTestId('chart-table').locator('tbody tr').count()).resolves.toBe(30);
+    await expect(page.getByTestId('chart-table').locator('tbody tr').count()).resolves.toBe(7);
     await expect(page.getByTestId('chart-summary').textContent()).resolves.toMatch(/\$37\.50 gross volume/);
   });
 });
@@ -99,6 +110,11 @@ describe('dashboard search', () => {
     await detail.waitFor();
     await expect(detail.textContent()).resolves.toMatch(/\*+0005|0005/);
     await expect(detail.textContent()).resolves.toContain('$12.50');
+
+    // Amounts carry the currency sign, and a partly refunded charge says so.
+    await box.fill('25.00');
+    await options.filter({ hasText: '$25.00 settled · partly refunded $5.00' }).first().waitFor();
+    await expect(list.textContent()).resolves.not.toMatch(/(^|[^$\d,])25\.00/);
 
     // A customer by email opens its record; nonsense says so.
     await box.fill('grace@');

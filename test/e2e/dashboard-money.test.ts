@@ -4,7 +4,7 @@
 // symbol; statuses are words; the test clock advances by calendar months.
 // UPDATE_SCREENSHOTS=1 also writes docs/screenshots/refund-confirmation.png.
 import { describe, expect, it } from 'vitest';
-import { api, charge, open, page, setupDashboard, shot, signIn } from './dashboard-fixtures.js';
+import { api, charge, gateway, open, page, setupDashboard, shot, signIn } from './dashboard-fixtures.js';
 
 setupDashboard();
 
@@ -42,6 +42,13 @@ describe('dashboard money actions', () => {
     await refunds.locator('tbody tr').first().waitFor(); // the page drew the refund
     await expect(refunds.locator('tbody tr').first().textContent()).resolves.toContain('$12.50');
     expect((await api(`/charge/${id}`)).body.amount_refunded).toBe(1250);
+    // Its state says so, the same on its page and in the list.
+    const state = page.getByTestId('transaction-detail').locator('.charge-state');
+    await expect(state.textContent()).resolves.toBe('settled · partly refunded $12.50');
+    await open('activity/transactions', 'Activity');
+    const row = page.getByTestId('transactions-table').locator('tbody tr', { has: page.locator(`a[href$="${id}"]`) });
+    await expect(row.locator('td[data-label="Status"]').textContent()).resolves.toBe('settled · partly refunded $12.50');
+    await open(`activity/transactions/${id}`, 'Activity');
 
     // An empty field: the dialog says "full refund" of what remains, and only its button refunds.
     await expect(refunds.textContent()).resolves.toContain('Up to $37.50 of $50.00');
@@ -55,8 +62,11 @@ describe('dashboard money actions', () => {
     await refunds.locator('tbody tr').nth(1).waitFor(); // the second refund, drawn
     await expect(refunds.locator('tbody').textContent()).resolves.toContain('$37.50');
     expect((await api(`/charge/${id}`)).body.amount_refunded).toBe(5000);
-    // Nothing left: no refund form.
+    // Nothing left: no refund form, and the charge reads "refunded" alone.
     await expect(page.getByLabel('Refund amount').count()).resolves.toBe(0);
+    await expect(state.textContent()).resolves.toBe('refunded');
+    await open('activity/transactions', 'Activity');
+    await expect(row.locator('td[data-label="Status"]').textContent()).resolves.toBe('refunded');
   });
 
   it('refuses more than remains, and nonsense, before asking', async () => {
@@ -83,7 +93,13 @@ describe('dashboard truthful details', () => {
     expect(bare.body.methods.every((m: any) => m.last_4 === null && m.bank_account_number_last_4 === null)).toBe(true);
     const declined = await charge('4111111111111111', 85); // 73..100 cents are declined
     expect(declined.status).not.toBe(200);
-    const paid = await charge('4111111111111111', 123456);
+    const paid = await charge('4111111111111111', 123456, { email: 'shopper@example.com' });
+    const token = await api('/tokens', { method: 'POST', key: gateway!.publicKey,
+      body: { card_owner_name: 'G Hopper', card_number: '4111111111111111', card_exp_month: 12, card_exp_year: 2035, csc: '123' } });
+    const grace = await api('/customers', { method: 'POST', body: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.example', token: token.body.id } });
+    expect(grace.status).toBe(200);
+    const byCustomer = await api('/charge', { method: 'POST', body: { customer_id: grace.body.id, amount: 4321 } });
+    expect(byCustomer.status).toBe(200);
 
     await signIn();
     await open('activity/customers', 'Activity');
@@ -100,6 +116,13 @@ describe('dashboard truthful details', () => {
     const paidRow = table.locator('tbody tr', { has: page.locator(`a[href$="${paid.body.id}"]`) });
     await expect(paidRow.locator('td[data-label="Amount"]').textContent()).resolves.toBe('$1,234.56');
     await expect(paidRow.locator('td[data-label="Status"] .pill').textContent()).resolves.toBe('settled');
+    // Who paid: the name on the card and the email sent, or the stored customer's name, id and email.
+    await expect(paidRow.locator('td[data-label="Customer"]').textContent()).resolves.toBe('Test Shopper');
+    await expect(paidRow.locator('td[data-label="Email"]').textContent()).resolves.toBe('shopper@example.com');
+    const graceRow = table.locator('tbody tr', { has: page.locator(`a[href$="${byCustomer.body.id}"]`) });
+    await expect(graceRow.locator('td[data-label="Customer"]').textContent()).resolves.toBe(`Grace Hopper${grace.body.id}`);
+    await expect(graceRow.locator('td[data-label="Email"]').textContent()).resolves.toBe('grace@navy.example');
+    await expect(table.locator('thead th').allTextContents()).resolves.toEqual(expect.arrayContaining(['Customer', 'Email']));
     const declinedRow = table.locator('tbody tr', { hasText: '$0.85' });
     await expect(declinedRow.locator('td[data-label="Status"] .pill').textContent()).resolves.toBe('declined');
     await expect(table.textContent()).resolves.not.toMatch(/SETTLED|DECLINED/);

@@ -39,11 +39,18 @@ describe('dashboard webhooks page', () => {
     const add = page.getByRole('form', { name: 'Add an endpoint' });
     await add.getByLabel('Kind').selectOption('webhook');
     await add.getByLabel('URL, email address or phone number').fill(receiverUrl);
+    // Attached to nothing for now: the page says so, aloud and above the list, with a one-click way to attach.
+    await expect(add.getByLabel(/^Every event/).isChecked()).resolves.toBe(true);
+    await add.getByLabel(/^None for now/).check();
     await add.getByRole('button', { name: 'Add the endpoint' }).click();
     const endpoints = page.getByTestId('endpoints-table');
     await endpoints.getByText(receiverUrl).waitFor();
     const [strategy] = (await api('/webhooks/strategies')).body.list;
     expect(strategy).toMatchObject({ mode: 'webhook', url: receiverUrl, rules: [] });
+    await expect.poll(() => page.locator('#announce').textContent()).toMatch(/attached to no rule, so it receives no events/);
+    const notice = page.getByTestId('unattached');
+    await expect(notice.textContent()).resolves.toMatch(new RegExp(`attached to no rule, so it receives no events.*${receiverUrl}`));
+    await notice.getByRole('button', { name: `Send every event to ${receiverUrl}` }).waitFor();
 
     // A test event reaches the receiver, signed, and the page says what the endpoint answered.
     await page.getByRole('button', { name: `Send a test event to ${receiverUrl}` }).click();
@@ -51,6 +58,10 @@ describe('dashboard webhooks page', () => {
     const test = received.find((r) => r.body.type === 'test');
     expect(test?.body.data).toMatchObject({ test: true, strategy_id: strategy.id });
     expect(test?.headers['tessera-signature']).toMatch(/v1=/);
+    // It is listed with the deliveries, marked as a test.
+    const deliveries = page.getByTestId('deliveries-table');
+    await deliveries.getByText('test event', { exact: true }).waitFor();
+    await expect(deliveries.locator('tbody tr').first().textContent()).resolves.toMatch(new RegExp(`test event${receiverUrl}delivered1200`));
 
     // A rule for created transactions, connected to the endpoint as it is added.
     const rule = page.getByRole('form', { name: 'Add a rule' });
@@ -60,6 +71,7 @@ describe('dashboard webhooks page', () => {
     await rule.getByRole('button', { name: 'Add the rule' }).click();
     const rules = page.getByTestId('rules-table');
     await rules.getByText('transaction: transaction.created').waitFor();
+    await expect(page.getByTestId('unattached').count()).resolves.toBe(0); // attached now
     await expect(rules.locator('td[data-label="Notifies"]').textContent()).resolves.toContain(receiverUrl);
     const [saved] = (await api('/webhooks/rules')).body.list;
     expect(saved).toMatchObject({ event_resource: 'transaction', event_types: ['transaction.created'], strategies: [strategy.id] });
@@ -93,6 +105,42 @@ describe('dashboard webhooks page', () => {
     await dialog.getByRole('button', { name: 'Delete the endpoint' }).click();
     await page.getByTestId('endpoints').getByText('No endpoints yet.').waitFor();
     expect((await api(`/webhooks/strategies/${strategy.id}`)).status).toBe(404);
+  });
+
+  it('a new endpoint receives every event by default; one left alone is attached in one click, reusing the rules', async () => {
+    await signIn();
+    await open('webhooks', 'Webhooks');
+    const resources = (await api('/webhooks/event_types')).body.resources.map((r: any) => r.resource);
+    const before = (await api('/webhooks/rules?limit=100')).body.list.length;
+    const add = page.getByRole('form', { name: 'Add an endpoint' });
+    await add.getByLabel('URL, email address or phone number').fill(`${receiverUrl}/all`);
+    await add.getByRole('button', { name: 'Add the endpoint' }).click();
+    await page.getByTestId('endpoints-table').getByText(`${receiverUrl}/all`).waitFor();
+    await expect.poll(() => page.locator('#announce').textContent()).toBe(`Endpoint added: it receives every event (${resources.length} rules).`);
+    const strategies = (await api('/webhooks/strategies')).body.list;
+    const all = strategies.find((s: any) => s.url === `${receiverUrl}/all`);
+    expect(all.rules).toHaveLength(resources.length);
+    const rules = (await api('/webhooks/rules?limit=100')).body.list;
+    expect(rules).toHaveLength(before + resources.length);
+    for (const resource of resources) {
+      expect(rules.filter((r: any) => r.event_resource === resource && !r.event_types.length && r.strategies.includes(all.id))).toHaveLength(1);
+    }
+    await expect.poll(() => page.getByTestId('unattached').count()).toBe(0);
+
+    // An email endpoint made with none, then sent every event from the notice: the same rules, no new ones.
+    await add.getByLabel('Kind').selectOption('email');
+    await add.getByLabel('URL, email address or phone number').fill('ops@example.com');
+    await add.getByLabel(/^None for now/).check();
+    await add.getByRole('button', { name: 'Add the endpoint' }).click();
+    await page.getByTestId('unattached').getByRole('button', { name: 'Send every event to ops@example.com' }).click();
+    await expect.poll(() => page.locator('#announce').textContent()).toBe(`ops@example.com receives every event (${resources.length} rules).`);
+    await expect.poll(() => page.getByTestId('unattached').count()).toBe(0);
+    const ops = (await api('/webhooks/strategies')).body.list.find((s: any) => s.email_address === 'ops@example.com');
+    expect([...ops.rules].sort()).toEqual([...all.rules].sort());
+    expect((await api('/webhooks/rules?limit=100')).body.list).toHaveLength(before + resources.length);
+    // Leave no endpoint behind for the next tests.
+    for (const s of [all, ops]) expect((await api(`/webhooks/strategies/${s.id}`, { method: 'DELETE' })).status).toBe(200);
+    await quiet();
   });
 
   it('lists deliveries and resends a failed one', async () => {

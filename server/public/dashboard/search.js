@@ -5,7 +5,6 @@
 // subscriptions open their record in a dialog.
 import { api } from './api.js';
 import { $, errorBox, h, showDialog } from './dom.js';
-import { money } from './format.js';
 import { hashFor } from './nav.js';
 import { presentCustomer, renderRecord } from './tables.js';
 
@@ -92,7 +91,8 @@ export function startSearch() {
       onmousedown: keepFocus,
       onclick: () => choose(r),
     }, h('span', { class: 'result-title' }, r.title), h('span', { class: 'result-type' }, r.type),
-    h('span', { class: 'result-sub' }, [r.subtitle, r.amount === null ? '' : money(r.amount)].filter(Boolean).join(' · ')))));
+    // The title carries the amount with its currency sign, and a charge's state ("settled · partly refunded $5.00").
+    h('span', { class: 'result-sub' }, r.subtitle))));
     if (!results.length) list.replaceChildren(h('li', { class: 'search-note', role: 'presentation' }, `Nothing matches “${q}”.`));
     note.textContent = results.length ? `${results.length} result${results.length === 1 ? '' : 's'}; arrow keys to choose` : 'No results';
     setOpen(true);

@@ -16,6 +16,18 @@ export function statusPill(status, label) {
   return h('span', { class: `pill ${statusTone(status)}`, 'data-code': String(status) }, label ?? statusWord(status));
 }
 
+/**
+ * A charge's state, the same in the list, its page and the search: its status pill, then
+ * " · partly refunded $5.00" while part of it is refunded; a "refunded" pill alone once refunded whole.
+ * @param {{ status: unknown, refunded?: boolean, amount_refunded?: number }} t
+ * @returns {Child}
+ */
+export function chargeState(t) {
+  if (t.refunded) return h('span', { class: 'charge-state' }, statusPill('refunded'));
+  return h('span', { class: 'charge-state' }, statusPill(t.status),
+    t.amount_refunded ? h('span', { class: 'hint' }, ` · partly refunded ${money(t.amount_refunded)}`) : null);
+}
+
 const ID_KEYS = /(^id$|_id$)/;
 const TIME_KEYS = /(_at$|^bill_on$|^next_billing$|^date$|^due_date$)/;
 const MONEY_KEYS = /(^amount|amount$|^total|_total$|^balance)/;

@@ -60,10 +60,24 @@ describe('GET /dashboard/search', () => {
     const res = await search(gw, m, '?q=12.50');
     expect(res.json()).toEqual({
       class: 'search', q: '12.50',
-      results: [{ type: 'transaction', id: ids.t1250, title: '12.50 settled · Ada Lovelace', subtitle: expect.stringContaining('•••• 1111'), amount: 1250 }],
+      results: [{ type: 'transaction', id: ids.t1250, title: '$12.50 settled · Ada Lovelace', subtitle: expect.stringContaining('•••• 1111'), amount: 1250 }],
     });
     expect(res.body).not.toContain(visa.card_number);
     expect(res.body).not.toContain(visa.card_number.slice(0, 12));
+  });
+
+  test('amounts carry the currency sign; a charge says when it is partly or wholly refunded', async ({ gateway: gw, ids, m }) => {
+    const n = await gw.newMerchant();
+    const a = api(gw, n);
+    const charge = async (amount: number) => (await a.ok('POST', '/charge', { token: await tokenFor(gw, visa, n.test.public_key), amount })).id;
+    const part = await charge(123456);
+    const whole = await charge(2000);
+    await a.ok('POST', `/charge/${part}/cancel`, { amount: 500 });
+    await a.ok('POST', `/charge/${whole}/cancel`, {});
+    const titles = async (q: string) => (await search(gw, n, `?q=${q}`, n.test.private_key)).json().results.map((r: any) => r.title);
+    expect(await titles('1234.56')).toEqual(['$1,234.56 settled · partly refunded $5.00 · Ada Lovelace']);
+    expect(await titles('20.00')).toEqual(['$20.00 refunded · Ada Lovelace']);
+    expect((await search(gw, m, '?q=42.00')).json().results).toContainEqual(expect.objectContaining({ id: ids.invoice, title: `Invoice ${ids.invoice} · $42.00` }));
   });
 
   test('by the last 4 digits: charges on the card and customers holding it', async ({ gateway: gw, m, ids }) => {

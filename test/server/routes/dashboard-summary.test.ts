@@ -51,7 +51,18 @@ describe('GET /dashboard/summary', () => {
       { day: '2026-01-16', ...jan16 },
     ]);
     const both = { gross_volume: 6000, successful: 3, declined: 1, refunded: 2500, refunds: 2, new_customers: 1 };
-    expect(body.totals).toEqual({ today: jan16, last_7_days: both, last_30_days: both });
+    expect(body.totals).toEqual({ today: jan16, last_7_days: both, last_30_days: both, period: both });
+  });
+
+  test('totals.period is the figures of the `days` asked for (the home page\'s chosen period)', async ({ gateway: gw, m }) => {
+    // 2026-01-16 is today: one day holds only its figures; two days hold 2026-01-15's too.
+    const day = (await summary(gw, m, '?days=1')).json();
+    expect(day.series).toHaveLength(1);
+    expect(day.totals.period).toEqual({ gross_volume: 3000, successful: 1, declined: 0, refunded: 2000, refunds: 1, new_customers: 0 });
+    const two = (await summary(gw, m, '?days=2')).json();
+    expect(two.totals.period).toEqual({ gross_volume: 6000, successful: 3, declined: 1, refunded: 2500, refunds: 2, new_customers: 1 });
+    expect(two.totals.period).toEqual(two.series.reduce((t: Record<string, number>, d: Record<string, number>) =>
+      Object.fromEntries(Object.keys(zero).map((k) => [k, t[k] + d[k]])), zero));
   });
 
   test('days defaults to 30; the 30-day total does not depend on days', async ({ gateway: gw, m }) => {
@@ -60,7 +71,8 @@ describe('GET /dashboard/summary', () => {
     expect(body.series).toHaveLength(30);
     expect(body.series[0].day).toBe('2025-12-18');
     expect(body.series.at(-1).day).toBe('2026-01-16');
-    expect((await summary(gw, m, '?days=1')).json()).toMatchObject({ series: [{ day: '2026-01-16' }], totals: body.totals });
+    const { period: _, ...fixed } = body.totals;
+    expect((await summary(gw, m, '?days=1')).json()).toMatchObject({ series: [{ day: '2026-01-16' }], totals: fixed });
     expect((await summary(gw, m, '?days=90')).json().series).toHaveLength(90);
   });
 
@@ -91,7 +103,7 @@ describe('GET /dashboard/summary', () => {
     expect(body.now).toBe('2026-02-15T12:00:00.000Z');
     expect(body.series.at(-1).day).toBe('2026-02-15');
     expect(body.series[0].day).toBe('2026-01-17');
-    expect(body.totals).toEqual({ today: zero, last_7_days: zero, last_30_days: zero });
+    expect(body.totals).toEqual({ today: zero, last_7_days: zero, last_30_days: zero, period: zero });
     // 31 days back still reaches 2026-01-16.
     expect((await summary(gw, m, '?days=31')).json().series[0]).toEqual({ day: '2026-01-16', gross_volume: 3000, successful: 1, declined: 0, refunded: 2000, refunds: 1, new_customers: 0 });
   });

@@ -349,6 +349,20 @@ describe('transactions with filters', () => {
     expect(idsOf(await list(gw, '?amount_min=2500', gw.other.test.private_key))).toHaveLength(1);
   });
 
+  test('each row says who the charge was for: the customer record\'s name and email, else the charge\'s own', async ({ gateway: gw }) => {
+    const n = await gw.newMerchant();
+    const customer = (await post(gw, '/api/v1/customers', n.test.private_key, {
+      first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.example', token: await tokenFor(gw, visa, n.test.public_key),
+    })).json();
+    const pay = async (body: object) => (await post(gw, '/api/v1/charge', n.test.private_key, { amount: 1000, ...body })).json().id as string;
+    const stored = await pay({ customer_id: customer.id });
+    const guest = await pay({ token: await tokenFor(gw, visa, n.test.public_key), email: 'ada@example.com' });
+    const rows = (await get(gw, '/api/v1/dashboard/transactions', n.test.private_key)).json().list;
+    const who = (id: string) => rows.find((t: any) => t.id === id);
+    expect(who(stored)).toMatchObject({ customer_id: customer.id, customer_name: 'Grace Hopper', customer_email: 'grace@navy.example' });
+    expect(who(guest)).toMatchObject({ customer_id: null, customer_name: 'Ada Lovelace', customer_email: 'ada@example.com' });
+  });
+
   test.for([
     ['?status=not-a-status', 'REQ01'],
     ['?amount_min=12.5', 'REQ01'],

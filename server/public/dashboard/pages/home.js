@@ -13,18 +13,19 @@ import { drawChart } from './chart.js';
 /** @typedef {{ gross_volume: number, successful: number, declined: number, refunded: number, refunds: number, new_customers: number }} Totals */
 /** @typedef {Totals & { day: string }} Day */
 /** @typedef {{ id: string, type: string, resource: string, created_at: string, data: any }} GatewayEvent */
-/** @typedef {{ days: number, now: string, totals: { today: Totals, last_7_days: Totals, last_30_days: Totals }, series: Day[], recent_events: GatewayEvent[] }} Summary */
+/** @typedef {{ days: number, now: string, totals: { today: Totals, last_7_days: Totals, last_30_days: Totals, period: Totals }, series: Day[], recent_events: GatewayEvent[] }} Summary */
 
-const PERIODS = /** @type {const} */ ([['today', 'Today'], ['last_7_days', '7 days'], ['last_30_days', '30 days']]);
+/** The periods: their id (in the location), label and UTC days (the chart and its table show as many). */
+const PERIODS = /** @type {const} */ ([['today', 'Today', 1], ['last_7_days', '7 days', 7], ['last_30_days', '30 days', 30]]);
 
 /** @type {import('../router.js').Page} */
 export async function renderHome(view, _segs, params, alive) {
   view.append(...pageHead('Home', `Your ${overview().env} payments at a glance. Days are UTC days${overview().env === 'test' ? ' of the test clock' : ''}.`));
+  const period = PERIODS.find(([id]) => id === params.get('period')) ?? PERIODS[1];
   /** @type {Summary} */
-  const summary = await api('/dashboard/summary?days=30');
+  const summary = await api(`/dashboard/summary?days=${period[2]}`);
   if (!alive()) return;
-  const chosen = PERIODS.find(([id]) => id === params.get('period'))?.[0] ?? 'last_7_days';
-  view.append(totalsPanel(summary, chosen), chartPanel(summary.series), eventsPanel(summary.recent_events));
+  view.append(totalsPanel(summary, period[0]), chartPanel(summary.series, period[1]), eventsPanel(summary.recent_events));
   const box = /** @type {HTMLElement} */ (view.querySelector('[data-chart]'));
   drawChart(box, summary.series).catch((e) => {
     // The numbers stay readable in the caption and the table.
@@ -34,7 +35,7 @@ export async function renderHome(view, _segs, params, alive) {
 
 /** @param {Summary} summary @param {string} chosen */
 function totalsPanel(summary, chosen) {
-  const t = summary.totals[/** @type {keyof Summary['totals']} */ (chosen)];
+  const t = summary.totals.period;
   const tabs = h('div', { class: 'period', role: 'group', 'aria-label': 'Period' }, PERIODS.map(([id, label]) =>
     h('a', { class: 'button small secondary', href: hashFor(['home'], new URLSearchParams({ period: id })), 'aria-current': id === chosen ? 'true' : null }, label)));
   /** @param {string} label @param {string} value @param {string} [note] @param {string} [tone] */
@@ -50,11 +51,11 @@ function totalsPanel(summary, chosen) {
       stat('New customers', String(t.new_customers))));
 }
 
-/** @param {Day[]} series */
-function chartPanel(series) {
+/** @param {Day[]} series the chosen period's days @param {string} label the period's name */
+function chartPanel(series, label) {
   const sum = (/** @type {keyof Totals} */ k) => series.reduce((n, d) => n + d[k], 0);
   const busiest = series.reduce((a, d) => (d.gross_volume > a.gross_volume ? d : a), series[0]);
-  const text = `Over the last ${series.length} days: ${money(sum('gross_volume'))} gross volume, ${plural(sum('successful'), 'successful charge')}, `
+  const text = `${series.length === 1 ? 'Today' : `Over the last ${series.length} days`}: ${money(sum('gross_volume'))} gross volume, ${plural(sum('successful'), 'successful charge')}, `
     + `${plural(sum('declined'), 'declined charge')}, ${money(sum('refunded'))} refunded.`
     + (busiest && busiest.gross_volume > 0 ? ` The busiest day was ${busiest.day} (${money(busiest.gross_volume)}).` : '');
   const table = dataTable([...series].reverse(), [
@@ -64,9 +65,9 @@ function chartPanel(series) {
     { key: 'declined', label: 'Declined', num: true },
     { key: 'refunded', label: 'Refunded', num: true, render: (d) => money(d.refunded) },
     { key: 'new_customers', label: 'New customers', num: true },
-  ], { caption: 'Per day, newest first', testid: 'chart-table' });
+  ], { caption: `Per day, newest first (${label.toLowerCase()})`, testid: 'chart-table' });
   return h('section', { class: 'panel', 'aria-labelledby': 'chart-title', 'data-testid': 'chart' },
-    h('h2', { id: 'chart-title' }, 'Charges per day'),
+    h('h2', { id: 'chart-title' }, `Charges per day · ${label}`),
     h('figure', { class: 'chart' },
       h('div', { 'data-chart': '', 'aria-hidden': 'true' }),
       h('figcaption', { id: 'chart-summary', 'data-testid': 'chart-summary' }, text)),

@@ -5,7 +5,7 @@ import { api, isUnavailable } from '../api.js';
 import { announce, confirmDialog, errorBox, fact, field, h, statusBox } from '../dom.js';
 import { centsFrom, money, statusWord, when } from '../format.js';
 import { hashFor, refresh } from '../nav.js';
-import { dataTable, renderRecord, statusPill } from '../tables.js';
+import { chargeState, dataTable, renderRecord, statusPill } from '../tables.js';
 import { paymentOf } from './transactions.js';
 
 /** @param {HTMLElement} view @param {string} id @param {() => boolean} alive */
@@ -16,7 +16,7 @@ export async function renderTransaction(view, id, alive) {
   const summary = h('section', { class: 'panel', 'aria-labelledby': 'txn-title', 'data-testid': 'transaction-detail' },
     h('h2', { id: 'txn-title' }, 'Transaction ', h('code', {}, t.id)),
     h('dl', { class: 'facts' },
-      ...fact('Status', [statusPill(t.status), t.successful ? '' : ' not successful']),
+      ...fact('Status', [chargeState(t), t.successful ? '' : ' not successful']),
       ...fact('Amount', money(amount)),
       ...fact('Settled', money(t.amount_settled)),
       ...fact('Refunded', money(t.amount_refunded)),

@@ -5,7 +5,7 @@ import { api, listOf } from '../api.js';
 import { errorBox, field, h, statusBox } from '../dom.js';
 import { centsFrom, money, statusWord } from '../format.js';
 import { hashFor, txnLink } from '../nav.js';
-import { dataTable, pager, statusPill } from '../tables.js';
+import { chargeState, dataTable, pager } from '../tables.js';
 import { exportButton } from './export.js';
 
 const PAGE_SIZE = 20;
@@ -75,10 +75,9 @@ export async function renderTransactions(view, params) {
     panel.append(dataTable(list, [
       { key: 'created_at', label: 'Date' },
       { key: 'amount', label: 'Amount', num: true, render: (t) => money(Math.max(t.amount_authorized, t.amount_failed)) },
-      {
-        key: 'status', label: 'Status', render: (t) => [statusPill(t.status), t.refunded ? ' ' : null,
-          t.refunded ? statusPill('refunded') : t.amount_refunded ? h('span', { class: 'hint' }, ` ${money(t.amount_refunded)} refunded`) : null],
-      },
+      { key: 'status', label: 'Status', render: chargeState },
+      { key: 'customer_name', label: 'Customer', render: customerOf },
+      { key: 'customer_email', label: 'Email', render: (t) => t.customer_email ?? '—' },
       { key: 'card_number', label: 'Payment', render: paymentOf },
       { key: 'description', label: 'Description' },
       { key: 'id', label: 'Transaction', render: (t) => txnLink(t.id) },
@@ -90,6 +89,13 @@ export async function renderTransactions(view, params) {
     location.hash = hashFor(['activity', 'transactions'], p);
   }) ?? '');
   view.append(panel);
+}
+
+/** The customer's name (the dashboard API's customer_name) and, for a stored customer, its id. @param {any} t a listed transaction */
+function customerOf(t) {
+  if (!t.customer_name && !t.customer_id) return '—';
+  return h('span', {}, t.customer_name ?? '', t.customer_name && t.customer_id ? h('br') : null,
+    t.customer_id ? h('code', { class: 'hint' }, t.customer_id) : null);
 }
 
 /** "visa ****4242" or "Bank account ****6789". @param {any} t a transaction */

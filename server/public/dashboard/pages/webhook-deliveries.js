@@ -1,11 +1,15 @@
 // @ts-check
-// The Webhooks page's deliveries (with Resend for the failed ones) and the signing secret: shown
+// The Webhooks page's deliveries (with Resend for the failed ones; a "Send test event" is listed
+// too, marked as a test) and the signing secret: shown
 // only on request, copied, rotated (the old one kept for a while if the merchant asks).
 import { api, isUnavailable, listOf } from '../api.js';
 import { announce, confirmDialog, copy, errorBox, h, statusBox, unavailableSection } from '../dom.js';
 import { display, when } from '../format.js';
 import { refresh } from '../nav.js';
-import { dataTable } from '../tables.js';
+import { dataTable, statusPill } from '../tables.js';
+
+/** A test send from the Webhooks page (webhook-test.ts records it with event type and rule `test`). @param {{ event_type: string }} d */
+const isTest = (d) => d.event_type === 'test';
 
 export async function deliveriesPanel() {
   const panel = h('section', { class: 'panel', 'aria-labelledby': 'deliveries-title', 'data-testid': 'deliveries' },
@@ -18,14 +22,14 @@ export async function deliveriesPanel() {
   }
   if (!list.length) return (panel.append(h('p', { class: 'empty' }, 'No deliveries yet.')), panel);
   panel.append(dataTable(list, [
-    { key: 'event_type', label: 'Event' },
+    { key: 'event_type', label: 'Event', render: (d) => (isTest(d) ? h('span', { class: 'pill', 'data-code': 'test' }, 'test event') : d.event_type) },
     { key: 'target', label: 'Endpoint', render: (d) => h('code', {}, d.target) },
-    { key: 'status', label: 'Status' },
+    { key: 'status', label: 'Status', render: (d) => statusPill(d.status) },
     { key: 'attempt_count', label: 'Attempts', num: true },
     { key: 'last_status_code', label: 'Last answer', num: true, render: (d) => display(d.last_status_code ?? d.last_error) },
     { key: 'created_at', label: 'Created' },
     { key: '', label: 'Resend', render: (d) => (d.status === 'failed' ? resendButton(d) : '—') },
-  ], { caption: 'Newest first', testid: 'deliveries-table' }));
+  ], { caption: 'Newest first; a “Send test event” is listed as a test event', testid: 'deliveries-table' }));
   return panel;
 }
 
@@ -45,6 +49,12 @@ function resendButton(d) {
     }
   });
   return h('span', {}, button, out);
+}
+
+/** Draws the deliveries again in place (after a test send), leaving the rest of the page as it is. */
+export async function redrawDeliveries() {
+  const fresh = await deliveriesPanel();
+  document.querySelector('[data-testid="deliveries"]')?.replaceWith(fresh);
 }
 
 export async function secretPanel() {

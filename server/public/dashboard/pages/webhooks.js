@@ -7,7 +7,8 @@ import { api, listOf } from '../api.js';
 import { announce, confirmDialog, errorBox, field, h, pageHead, showDialog, statusBox } from '../dom.js';
 import { refresh } from '../nav.js';
 import { dataTable } from '../tables.js';
-import { deliveriesPanel, secretPanel } from './webhook-deliveries.js';
+import { attachChoice, attachNew, unattachedNotice } from './webhook-attach.js';
+import { deliveriesPanel, redrawDeliveries, secretPanel } from './webhook-deliveries.js';
 
 /** @typedef {{ id: string, mode: 'webhook' | 'email' | 'sms', url: string | null, email_address: string | null, phone_number: string | null, rules: string[] }} Endpoint */
 /** @typedef {{ field: string, operator: string, value: unknown }} Constraint */
@@ -30,22 +31,22 @@ export async function renderWebhooks(view, _segs, _params, alive) {
   ]);
   const [deliveries, secret] = await Promise.all([deliveriesPanel(), secretPanel()]);
   if (!alive()) return;
-  view.append(endpointsPanel(endpoints), rulesPanel(rules, endpoints, catalogue), deliveries, secret);
+  view.append(endpointsPanel(endpoints, rules, catalogue), rulesPanel(rules, endpoints, catalogue), deliveries, secret);
 }
 
-/** @param {Endpoint[]} endpoints */
-function endpointsPanel(endpoints) {
+/** @param {Endpoint[]} endpoints @param {Rule[]} rules @param {Resource[]} catalogue */
+function endpointsPanel(endpoints, rules, catalogue) {
   const panel = h('section', { class: 'panel', 'aria-labelledby': 'endpoints-title', 'data-testid': 'endpoints' }, h('h2', { id: 'endpoints-title' }, 'Endpoints'));
   if (!endpoints.length) panel.append(h('p', { class: 'empty' }, 'No endpoints yet.'));
   else {
-    panel.append(dataTable(endpoints, [
+    panel.append(unattachedNotice(endpoints, rules, catalogue) ?? '', dataTable(endpoints, [
       { key: 'target', label: 'Endpoint', render: (e) => h('code', {}, targetOf(e)) },
       { key: 'mode', label: 'Kind', render: (e) => MODES.find(([m]) => m === e.mode)?.[1] ?? e.mode },
-      { key: 'rules', label: 'Rules', render: (e) => (e.rules.length ? e.rules.map(short).join(', ') : 'none') },
+      { key: 'rules', label: 'Rules', render: (e) => (e.rules.length ? e.rules.map(short).join(', ') : 'none: receives no events') },
       { key: '', label: 'Actions', render: (e) => endpointActions(e) },
     ], { caption: `${endpoints.length} endpoint${endpoints.length === 1 ? '' : 's'}`, testid: 'endpoints-table' }));
   }
-  panel.append(h('h3', {}, 'Add an endpoint'), endpointForm(null));
+  panel.append(h('h3', {}, 'Add an endpoint'), endpointForm(null, rules, catalogue));
   return panel;
 }
 
@@ -62,6 +63,7 @@ function endpointActions(e) {
       out.replaceChildren(r.status === 'delivered'
         ? statusBox('ok', `Delivered: the endpoint answered ${r.status_code} in ${r.duration_ms} ms.`)
         : statusBox('error', `Not delivered: ${r.error ?? `the endpoint answered ${r.status_code}`}.`));
+      await redrawDeliveries(); // the test send is listed there, marked as a test
     } catch (err) {
       out.replaceChildren(errorBox(err));
     } finally {
@@ -84,26 +86,33 @@ function endpointActions(e) {
   return h('div', { class: 'actions' }, e.mode === 'webhook' ? test : null, edit, del, out);
 }
 
-/** A new endpoint (null) or an edit of `e`. @param {Endpoint | null} e */
-function endpointForm(e) {
+/**
+ * A new endpoint (null: with which events it receives) or an edit of `e`.
+ * @param {Endpoint | null} e @param {Rule[]} [rules] @param {Resource[]} [catalogue]
+ */
+function endpointForm(e, rules = [], catalogue = []) {
   const prefix = e ? `edit-${short(e.id)}` : 'new-endpoint';
   const mode = h('select', { id: `${prefix}-mode`, name: 'mode' }, MODES.map(([m, label]) => h('option', { value: m, selected: e?.mode === m }, label)));
   const target = h('input', { type: 'text', id: `${prefix}-target`, name: 'target', autocomplete: 'off', value: e ? targetOf(e) : '', spellcheck: 'false' });
   const out = h('div', { 'aria-live': 'polite' });
+  const attach = e ? null : attachChoice(rules);
   const form = h('form', { 'aria-label': e ? 'Edit the endpoint' : 'Add an endpoint', novalidate: true },
-    h('div', { class: 'fields' }, field('Kind', mode), field('URL, email address or phone number', target)), out,
+    h('div', { class: 'fields' }, field('Kind', mode), field('URL, email address or phone number', target)), attach?.fieldset ?? null, out,
     h('button', { type: 'submit' }, e ? 'Save the endpoint' : 'Add the endpoint'));
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const key = mode.value === 'webhook' ? 'url' : mode.value === 'email' ? 'email_address' : 'phone_number';
+    /** @type {Endpoint | null} */
+    let saved = null;
     try {
-      await api(e ? `/webhooks/strategies/${encodeURIComponent(e.id)}` : '/webhooks/strategies',
+      saved = await api(e ? `/webhooks/strategies/${encodeURIComponent(e.id)}` : '/webhooks/strategies',
         { method: e ? 'PUT' : 'POST', body: { mode: mode.value, [key]: target.value.trim() } });
       form.closest('dialog')?.close();
-      announce(e ? 'Endpoint saved' : 'Endpoint added');
+      if (attach && saved) await attachNew(saved.id, attach.chosen(), rules, catalogue);
+      else announce('Endpoint saved');
       await refresh();
     } catch (err) {
-      out.replaceChildren(errorBox(err));
+      out.replaceChildren(errorBox(err)); // (an endpoint made but not attached shows in the notice once the page is drawn again)
     }
   });
   return form;
