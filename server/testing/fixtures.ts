@@ -1,5 +1,8 @@
-import type { Fixtures, PlaywrightTestArgs, PlaywrightWorkerArgs } from '@playwright/test';
+import type {
+  Fixtures, LaunchOptions, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions, WorkerInfo,
+} from '@playwright/test';
 import { cards } from './cards.js';
+import { ChromiumChoice, findChromium } from './chromium.js';
 import type { ChargeResult, EmailMatch, OutboxMessage, SettleOptions, SettleSummary, WaitOptions } from './client.js';
 import { TestGateway, TestGatewayOptions, startTestGateway } from './index.js';
 import { WebhookReceiver, startWebhookReceiver } from './webhooks.js';
@@ -20,6 +23,11 @@ export interface TesseraWorkerFixtures {
   gateway: TestGateway;
   /** A local webhook endpoint per worker (cleared before each test). */
   webhookReceiver: WebhookReceiver;
+  /**
+   * Internal: before the worker's browser starts, fails naming every place tried when no Chromium
+   * was found (Playwright's own, CHROMIUM_PATH, the system's). Tests that open no page never ask.
+   */
+  tesseraBrowserCheck: void;
 }
 
 export interface TesseraTestFixtures {
@@ -47,7 +55,22 @@ export interface TesseraTestFixtures {
   webhooks: WebhookReceiver;
 }
 
-export const tesseraFixtures: Fixtures<TesseraTestFixtures, TesseraWorkerFixtures, PlaywrightTestArgs, PlaywrightWorkerArgs> = {
+type WorkerArgs = PlaywrightWorkerArgs & PlaywrightWorkerOptions;
+
+/** The Chromium a worker gets when its config names none (see chromium.ts for the order). */
+function chromiumFor(args: Pick<WorkerArgs, 'browserName' | 'connectOptions' | 'playwright'>, launchOptions: LaunchOptions, info: WorkerInfo): ChromiumChoice {
+  const use = info.project.use;
+  return findChromium({
+    browserName: args.browserName,
+    launchOptions,
+    channel: use.channel,
+    remote: !!args.connectOptions,
+    headless: use.headless ?? launchOptions.headless ?? true,
+    playwrightExecutable: args.playwright.chromium.executablePath(),
+  });
+}
+
+export const tesseraFixtures: Fixtures<TesseraTestFixtures, TesseraWorkerFixtures, PlaywrightTestArgs & PlaywrightTestOptions, WorkerArgs> = {
   tesseraOptions: [{}, { scope: 'worker', option: true }],
   gateway: [
     async ({ tesseraOptions }, use) => {
@@ -72,6 +95,28 @@ export const tesseraFixtures: Fixtures<TesseraTestFixtures, TesseraWorkerFixture
     },
     { scope: 'worker' },
   ],
+
+  // A project with no Playwright config (or one that names no browser) runs in Chromium wherever
+  // it is: the config's launchOptions (or test.use's) are kept, with an executablePath added only
+  // when Playwright's own Chromium is not installed. Never throws: every worker reads launchOptions,
+  // including those whose tests open no page.
+  launchOptions: [
+    async ({ launchOptions, browserName, connectOptions, playwright }, use, info) => {
+      const choice = chromiumFor({ browserName, connectOptions, playwright }, launchOptions, info);
+      await use('executablePath' in choice ? { ...launchOptions, executablePath: choice.executablePath } : launchOptions);
+    },
+    { scope: 'worker', box: true },
+  ],
+  tesseraBrowserCheck: [
+    async ({ launchOptions, browserName, connectOptions, playwright }, use, info) => {
+      const choice = chromiumFor({ browserName, connectOptions, playwright }, launchOptions, info);
+      if (choice.source === 'none') throw new Error(choice.message);
+      await use();
+    },
+    { scope: 'worker', box: true },
+  ],
+  // Playwright's browser, set up after the check (fixtures set up in the order they are named).
+  browser: [async ({ tesseraBrowserCheck, browser }, use) => use(browser), { scope: 'worker', box: true }],
 
   tesseraReset: [true, { option: true }],
   // Auto: every test starts from an empty test environment (a reset takes a few milliseconds).
