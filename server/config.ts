@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { resolve } from 'node:path';
 import { RateLimits, parseLimits } from './http/ratelimit.js';
 import type { NotifyConfig } from './notify/index.js';
+import { parseTestDeliveryTo } from './notify/test-delivery.js';
 import { parseAllowList } from './net/addresses.js';
 
 /** Every environment variable Tessera reads, in one typed place. */
@@ -141,6 +142,7 @@ function notifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
     smsWebhookUrl: url('SMS_WEBHOOK_URL', ['http:', 'https:']),
     smsWebhookSecret: env.SMS_WEBHOOK_SECRET || undefined,
     intervalMs: interval,
+    testDeliveryTo: testDeliveryToFrom(env),
   };
 }
 
@@ -149,6 +151,15 @@ function limits(spec: string | undefined): RateLimits {
     return parseLimits(spec);
   } catch (err) {
     throw new ConfigError((err as Error).message);
+  }
+}
+
+/** TESSERA_TEST_DELIVERY_TO, checked: test-mode recipients really sent to; an entry that is none of *, @domain, an address or a phone number is a ConfigError. */
+export function testDeliveryToFrom(env: NodeJS.ProcessEnv): string[] {
+  try {
+    return parseTestDeliveryTo(env.TESSERA_TEST_DELIVERY_TO);
+  } catch (err) {
+    throw new ConfigError(`TESSERA_TEST_DELIVERY_TO: ${(err as Error).message}`);
   }
 }
 

@@ -7,7 +7,9 @@ import type { Scope } from './keys.js';
 // later) writes a row with enqueue() inside its own database transaction, and a worker
 // (notify/outbox.ts) delivers it. A message is never lost: a failed send is retried with
 // exponential backoff, a message that keeps failing ends as 'failed' and stays in the table, where
-// it can be queued again.
+// it can be queued again. A test-mode message the operator has not allowed through
+// (TESSERA_TEST_DELIVERY_TO) ends as 'captured' instead of being sent: kept here, listed like the others.
+// Statuses: pending → sent | failed | captured.
 
 export interface EmailMessage {
   kind: 'email';
@@ -28,6 +30,9 @@ export interface SmsMessage {
 export type OutboxMessage = EmailMessage | SmsMessage;
 export type MessageKind = OutboxMessage['kind'];
 
+export const OUTBOX_STATUSES = ['pending', 'sent', 'failed', 'captured'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
 export interface OutboxRow {
   id: number;
   merchant_id: string;
@@ -35,7 +40,7 @@ export interface OutboxRow {
   kind: MessageKind;
   source: string | null;
   payload: Record<string, unknown>;
-  status: 'pending' | 'sent' | 'failed';
+  status: OutboxStatus;
   attempts: number;
   next_attempt_at: Date;
   last_error: string | null;
@@ -89,7 +94,11 @@ export async function getOutboxMessage(q: Queryable, scope: Scope, id: string): 
   return rows[0];
 }
 
-/** Queues a failed (or pending) message again now, with a fresh attempt budget; a sent one is OUTBOX02. */
+/**
+ * Queues a failed (or pending) message again now, with a fresh attempt budget; a sent one is
+ * OUTBOX02. A captured one may be queued again too: the worker captures it again unless the
+ * operator has since allowed its recipient.
+ */
 export async function retryOutboxMessage(q: Queryable, scope: Scope, id: string, now: Date): Promise<OutboxRow> {
   const row = await getOutboxMessage(q, scope, id);
   if (row.status === 'sent') throw new GatewayError(E.OUTBOX_SENT);

@@ -3,6 +3,7 @@ import type { Db } from '../db/index.js';
 import { Loop } from '../lib/loop.js';
 import type { Scope } from '../domain/keys.js';
 import type { EmailMessage, MessageKind, OutboxMessage, OutboxRow, SmsMessage } from '../domain/outbox.js';
+import { CAPTURE_ALL, TestDelivery } from './test-delivery.js';
 
 // The outbox worker: delivers the rows domain/outbox.ts queues, through the transports below.
 
@@ -23,6 +24,11 @@ export interface Transport<M extends OutboxMessage = OutboxMessage> {
 export interface Transports {
   email?: Transport<EmailMessage>;
   sms?: Transport<SmsMessage>;
+  /**
+   * Which test-mode messages these transports may carry (TESSERA_TEST_DELIVERY_TO); the others are
+   * captured. Absent: none (test-delivery.ts).
+   */
+  testDelivery?: TestDelivery;
 }
 
 /** A send failure; `permanent` when retrying the same message would fail again (e.g. SMTP 550). */
@@ -69,6 +75,8 @@ export interface RoundResult {
   sent: number;
   retrying: number;
   failed: number;
+  /** Test-mode messages kept in the outbox instead of being sent (status 'captured'). */
+  captured: number;
 }
 
 const BASE_DELAY = 30_000;
@@ -102,7 +110,7 @@ export class OutboxWorker implements Notifier {
    * leaves the row to be retried when the lease ends (delivery is at least once).
    */
   async runOnce(now: Date = this.opts.clock.now(), scope?: Scope): Promise<RoundResult> {
-    const result: RoundResult = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
+    const result: RoundResult = { claimed: 0, sent: 0, retrying: 0, failed: 0, captured: 0 };
     const kinds = this.kinds;
     if (kinds.length === 0) return result;
     // `scope`: one merchant environment's messages only (a test-mode settle must not wait for others').
@@ -138,7 +146,7 @@ export class OutboxWorker implements Notifier {
    * merchant: a settle must not wait for others' work).
    */
   async drain(now: Date = this.opts.clock.now(), scope?: Scope): Promise<RoundResult> {
-    const total: RoundResult = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
+    const total: RoundResult = { claimed: 0, sent: 0, retrying: 0, failed: 0, captured: 0 };
     for (const task of scope ? [] : this.opts.tasks) {
       // A failing task (e.g. the receipt sweep) must not stop delivery.
       await task(now).catch((err) => this.log.error({ err }, 'outbox task failed'));
@@ -151,9 +159,24 @@ export class OutboxWorker implements Notifier {
     return total;
   }
 
-  private async deliver(row: OutboxRow, now: Date): Promise<'sent' | 'retrying' | 'failed'> {
+  /** What the transports may carry in test mode; everything else is captured. */
+  get testDelivery(): TestDelivery {
+    return this.opts.transports.testDelivery ?? CAPTURE_ALL;
+  }
+
+  private async deliver(row: OutboxRow, now: Date): Promise<Exclude<keyof RoundResult, 'claimed'>> {
     const transport = this.opts.transports[row.kind] as Transport | undefined;
     const key = [row.id, row.merchant_id, row.env];
+    // The one place a message meets a transport: a test-mode one not allowed through is kept
+    // ('captured', its claim's attempt taken back) and never handed to SMTP or the SMS bridge.
+    if (row.env !== 'live' && !this.testDelivery.allows(row.kind, String(row.payload.to ?? ''))) {
+      await this.opts.db.query(
+        `UPDATE outbox SET status = 'captured', attempts = GREATEST(attempts - 1, 0), last_error = NULL
+          WHERE id = $1 AND merchant_id = $2 AND env = $3`,
+        key,
+      );
+      return 'captured';
+    }
     try {
       if (!transport) throw new SendError(`no ${row.kind} transport`);
       await transport.send({ kind: row.kind, ...row.payload } as OutboxMessage,
@@ -180,6 +203,9 @@ export class OutboxWorker implements Notifier {
 
   /** Production loop: a round every intervalMs (and at once after kick()), never two at a time. */
   start(intervalMs = 5000): void {
+    // Says at startup what happens to test-mode messages.
+    const rule = this.testDelivery;
+    this.log[rule.mode === 'all' ? 'warn' : 'info']({ test_delivery: rule.mode }, rule.summary);
     this.loop.start(intervalMs);
   }
 
@@ -191,6 +217,6 @@ export class OutboxWorker implements Notifier {
   /** Stops the loop and waits for a round in progress; closes the transports. */
   async stop(): Promise<void> {
     await this.loop.stop();
-    for (const t of Object.values(this.opts.transports)) await t?.close?.();
+    for (const t of [this.opts.transports.email, this.opts.transports.sms]) await t?.close?.();
   }
 }

@@ -2,17 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { E, invalid } from '../errors.js';
 import { listEnvelope } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
-import { OutboxFilter, getOutboxMessage, listOutbox, retryOutboxMessage } from '../domain/outbox.js';
+import { OUTBOX_STATUSES, OutboxFilter, getOutboxMessage, listOutbox, retryOutboxMessage } from '../domain/outbox.js';
 import { OutboxQuery, OutboxSchema, presentOutbox } from '../schemas/outbox.js';
 import { List } from '../schemas/common.js';
 
 
-const FILTERS = { status: ['pending', 'sent', 'failed'], kind: ['email', 'sms'] } as const;
+const FILTERS = { status: OUTBOX_STATUSES, kind: ['email', 'sms'] } as const;
 type WithId = { Params: { id: string } };
 
 /**
  * The outbox of the key's merchant and environment: every email and SMS Tessera has queued, with
- * its delivery state. Without a configured transport messages stay here, so tests read them here.
+ * its delivery state. Without a configured transport messages stay here, so tests read them here;
+ * test-mode ones are 'captured' here rather than sent (unless TESSERA_TEST_DELIVERY_TO names them).
  */
 export default async function outboxRoutes(app: FastifyInstance) {
   const { db } = app.services;

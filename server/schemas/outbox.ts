@@ -1,13 +1,19 @@
 // The outbox (ours): every email and SMS Tessera has queued, with its delivery state.
-import type { OutboxRow } from '../domain/outbox.js';
+import type { OutboxRow, OutboxStatus } from '../domain/outbox.js';
 import { Int, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
+
+/** domain/outbox.ts OUTBOX_STATUSES (schemas import domain types only). */
+const STATUSES = ['pending', 'sent', 'failed', 'captured'] satisfies OutboxStatus[];
 
 /** A queued email or SMS as the merchant (and QA) may read it: never more than the message itself. */
 export const OutboxSchema = Type.Object({
   class: Str({ examples: ['outbox_message'] }),
   id: Int({ examples: [1] }),
   kind: Str({ enum: ['email', 'sms'], examples: ['email'] }),
-  status: Str({ enum: ['pending', 'sent', 'failed'], examples: ['pending'] }),
+  status: Str({
+    enum: STATUSES, examples: ['pending'],
+    description: 'captured: a test-mode message kept here and never sent (TESSERA_TEST_DELIVERY_TO names the test recipients that are sent to).',
+  }),
   source: NStr({ examples: ['receipt:1'] }),
   to: Str({ examples: ['ada@example.com'] }),
   subject: NStr({ examples: ['Your receipt'] }),
@@ -46,7 +52,7 @@ export function presentOutbox(r: OutboxRow): OutboxOut {
 
 export const OutboxQuery = loose({
   ...pageQuery,
-  status: Str({ enum: ['pending', 'sent', 'failed'], description: 'Only messages in this state.' }),
+  status: Str({ enum: STATUSES, description: 'Only messages in this state.' }),
   kind: Str({ enum: ['email', 'sms'] }),
   source: Str({ description: 'Only messages about this record, e.g. receipt:1 or invoice:inv_…' }),
 });

@@ -56,7 +56,8 @@ export interface OutboxMessage {
   class: 'outbox_message';
   id: number;
   kind: 'email' | 'sms';
-  status: 'pending' | 'sent' | 'failed';
+  /** `captured`: a test-mode message the gateway kept instead of sending (waitForEmail finds it all the same). */
+  status: 'pending' | 'sent' | 'failed' | 'captured';
   source: string | null;
   to: string;
   subject: string | null;

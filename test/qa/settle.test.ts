@@ -7,7 +7,8 @@ import { SmtpSink, startSmtpSink } from '../server/notify/notify-fixtures.js';
 
 // `gateway.settle()` as a QA suite uses it: after an action, one call, then assert on what arrived
 // (no waitFor, no sleeps). The gateway here is startTestGateway's, loops and all, with an SMTP
-// server so receipts are really sent.
+// server so receipts are really sent: test-mode ones only to the recipients it allows
+// (TESSERA_TEST_DELIVERY_TO; the others would be captured in the outbox).
 
 let gw: TestGateway;
 let smtp: SmtpSink;
@@ -15,7 +16,7 @@ let hooks: WebhookReceiver;
 beforeAll(async () => {
   smtp = await startSmtpSink();
   hooks = await startWebhookReceiver();
-  gw = await startTestGateway({ notify: { smtpUrl: smtp.url } });
+  gw = await startTestGateway({ notify: { smtpUrl: smtp.url, testDeliveryTo: ['@example.com'] } });
 });
 afterAll(async () => {
   await gw?.close();

@@ -10,6 +10,7 @@ import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { settle } from '../../../server/jobs/settle.js';
 import type { EmailMessage, SmsMessage } from '../../../server/domain/outbox.js';
 import { OutboxWorker, SendError } from '../../../server/notify/outbox.js';
+import { testDelivery } from '../../../server/notify/test-delivery.js';
 import type { Row } from '../../../server/db/db.js';
 import { Vault } from '../../../server/vault.js';
 import { Merchant, basic, testDb, visa } from '../../helpers/gateway.js';
@@ -41,6 +42,8 @@ beforeAll(async () => {
           sent.sms.push(m);
         },
       },
+      // Test-mode messages reach these fake transports only when allowed (notify/test-delivery.ts).
+      testDelivery: testDelivery(['*']),
     },
   });
   node = await buildApp({ db, vault, clock: clock as Clock, notify: outbox, settler: { outbox } });

@@ -1,11 +1,14 @@
 import type { Scope } from '../../../server/domain/keys.js';
 import { EmailMessage, OutboxMessage, SmsMessage, enqueue } from '../../../server/domain/outbox.js';
 import { Delivery, OutboxWorker, SendError, Transport, exponentialBackoff } from '../../../server/notify/outbox.js';
+import { testDelivery } from '../../../server/notify/test-delivery.js';
 import { DB_KIND } from '../../helpers/gateway.js';
 import { TestGateway, describe, expect, test } from '../../fixtures.js';
 
 // The outbox worker itself, with in-memory transports: claiming, backoff, give-up, leases,
-// several workers at once, and the production loop.
+// several workers at once, and the production loop. The messages are test-mode ones and the
+// workers send them (TESSERA_TEST_DELIVERY_TO=*): what is captured instead is notify-capture.test.ts.
+const SEND_TEST = testDelivery(['*']);
 
 // Each test uses a merchant of its own, so counts never mix.
 let scope: Scope;
@@ -39,7 +42,7 @@ describe('enqueue and deliver', () => {
   test('a message is delivered once with its id, scope and attempt; the row reads sent', async ({ gateway: gw }) => {
     const s = await freshScope(gw);
     const mail = recorder<EmailMessage>();
-    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail } });
+    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail, testDelivery: SEND_TEST } });
     const id = await put(gw, s, email('a@example.com'), 'test:1');
     expect(Number.isInteger(id)).toBe(true);
     await worker.drain();
@@ -60,12 +63,12 @@ describe('enqueue and deliver', () => {
   test('without a transport for its kind a message stays pending and untouched', async ({ gateway: gw }) => {
     const s = await freshScope(gw);
     const mail = recorder<EmailMessage>();
-    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail } });
+    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail, testDelivery: SEND_TEST } });
     expect(worker.kinds).toEqual(['email']);
     await put(gw, s, { kind: 'sms', to: '+15550100000', text: 'hi' });
     await worker.drain();
     expect((await rows(gw, s))[0]).toMatchObject({ kind: 'sms', status: 'pending', attempts: 0 });
-    expect(await new OutboxWorker({ db: gw.db, clock: gw.clock, transports: {} }).runOnce()).toEqual({ claimed: 0, sent: 0, retrying: 0, failed: 0 });
+    expect(await new OutboxWorker({ db: gw.db, clock: gw.clock, transports: {} }).runOnce()).toEqual({ claimed: 0, sent: 0, retrying: 0, failed: 0, captured: 0 });
     // Out of the way of the next tests' workers, which deliver SMS.
     await gw.db.query("UPDATE outbox SET status = 'failed' WHERE merchant_id = $1", [s.merchantId]);
   });
@@ -82,7 +85,7 @@ describe('retries', () => {
     const s = await freshScope(gw);
     const mail = recorder<EmailMessage>();
     mail.failing = new Error('421 try later');
-    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail }, maxAttempts: 4 });
+    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail, testDelivery: SEND_TEST }, maxAttempts: 4 });
     await put(gw, s, email('flaky@example.com'));
     const schedule: number[] = [];
     for (let attempt = 1; attempt <= 4; attempt++) {
@@ -109,7 +112,7 @@ describe('retries', () => {
     const s = await freshScope(gw);
     const sms = recorder<SmsMessage>();
     sms.failing = new SendError('number not reachable', true);
-    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { sms } });
+    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { sms, testDelivery: SEND_TEST } });
     await put(gw, s, { kind: 'sms', to: '+15550100000', text: 'x' });
     expect(await worker.drain()).toMatchObject({ failed: 1 });
     expect((await rows(gw, s))[0]).toMatchObject({ status: 'failed', attempts: 1, last_error: 'number not reachable' });
@@ -119,7 +122,7 @@ describe('retries', () => {
     const s = await freshScope(gw);
     let release: () => void = () => {};
     const hang: Transport<EmailMessage> = { send: () => new Promise<void>((r) => { release = r; }) };
-    const dead = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: hang }, leaseMs: 60_000 });
+    const dead = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: hang, testDelivery: SEND_TEST }, leaseMs: 60_000 });
     await put(gw, s, email('lease@example.com'));
     void dead.runOnce();
     // Until the dead worker has claimed it (its send never returns): polled, not a fixed sleep.
@@ -127,7 +130,7 @@ describe('retries', () => {
     expect((await rows(gw, s))[0]).toMatchObject({ status: 'pending', attempts: 1 });
 
     const mail = recorder<EmailMessage>();
-    const other = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail } });
+    const other = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail, testDelivery: SEND_TEST } });
     expect((await other.drain()).claimed).toBe(0);
     gw.clock.advance(60_000);
     expect(await other.drain()).toMatchObject({ sent: 1 });
@@ -141,7 +144,7 @@ test(`four workers draining at once on ${DB_KIND} deliver each of 60 messages ex
   for (let i = 0; i < 60; i++) await put(gw, s, email(`m${i}@example.com`));
   const mail = recorder<EmailMessage>();
   mail.delayMs = 2;
-  const workers = Array.from({ length: 4 }, () => new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail }, batchSize: 5 }));
+  const workers = Array.from({ length: 4 }, () => new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email: mail, testDelivery: SEND_TEST }, batchSize: 5 }));
   const results = await Promise.all(workers.map((w) => w.drain()));
   expect(results.reduce((n, r) => n + r.sent, 0)).toBe(60);
   const to = mail.seen.map((x) => x.message.to);
@@ -155,7 +158,7 @@ test('the production loop: start, kick after enqueue, stop waits for the round a
   const mail = recorder<EmailMessage>();
   let closed = false;
   const worker = new OutboxWorker({
-    db: gw.db, clock: gw.clock, transports: { email: { send: mail.send, close: () => { closed = true; } } },
+    db: gw.db, clock: gw.clock, transports: { email: { send: mail.send, close: () => { closed = true; } }, testDelivery: SEND_TEST },
   });
   worker.kick(); // not started: a no-op
   worker.start(60_000);

@@ -1,12 +1,16 @@
 import { createHmac } from 'node:crypto';
 import { OutboxWorker } from '../../../server/notify/outbox.js';
 import { signBody, webhookSmsTransport } from '../../../server/notify/sms.js';
+import { testDelivery } from '../../../server/notify/test-delivery.js';
 import { HttpSink, freePort, startHttpSink } from './notify-fixtures.js';
 import { endless, startScripted } from '../net/outbound-fixtures.js';
 import { RECEIPT_TIME, calls } from '../routes/receipts-fixtures.js';
 import { TestGateway, describe, expect, expectError, test as base } from '../../fixtures.js';
 
-// SMS receipts through the HTTP webhook transport, received by a node:http server.
+// SMS receipts through the HTTP webhook transport, received by a node:http server. The receipts are
+// test-mode ones, sent because the workers allow every test recipient (TESSERA_TEST_DELIVERY_TO=*);
+// what is captured instead is notify-capture.test.ts.
+const SEND_TEST = testDelivery(['*']);
 
 /** The gateway fixture, plus the receipt calls of receipts-fixtures.ts as the gateway's merchant. */
 type Calls = ReturnType<typeof calls>;
@@ -23,7 +27,7 @@ async function sink(): Promise<HttpSink> {
 }
 
 function workerFor(gw: TestGateway, url: string, secret?: string) {
-  const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { sms: webhookSmsTransport({ url, secret, timeoutMs: 3000 }) } });
+  const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { sms: webhookSmsTransport({ url, secret, timeoutMs: 3000 }), testDelivery: SEND_TEST } });
   open.push({ close: () => worker.stop() });
   return worker;
 }
@@ -120,7 +124,7 @@ describe('webhook failures', () => {
     const rx = await startScripted();
     open.push(rx);
     rx.handler = endless(503);
-    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { sms: webhookSmsTransport({ url: `${rx.origin}/sms`, timeoutMs: 600_000 }) } });
+    const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { sms: webhookSmsTransport({ url: `${rx.origin}/sms`, timeoutMs: 600_000 }), testDelivery: SEND_TEST } });
     open.push({ close: () => worker.stop() });
     const t = await api.charge();
     const r = (await api.post(`/charge/${t.id}/receipt`, { receipt_type: 'sms', phone_number: '5550100004' })).body;

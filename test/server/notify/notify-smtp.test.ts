@@ -1,10 +1,13 @@
 import { smtpTransport } from '../../../server/notify/email.js';
 import { OutboxWorker } from '../../../server/notify/outbox.js';
+import { testDelivery } from '../../../server/notify/test-delivery.js';
 import { SmtpSink, freePort, startSmtpSink } from './notify-fixtures.js';
 import { RECEIPT_TIME, calls } from '../routes/receipts-fixtures.js';
 import { TestGateway, describe, expect, test as base } from '../../fixtures.js';
 
-// Email receipts over real SMTP: nodemailer in the outbox worker, smtp-server receiving.
+// Email receipts over real SMTP: nodemailer in the outbox worker, smtp-server receiving. The
+// receipts are test-mode ones, sent because the worker allows every test recipient
+// (TESSERA_TEST_DELIVERY_TO=*); what is captured instead is notify-capture.test.ts.
 
 /** The gateway fixture, plus the receipt calls of receipts-fixtures.ts as the gateway's merchant. */
 type Calls = ReturnType<typeof calls>;
@@ -16,7 +19,7 @@ test.afterEach(async () => {
 
 function workerFor(gw: TestGateway, url: string) {
   const email = smtpTransport({ url, from: 'Shop Receipts <receipts@shop.test>', timeoutMs: 5000 });
-  const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email } });
+  const worker = new OutboxWorker({ db: gw.db, clock: gw.clock, transports: { email, testDelivery: testDelivery(['*']) } });
   open.push({ close: () => worker.stop() });
   return worker;
 }
