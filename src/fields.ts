@@ -25,15 +25,16 @@ export type Fields = {
   destroy(): void;
 };
 
-const script = typeof document == 'undefined' ? '' : ((document.currentScript || {}) as { src?: string }).src || '';
+const script = ((document.currentScript || {}) as { src?: string }).src || '';
 
 const failure = (message: string): Response => ({ errors: [{ code: 'TKN01', message }] });
 
 export function fields(publicKey: string, container: string | Element, options: FieldsOptions = {}): Fields {
-  const base = (options.baseUrl || script.replace(/\/fields(-\w+)?\.js([?#].*)?$/, '')).replace(/\/+$/, '');
+  const base = (options.baseUrl || script.replace(/\/fields[^/]*$/, '')).replace(/\/+$/, '');
   const origin = new URL(base, location.href).origin;
   const timeout = options.timeout || 15e3;
-  const host = typeof container == 'string' ? document.querySelector(container)! : container;
+  const host = typeof container == 'string' ? document.querySelector(container) : container;
+  if (!host) throw new TypeError('Tessera.fields: no element ' + container);
   const frame = document.createElement('iframe');
   const handlers: Record<string, Handler[]> = {};
   const pending: Record<number, Callback> = {};
@@ -49,16 +50,23 @@ export function fields(publicKey: string, container: string | Element, options: 
     delete pending[id];
     if (callback) callback(response);
   };
-  const fail = (message: string) => {
+  const stop = (message: string) => {
     dead = message;
-    console.error('Tessera.fields: ' + message);
-    emit('error', failure(message).errors![0]);
     Object.keys(pending).forEach((id) => answer(+id, failure(message)));
   };
+  const fail = (message: string) => {
+    stop(message);
+    console.error('Tessera.fields: ' + message);
+    emit('error', { code: 'TKN01', message });
+  };
 
+  // Also a later hello from the same frame: it loaded after the timeout, or it was reloaded (moved
+  // in the page); either way it gets a new port, and the fields work again.
   const hello = (e: MessageEvent) => {
-    if (e.source != frame.contentWindow || e.origin != origin || e.data != 'tessera:hello' || port) return;
+    if (e.source != frame.contentWindow || e.origin != origin || e.data != 'tessera:hello') return;
     clearTimeout(loading);
+    dead = '';
+    if (port) port.close();
     const channel = new MessageChannel();
     port = channel.port1;
     port.onmessage = (m) => {
@@ -103,6 +111,7 @@ export function fields(publicKey: string, container: string | Element, options: 
       removeEventListener('message', hello);
       if (port) port.close();
       frame.remove();
+      stop('fields destroyed');
     },
   };
   return api;

@@ -14,7 +14,9 @@ const expiry = $('e');
 const csc = $('c');
 const inputs = [number, expiry, csc];
 const message = doc.getElementById('m')!;
-const key = new URLSearchParams(location.search).get('key') || '';
+// The key as the server read it to choose frame-ancestors: there exactly once, or none.
+const keys = new URLSearchParams(location.search).getAll('key');
+const key = keys.length == 1 ? keys[0] : '';
 const touched: Record<string, boolean> = {};
 // Each field is checked alone against values that pass, so its error is the one the whole card
 // would get for it.
@@ -157,10 +159,10 @@ if (parent != window) {
     });
     port = e.ports[0];
     port.onmessage = receive;
+    send('ready');
     report();
     const height = () => port!.postMessage({ t: 'height', h: doc.documentElement.scrollHeight });
     new ResizeObserver(height).observe(doc.body);
-    send('ready');
   });
   parent.postMessage('tessera:hello', '*');
 }

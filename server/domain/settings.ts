@@ -55,6 +55,8 @@ export async function updateSettings(q: Queryable, scope: Scope, patch: Partial<
 /** At most this many origins per environment: a CSP header lists them all. */
 export const MAX_ORIGINS = 20;
 
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const HOST = new RegExp(`^((${LABEL}\\.)*${LABEL}|\\[[0-9a-f:.]+\\])$`);
 const LOOPBACK = /^((.+\.)?localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /**
@@ -92,6 +94,9 @@ function normalOrigin(s: string, env: Scope['env']): string | null {
   } catch {
     return null;
   }
+  // A DNS name (no trailing dot, no empty label, letters, digits and hyphens), or an IP address: the
+  // URL parser keeps ; , ' " and the like in hosts, which would split the frame's CSP header.
+  if (!HOST.test(url.hostname)) return null;
   if (url.protocol === 'http:' && env === 'live' && !LOOPBACK.test(url.hostname)) return null;
   return url.origin === 'null' ? null : url.origin;
 }

@@ -14,13 +14,21 @@ import { remember } from '../lib/remember.js';
  * and refusals a hostile page makes its visitors' browsers send never stop them at the merchant's
  * checkout. Merchant-wide, refusals only raise an alarm that tightens the per-address ceiling for
  * addresses that have already been refused. The refusal rules count live mode only: test mode has
- * the request ceilings (`perIp`, `perKey`) alone. docs/decisions/card-testing.md.
+ * the request ceilings (`perIp`, `perKey`) alone. The per-key ceiling is shared: past it, only the
+ * addresses that used more than their share are refused. docs/decisions/card-testing.md.
  */
 export interface RateLimits {
   /** Token requests per client address per minute (`ip`). */
   perIp: number;
-  /** Token requests per public key (merchant environment) per minute (`key`). */
+  /**
+   * Token requests per public key (merchant environment) per minute (`key`): a capacity guard on
+   * the requests the key let through. Past it the key is shared: an address is refused once it
+   * sent the key more than its share this minute, max(`keyFloor`, perKey / addresses that sent
+   * it a request this minute); an address within its share is never refused for the key.
+   */
   perKey: number;
+  /** Past the key's ceiling, the token requests per minute every address keeps (`key_floor`, at least 1). */
+  keyFloor?: number;
   /**
    * The card-testing alarm (`alarm`, formerly `failures`): refused card or account data of one
    * merchant environment per 10 minutes. Past it, and at each doubling, the key + address ceiling
@@ -36,7 +44,7 @@ export interface RateLimits {
 }
 
 export const DEFAULT_LIMITS: Readonly<Required<RateLimits>> = {
-  perIp: 300, perKey: 3000, failures: 200, keyIpFailures: 10, ipFailures: 30, authFailures: 20,
+  perIp: 300, perKey: 3000, keyFloor: 10, failures: 200, keyIpFailures: 10, ipFailures: 30, authFailures: 20,
 };
 
 /**
@@ -85,6 +93,12 @@ export function alarmLevel(count: number, threshold: number): number {
   return level;
 }
 
+/**
+ * Past the key's ceiling, what one address may send the key in the minute: perKey shared evenly
+ * among the addresses that sent it a request (at least the one asking), and never below the floor.
+ */
+export const keyShare = (perKey: number, floor: number, addresses: number) => Math.max(floor, Math.floor(perKey / Math.max(1, addresses)));
+
 /** The key + address ceiling at an alarm level: halved per level, never below 1. */
 export const tightened = (ceiling: number, level: number) => Math.max(1, Math.floor(ceiling / 2 ** level));
 
@@ -109,7 +123,7 @@ export class TokenLimiter {
     private store: CounterStore,
     limits: RateLimits = DEFAULT_LIMITS,
   ) {
-    this.limits = { keyIpFailures: 0, ipFailures: 0, authFailures: 0, ...limits };
+    this.limits = { keyIpFailures: 0, ipFailures: 0, authFailures: 0, ...limits, keyFloor: Math.max(1, limits.keyFloor ?? DEFAULT_LIMITS.keyFloor) };
   }
 
   /** The refusal ceilings that apply to this key: live mode's, none in test mode. */
@@ -127,11 +141,17 @@ export class TokenLimiter {
   }
 
   /**
-   * A token request of this client for this key, from a page on `side`: the per-address and
-   * per-key ceilings, then the refusal ceilings of this client on that side (tightened while the
-   * merchant's alarm is raised; live mode only). Every count it needs is taken in one `hits` (one
-   * statement on PostgreSQL). A request refused for its address is taken back from the key's
-   * count: one noisy address cannot use up the merchant's.
+   * A token request of this client for this key, from a page on `side`: the per-address ceiling,
+   * the key's ceiling (shared, below), then the refusal ceilings of this client on that side
+   * (tightened while the merchant's alarm is raised; live mode only). Every count it needs is
+   * taken in one `hits` (one statement on PostgreSQL); what it writes besides is not awaited.
+   *
+   * The key's count (`key:`) is of the requests it let through: one this limiter refuses, for
+   * whatever rule, is taken back. Past the ceiling, a request is refused only when its address
+   * sent this key more than its share this minute (`key-ip:`, every request counted, refused or
+   * not): max(keyFloor, perKey / `key-addrs:`, the addresses that sent the key a request this
+   * minute, each counted once, by its first request). A crowd costs the crowd: its refused
+   * requests do not fill the key, and once the key is full its own shares are what run out.
    */
   async checkKey(id: KeyIdentity, ip: string, now: Date, side: Side = 'other'): Promise<void> {
     const { perIp, perKey } = this.limits;
@@ -142,29 +162,48 @@ export class TokenLimiter {
     const at = (h: Hit | false) => (h ? want.push(h) - 1 : -1);
     const ipAt = at(!!perIp && { bucket: `ip:${client}`, windowMs: MINUTE, add: 1 });
     const keyAt = at(!!perKey && { bucket: `key:${scope}`, windowMs: MINUTE, add: 1 });
+    const usedAt = at(!!perKey && { bucket: `key-ip:${scope}:${client}`, windowMs: MINUTE, add: 1 });
+    const addrsAt = at(!!perKey && { bucket: `key-addrs:${scope}`, windowMs: MINUTE, add: 0 });
     const failIpAt = at(!!ipFailures && { bucket: `fail-ip:${client}:${side}`, windowMs: FAILURE_WINDOW, add: 0 });
     const mineAt = at(!!(keyIpFailures || failures) && { bucket: `fail-key-ip:${scope}:${client}:${side}`, windowMs: FAILURE_WINDOW, add: 0 });
     const alarmAt = at(!!failures && { bucket: `fail:${scope}`, windowMs: FAILURE_WINDOW, add: 0 });
     if (!want.length) return;
     const n = await this.store.hits(want, now);
-    if (ipAt >= 0 && n[ipAt] > perIp) {
-      if (keyAt >= 0) await this.store.hit(want[keyAt].bucket, MINUTE, now, -1);
-      throw this.limited('ip', MINUTE, now, 'token requests from this address');
+    // Exactly one request per address, key and minute sees 1: that one counts the address.
+    if (usedAt >= 0 && n[usedAt] === 1) this.background(this.store.hit(`key-addrs:${scope}`, MINUTE, now, 1));
+    const refused = this.refusal(n, { ipAt, keyAt, usedAt, addrsAt, failIpAt, mineAt, alarmAt }, { ...this.limits, ...this.refusalLimits(id) }, now);
+    if (!refused) return;
+    if (keyAt >= 0) this.background(this.store.hit(`key:${scope}`, MINUTE, now, -1));
+    throw refused;
+  }
+
+  /** The first rule of checkKey's counts `n` this request is past, as the RATE01 to send; null if none. */
+  private refusal(n: number[], i: Record<'ipAt' | 'keyAt' | 'usedAt' | 'addrsAt' | 'failIpAt' | 'mineAt' | 'alarmAt', number>,
+    limits: Required<RateLimits>, now: Date): GatewayError | null {
+    const { perIp, perKey, keyFloor, ipFailures, keyIpFailures, failures } = limits;
+    if (i.ipAt >= 0 && n[i.ipAt] > perIp) return this.limited('ip', MINUTE, now, 'token requests from this address');
+    if (i.keyAt >= 0 && n[i.keyAt] > perKey && n[i.usedAt] > keyShare(perKey, keyFloor, n[i.addrsAt])) {
+      return this.limited('key', MINUTE, now, 'token requests for this key from this address (the key is past its ceiling: each address has its share)');
     }
-    if (keyAt >= 0 && n[keyAt] > perKey) throw this.limited('key', MINUTE, now, 'token requests for this key');
-    if (failIpAt >= 0 && n[failIpAt] >= ipFailures) {
-      throw this.limited('ip_failures', FAILURE_WINDOW, now, 'refused cards from this address (card-testing defence)');
+    if (i.failIpAt >= 0 && n[i.failIpAt] >= ipFailures) {
+      return this.limited('ip_failures', FAILURE_WINDOW, now, 'refused cards from this address (card-testing defence)');
     }
-    const mine = mineAt >= 0 ? n[mineAt] : 0;
-    if (mine === 0) return; // an address never refused (on this side) is never held back, alarm or not
+    const mine = i.mineAt >= 0 ? n[i.mineAt] : 0;
+    if (mine === 0) return null; // an address never refused (on this side) is never held back, alarm or not
     let ceiling = keyIpFailures || Infinity;
-    if (alarmAt >= 0) {
-      const level = alarmLevel(n[alarmAt], failures);
+    if (i.alarmAt >= 0) {
+      const level = alarmLevel(n[i.alarmAt], failures);
       if (level) ceiling = tightened(keyIpFailures || DEFAULT_LIMITS.keyIpFailures, level);
     }
     if (mine >= ceiling) {
-      throw this.limited('key_ip_failures', FAILURE_WINDOW, now, 'refused cards from this address for this key (card-testing defence)');
+      return this.limited('key_ip_failures', FAILURE_WINDOW, now, 'refused cards from this address for this key (card-testing defence)');
     }
+    return null;
+  }
+
+  /** A counter write the request does not wait for (on PostgreSQL it goes with the next batch). */
+  private background(write: Promise<unknown>): void {
+    write.catch((err: unknown) => this.events?.warn({ err }, 'rate-limit counters: a write failed'));
   }
 
   /**
@@ -245,18 +284,18 @@ export function keyPrefix(key: string): string {
 }
 
 const NAMES: Record<string, keyof RateLimits> = {
-  ip: 'perIp', key: 'perKey', alarm: 'failures', failures: 'failures',
+  ip: 'perIp', key: 'perKey', key_floor: 'keyFloor', alarm: 'failures', failures: 'failures',
   key_ip_failures: 'keyIpFailures', ip_failures: 'ipFailures', auth_failures: 'authFailures',
 };
 
 /**
  * TESSERA_RATE_LIMITS: "off", or any subset of
- * "ip=300,key=3000,key_ip_failures=10,ip_failures=30,alarm=200,auth_failures=20"
+ * "ip=300,key=3000,key_floor=10,key_ip_failures=10,ip_failures=30,alarm=200,auth_failures=20"
  * (`failures` is the old name of `alarm` and still accepted).
  */
 export function parseLimits(spec: string | undefined): Required<RateLimits> {
   if (!spec) return { ...DEFAULT_LIMITS };
-  if (spec.trim() === 'off') return { perIp: 0, perKey: 0, failures: 0, keyIpFailures: 0, ipFailures: 0, authFailures: 0 };
+  if (spec.trim() === 'off') return { perIp: 0, perKey: 0, keyFloor: DEFAULT_LIMITS.keyFloor, failures: 0, keyIpFailures: 0, ipFailures: 0, authFailures: 0 };
   const out = { ...DEFAULT_LIMITS };
   for (const part of spec.split(',')) {
     const [k, v] = part.split('=').map((s) => s.trim());

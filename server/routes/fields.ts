@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { KeyIdentity } from '../domain/keys.js';
-import { getSettings } from '../domain/settings.js';
+import { allowedOrigins } from '../domain/allowed-origins.js';
 import { E, GatewayError } from '../errors.js';
 import { identify } from '../http/auth.js';
 import { loadAsset } from '../lib/assets.js';
@@ -15,6 +15,7 @@ import { PUBLIC_DIR, TOKENIZER_DIR } from '../paths.js';
  * it holds nothing, and its tokenize answers AUTH01 as generateToken would.
  */
 export function frameAncestors(id: Pick<KeyIdentity, 'env'> | null, allowed: readonly string[]): string {
+  // The frame reads the same one key (src/frame.ts): unknown here is unknown there, and its tokenize answers AUTH01.
   if (!id) return '*';
   if (id.env === 'test') return allowed.length ? ["'self'", ...allowed].join(' ') : '*';
   return allowed.length ? allowed.join(' ') : "'none'";
@@ -63,17 +64,19 @@ export default async function fieldsRoutes(app: FastifyInstance) {
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(frameCss));
 
   app.get('/fields/frame', { ...options, exposeHeadRoute: false }, async (req, reply) => {
-    const key = (req.query as Record<string, unknown>).key;
+    // Read as the frame's script reads it (URLSearchParams over the raw query), and only when it
+    // is there once: a second `key=` must not give the server one key and the frame another.
+    const keys = new URLSearchParams(req.url.split('?')[1] ?? '').getAll('key');
     const { db, clock } = app.services;
     let id: KeyIdentity | null = null;
     try {
       // As the JSONP endpoint: a private key here sits in a page, so it is recorded as exposed and
       // treated as unknown; unknown keys count against the address's authentication ceiling.
-      id = await identify(app, req, typeof key === 'string' ? key : null, clock.now(), { browser: true });
+      id = await identify(app, req, keys.length === 1 ? keys[0] : null, clock.now(), { browser: true });
     } catch (err) {
       if (!(err instanceof GatewayError) || (err.code !== E.KEY_INVALID && err.code !== E.RATE_LIMITED)) throw err;
     }
-    const allowed = id ? (await getSettings(db, id)).allowed_origins : [];
+    const allowed = id ? await allowedOrigins(db, id, clock.now().getTime()) : [];
     // Set here, so the hardening hook (http/headers.ts) keeps it and sends no X-Frame-Options: DENY.
     return reply
       .type('text/html; charset=utf-8')

@@ -154,6 +154,79 @@ describe('test mode, no allowed_origins: any page may frame the fields', () => {
   });
 });
 
+describe('the loader in a page that misbehaves or is slow', () => {
+  it('a frame that loads after the timeout, or is reloaded (moved in the page), gets a new port and works', async () => {
+    // Slow: the frame document arrives after options.timeout; first an error, then ready.
+    await page.route('**/fields/frame?*', async (route) => {
+      await new Promise((r) => setTimeout(r, 2500));
+      await route.continue();
+    });
+    await openCheckout(shop, gateway.publicKey, { timeout: 1000 });
+    await ready();
+    expect((await events()).map((x) => x.e).slice(0, 2)).toEqual(['error', 'ready']);
+    await page.unroute('**/fields/frame?*');
+    // Moved: re-parenting an iframe reloads it; it says hello again.
+    await page.evaluate(() => {
+      (window as any).events.length = 0;
+      document.querySelector('main')!.append(document.querySelector('iframe')!);
+    });
+    await ready();
+    await page.getByLabel('Name on card').fill('Ada');
+    await card().getByLabel('Card number').fill('4111111111111111');
+    await card().getByLabel('Expiration date').fill('1299');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    expect(await result()).toMatchObject({ class: 'token', last_4: '1111' });
+  });
+
+  it('destroy() answers what is pending and what comes after at once; an unknown container is a clear TypeError', async () => {
+    await openCheckout(shop, gateway.publicKey);
+    await ready();
+    const answers = await page.evaluate(() => new Promise<unknown[]>((resolve) => {
+      const out: unknown[] = [];
+      const f = (window as any).fields;
+      f.tokenize({}, (r: unknown) => out.push(r));
+      f.destroy();
+      f.tokenize({}, (r: unknown) => (out.push(r), resolve(out)));
+    }));
+    expect(answers).toEqual([
+      { errors: [{ code: 'TKN01', message: 'fields destroyed' }] }, { errors: [{ code: 'TKN01', message: 'fields destroyed' }] },
+    ]);
+    await expect(page.locator('iframe').count()).resolves.toBe(0);
+    const thrown = await page.evaluate(() => {
+      try {
+        (window as any).Tessera.fields('test_pk_x', '#nowhere');
+        return null;
+      } catch (e) {
+        return String(e);
+      }
+    });
+    expect(thrown).toBe('TypeError: Tessera.fields: no element #nowhere');
+  });
+
+  it('a hostile page framing a live key twice in the URL (?key=live&key=x) gets a frame with no key: nothing to tokenize with', async () => {
+    const m = createKeys(gateway, 'live');
+    await api('POST', '/settings', m.privateKey, { allowed_origins: [shop.origin] });
+    evil.set('/', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title></head><body>
+<iframe id="f" title="x" src="${gateway.url}/fields/frame?key=${m.publicKey}&amp;key=x"></iframe>
+<script>
+addEventListener('message', (e) => {
+  if (e.data !== 'tessera:hello') return;
+  const c = new MessageChannel();
+  c.port1.onmessage = (m) => { if (m.data.t === 'result') window.result = m.data.response; };
+  window.port = c.port1;
+  document.getElementById('f').contentWindow.postMessage({ t: 'port' }, '*', [c.port2]);
+});
+</script></body></html>`);
+    await page.goto(`${evil.origin}/`);
+    await page.waitForFunction(() => (window as any).port !== undefined);
+    const frame = page.frameLocator('#f');
+    await frame.getByLabel('Card number').fill('4111111111111111');
+    await frame.getByLabel('Expiration date').fill('1299');
+    await page.evaluate(() => (window as any).port.postMessage({ t: 'tokenize', id: 1, extra: { card_owner_name: 'Mallory' } }));
+    expect(await result()).toEqual({ errors: [{ code: 'TKN01', message: 'public key must be 63 characters' }] });
+  });
+});
+
 describe('allowed_origins drive frame-ancestors', () => {
   it('test mode with a list: only those origins (and the gateway itself) may frame it; elsewhere the page says why', async () => {
     const m = createKeys(gateway, 'test');

@@ -85,23 +85,34 @@ test('hits that arrive while a batch\'s statement is out wait for it, then go to
   expect(sent.filter((s) => !s.startsWith('DELETE'))).toHaveLength(2);
 });
 
-test('a clean token request is one statement on the database counters, every rule on', async () => {
+test('a token request is one statement on the database counters, every rule on; an address\'s first of the minute counts the address with the next batch', async () => {
   const { store, sent } = await dbCounters();
   const limiter = new TokenLimiter(store); // the default limits: every rule on (live mode: the refusal rules too)
+  const statements = () => sent.filter((s) => !s.startsWith('DELETE')).length;
   await limiter.checkKey({ ...id, env: 'live' }, '192.0.2.1', now, 'checkout');
-  expect(sent.filter((s) => !s.startsWith('DELETE'))).toHaveLength(1);
+  expect(statements()).toBe(1);
+  // Not awaited by the first request: the count of the key's addresses goes out with the next one.
+  await limiter.checkKey({ ...id, env: 'live' }, '192.0.2.1', now, 'checkout');
+  await limiter.checkKey({ ...id, env: 'live' }, '192.0.2.1', now, 'checkout');
+  expect(statements()).toBe(3);
+  expect(await store.hit('key-addrs:mer_counters:live', 60_000, now, 0)).toBe(1);
 });
 
-test('a request refused for its address is not counted against the key: one address cannot use up the merchant\'s ceiling', async () => {
+test('every request the limiter refuses is taken back from the key\'s count: one address cannot fill the merchant\'s ceiling', async () => {
   for (const make of [async () => new MemoryCounters(), async () => (await dbCounters()).store]) {
     const store = await make();
-    const limiter = new TokenLimiter(store, { perIp: 2, perKey: 4, failures: 0 });
+    const limiter = new TokenLimiter(store, { perIp: 2, perKey: 4, keyFloor: 1, failures: 0 });
     const outcome = async (ip: string) => limiter.checkKey(id, ip, now).then(() => 'ok', (e) => e.code);
     const flood = [];
     for (let i = 0; i < 6; i++) flood.push(await outcome('192.0.2.1'));
     expect(flood).toEqual(['ok', 'ok', 'RATE01', 'RATE01', 'RATE01', 'RATE01']);
-    // The key has counted the 2 requests let through: 2 more from other addresses still pass, then the key's ceiling.
-    expect([await outcome('192.0.2.2'), await outcome('192.0.2.3'), await outcome('192.0.2.4')]).toEqual(['ok', 'ok', 'RATE01']);
+    // The key has counted the 2 requests let through, and one address.
+    expect(await store.hit('key:mer_counters:test', 60_000, now, 0)).toBe(2);
+    expect(await store.hit('key-addrs:mer_counters:test', 60_000, now, 0)).toBe(1);
+    // 3 more addresses: the third is past the key's ceiling but within its share (its first request).
+    expect([await outcome('192.0.2.2'), await outcome('192.0.2.3'), await outcome('192.0.2.4')]).toEqual(['ok', 'ok', 'ok']);
+    // 4 addresses share 4: a second request of one is refused for the key, and taken back too.
+    expect(await outcome('192.0.2.2')).toBe('RATE01');
     expect(await store.hit('key:mer_counters:test', 60_000, now, 0)).toBe(5);
     await drop?.();
     drop = undefined;

@@ -36,13 +36,19 @@ describe('card-testing defence', () => {
     expect(callbackArg(res.body).errors[0].code).toBe('RATE01');
   });
 
-  test('per-key ceiling holds across IPs; other merchants are unaffected', async ({ newGateway }) => {
-    const gw = await newGateway({ limits: { perIp: 0, perKey: 2, failures: 0 } });
+  test('per-key ceiling holds across IPs, shared: past it an address is refused once it has used its share; other merchants are unaffected', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 0, perKey: 2, keyFloor: 1, failures: 0 } });
     expect((await post(gw, visa, '192.0.2.1')).statusCode).toBe(200);
     expect((await post(gw, visa, '192.0.2.2')).statusCode).toBe(200);
-    expect((await post(gw, visa, '192.0.2.3')).statusCode).toBe(429);
-    const other = await gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.other.live.public_key), payload: visa });
+    expect((await post(gw, visa, '192.0.2.3')).statusCode).toBe(200); // past the ceiling, its first: within any share
+    const res = await post(gw, visa, '192.0.2.1'); // its second: more than 2 / 3 addresses (and the floor, 1)
+    expect(res.statusCode).toBe(429);
+    expect(res.json().errors[0]).toMatchObject({ code: 'RATE01', message: expect.stringMatching(/token requests for this key from this address/) });
+    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect((await post(gw, visa, '192.0.2.4')).statusCode).toBe(200);
+    const other = await gw.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: basic(gw.other.live.public_key), payload: visa, remoteAddress: '192.0.2.1' });
     expect(other.statusCode).toBe(200);
+    expect((await gw.app.inject({ url: '/metrics' })).body).toMatch(/^tessera_rate_limited_total\{rule="key"\} 1$/m);
   });
 
   test('a flood of refused cards from one address stops that address only: the other shoppers of the merchant still get tokens', async ({ newGateway }) => {
@@ -137,9 +143,10 @@ describe('card-testing defence', () => {
 });
 
 test('TESSERA_RATE_LIMITS parsing: new names, the old `failures` still accepted as the alarm', () => {
-  const all = { perIp: 300, perKey: 3000, failures: 200, keyIpFailures: 10, ipFailures: 30, authFailures: 20 };
+  const all = { perIp: 300, perKey: 3000, keyFloor: 10, failures: 200, keyIpFailures: 10, ipFailures: 30, authFailures: 20 };
   expect(parseLimits(undefined)).toEqual(all);
-  expect(parseLimits('off')).toEqual({ perIp: 0, perKey: 0, failures: 0, keyIpFailures: 0, ipFailures: 0, authFailures: 0 });
+  expect(parseLimits('off')).toEqual({ perIp: 0, perKey: 0, keyFloor: 10, failures: 0, keyIpFailures: 0, ipFailures: 0, authFailures: 0 });
+  expect(parseLimits('key=500,key_floor=4')).toEqual({ ...all, perKey: 500, keyFloor: 4 });
   expect(parseLimits('ip=10, failures=5')).toEqual({ ...all, perIp: 10, failures: 5 });
   expect(parseLimits('alarm=50,key_ip_failures=3,ip_failures=7,auth_failures=0')).toEqual({ ...all, failures: 50, keyIpFailures: 3, ipFailures: 7, authFailures: 0 });
   expect(() => parseLimits('ip=-1')).toThrow(/non-negative/);

@@ -40,6 +40,18 @@ test('the frame document: same-origin script, style and token request only; fram
   }
 });
 
+test('a key given twice is no key: the server and the frame read it alike (URLSearchParams), so no live frame escapes its frame-ancestors', async ({ gateway }) => {
+  const m = await gateway.newMerchant();
+  await apiFor(gateway, m.live).request('POST', '/settings', { allowed_origins: ['https://shop.example'] });
+  for (const query of [`key=${m.live.public_key}&key=x`, `key=x&key=${m.live.public_key}`, `key=${m.live.public_key}&key=${m.live.public_key}`]) {
+    const res = await gateway.app.inject({ url: `/fields/frame?${query}` });
+    // The frame too reads no key then (src/frame.ts), so what it holds is an unknown key's frame.
+    expect(policy(res.headers['content-security-policy'])['frame-ancestors'], query).toBe('*');
+  }
+  const once = await gateway.app.inject({ url: `/fields/frame?key=${m.live.public_key}&other=1` });
+  expect(policy(once.headers['content-security-policy'])['frame-ancestors']).toBe('https://shop.example');
+});
+
 test('a private key in a frame URL is treated as unknown and recorded as exposed', async ({ gateway }) => {
   const m = await gateway.newMerchant();
   const res = await gateway.app.inject({ url: `/fields/frame?key=${m.live.private_key}` });

@@ -34,6 +34,8 @@ test('allowed_origins refuses what is not an exact origin, and http outside loop
     ['https://shop.example/checkout'], ['https://*.shop.example'], ['shop.example'], ['ftp://shop.example'],
     ['https://user:pw@shop.example'], ['https://shop.example?x=1'], ['javascript:alert(1)'], ['null'], [''],
     [42], [['https://a.example']], [{ origin: 'https://a.example' }], { 0: 'https://a.example' }, 7, true,
+    // Hosts the URL parser keeps but that are no DNS name: they would split the frame's CSP header.
+    ['https://a;b.example'], ['https://a,b.example'], ["https://'self'"], ['https://a"b.example'], ['https://a..b.example'], ['https://a.example.'],
     Array.from({ length: 21 }, (_, i) => `https://s${i}.example`), [`https://${'a'.repeat(250)}.example`],
   ];
   for (const value of bad) {
