@@ -101,8 +101,11 @@ const BANK_FIELDS: Rule[] = [
   ['bank_account_type', /^(checking|savings)$/],
 ];
 
+// A field not given is "missing", one given but wrong is "invalid": the code is the same.
+const fault = (field: string, value: string) => (value ? 'invalid ' : '') + field + (value ? '' : ' missing');
+
 function firstFailure(d: Record<string, unknown>, rules: Rule[], code: string): CheckError | null {
-  for (const [field, rule] of rules) if (!rule.test(str(d[field]))) return err(code, 'invalid ' + field);
+  for (const [field, rule] of rules) if (!rule.test(str(d[field]))) return err(code, fault(field, str(d[field])));
   return null;
 }
 
@@ -111,7 +114,7 @@ function cardError(d: Record<string, unknown>, now: Date, ownerOptional?: boolea
   if (e) return e;
   const num = str(d.card_number).replace(/[\s-]/g, '');
   const b = BRANDS.find((x) => x[1].test(num));
-  if (!b || !/^\d+$/.test(num)) return err(FORMAT, 'invalid card_number');
+  if (!b || !/^\d+$/.test(num)) return err(FORMAT, fault('card_number', num));
   if (!b[2].test(num)) return err(b[3], 'invalid ' + b[0] + ' number');
   if (!luhn(num)) return err(FORMAT, 'invalid card_number');
 

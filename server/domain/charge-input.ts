@@ -60,13 +60,21 @@ export function chargeShape(body: Body): ChargeShape {
   return 'token';
 }
 
+type ParamsMissing = typeof E.CUSTOMER_CHARGE_PARAMS_MISSING | typeof E.TOKEN_CHARGE_PARAMS_MISSING;
+
+/**
+ * 48291 or 69002 when the shape's instrument (customer_id, token) or the amount is missing (absent
+ * or empty), naming only what is: "amount missing", or the catalogue's "parameters missing
+ * (customer_id, amount)" when both are. Scheduled transactions answer the same (scheduled.ts).
+ */
+export function requireChargeParams(code: ParamsMissing, instrument: [field: string, value: string | null], amount: ReturnType<typeof parseAmount>): void {
+  const missing = [instrument[1] === null && instrument[0], (amount === 'missing' || amount === 'empty') && 'amount'].filter((f): f is string => !!f);
+  if (missing.length) throw new GatewayError(code, missing.length === 1 ? `${missing[0]} missing` : undefined);
+}
+
 function amountOf(shape: ChargeShape, body: Body): number {
   const a = parseAmount(body.amount);
-  if (shape === 'customer') {
-    if (a === 'missing' || a === 'empty') throw new GatewayError(E.CUSTOMER_CHARGE_PARAMS_MISSING);
-    if (a === 'not_positive') throw new GatewayError(E.CUSTOMER_AMOUNT_INVALID);
-  }
-  if (shape === 'token' && (a === 'missing' || a === 'empty')) throw new GatewayError(E.TOKEN_CHARGE_PARAMS_MISSING);
+  if (shape === 'customer' && a === 'not_positive') throw new GatewayError(E.CUSTOMER_AMOUNT_INVALID);
   if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
   return a;
 }
@@ -81,8 +89,8 @@ export function readChargeInput(scope: Scope, body: Body, now: Date): ChargeInpu
   const shape = chargeShape(body);
   const token = text(body.token, 'token');
   const customerId = text(body.customer_id, 'customer_id');
-  if (shape === 'token' && token === null) throw new GatewayError(E.TOKEN_CHARGE_PARAMS_MISSING);
-  if (shape === 'customer' && customerId === null) throw new GatewayError(E.CUSTOMER_CHARGE_PARAMS_MISSING);
+  if (shape === 'token') requireChargeParams(E.TOKEN_CHARGE_PARAMS_MISSING, ['token', token], parseAmount(body.amount));
+  if (shape === 'customer') requireChargeParams(E.CUSTOMER_CHARGE_PARAMS_MISSING, ['customer_id', customerId], parseAmount(body.amount));
   const amount = amountOf(shape, body);
   const metadata = readMetadata(body.metadata) ?? {};
   const description = text(body.description, 'description');

@@ -2,7 +2,7 @@ import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, tooLong } from '../errors.js';
 import type { Vault } from '../vault.js';
 import { PendingSale, RecurringDeps, chargeInTx, receiptWanted } from './billings.js';
-import type { ChargeInput, PayerField } from './charge-input.js';
+import { type ChargeInput, type PayerField, requireChargeParams } from './charge-input.js';
 import { isCalendarDate, startOfDay, utcDate } from './calendar.js';
 import { createCustomer, findChargeableMethod } from './customers.js';
 import { readCustomerInput } from './customer-input.js';
@@ -77,9 +77,9 @@ export function readScheduledInput(body: Record<string, unknown>, now: Date): Sc
   const token = customerId === null ? text(body.token, 'token') : null;
   const a = parseAmount(body.amount);
   if (customerId !== null || token === null) {
-    if (customerId === null || a === 'missing' || a === 'empty') throw new GatewayError(E.CUSTOMER_CHARGE_PARAMS_MISSING);
+    requireChargeParams(E.CUSTOMER_CHARGE_PARAMS_MISSING, ['customer_id', customerId], a);
     if (a === 'not_positive') throw new GatewayError(E.CUSTOMER_AMOUNT_INVALID);
-  } else if (a === 'missing' || a === 'empty') throw new GatewayError(E.TOKEN_CHARGE_PARAMS_MISSING);
+  } else requireChargeParams(E.TOKEN_CHARGE_PARAMS_MISSING, ['token', token], a);
   if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
   const billOn = readBillOn(body.bill_on, now);
   const description = text(body.description, 'description');

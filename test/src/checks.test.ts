@@ -125,6 +125,26 @@ describe('card fields', () => {
   ])('%s -> %s', (_name, over, expected) => expect(code(card(over))).toBe(expected));
 });
 
+describe('messages: a field not given is missing, one given but wrong is invalid (same code)', () => {
+  const refusal = (data: Record<string, unknown>) => validatePaymentData(data, NOW);
+  test.each<[string, Record<string, unknown>, string, string]>([
+    ['no owner name', card({ card_owner_name: undefined }), '11112', 'card_owner_name missing'],
+    ['a blank owner name', card({ card_owner_name: '  ' }), '11112', 'card_owner_name missing'],
+    ['no month', card({ card_exp_month: '' }), '11112', 'card_exp_month missing'],
+    ['month 13', card({ card_exp_month: 13 }), '11112', 'invalid card_exp_month'],
+    ['no year', card({ card_exp_year: undefined }), '11112', 'card_exp_year missing'],
+    ['a three-digit year', card({ card_exp_year: 203 }), '11112', 'invalid card_exp_year'],
+    ['no number', card({ card_number: undefined }), '11112', 'card_number missing'],
+    ['a number of spaces', card({ card_number: ' - ' }), '11112', 'card_number missing'],
+    ['letters in the number', card({ card_number: '4111x11111111111' }), '11112', 'invalid card_number'],
+    ['no routing number', bank({ bank_routing_number: undefined }), '91703', 'bank_routing_number missing'],
+    ['a wrong routing number', bank({ bank_routing_number: '123456789' }), '91703', 'invalid bank_routing_number'],
+    ['no account number', bank({ bank_account_number: '' }), '91703', 'bank_account_number missing'],
+    ['no holder last name', bank({ bank_account_holder_last_name: null }), '91703', 'bank_account_holder_last_name missing'],
+    ['an unknown account type', bank({ bank_account_type: 'gold' }), '91703', 'invalid bank_account_type'],
+  ])('%s', (_name, data, code, message) => expect(refusal(data)).toEqual({ code, message }));
+});
+
 describe('expiry (now = 2025-06-15)', () => {
   test.each<[unknown, unknown, string | null]>([
     [6, 2025, null], // this month

@@ -71,6 +71,19 @@ describe('readChargeInput', () => {
     expect(refusal(body).code).toBe(code);
   });
 
+  it.each([
+    [{ customer_id: 'c1' }, '48291', 'amount missing'],
+    [{ customer_id: 'c1', amount: '' }, '48291', 'amount missing'],
+    [{ customer_id: '', amount: 100 }, '48291', 'customer_id missing'],
+    [{ method_id: 'm1' }, '48291', 'parameters missing (customer_id, amount)'],
+    [{ token: 't' }, '69002', 'amount missing'],
+    [{ token: 't', amount: null }, '69002', 'amount missing'],
+    [{ amount: 100 }, '69002', 'token missing'],
+    [{}, '69002', 'parameters missing (token, amount)'],
+  ])('%j: %s names only what is missing (%s)', (body, code, message) => {
+    expect(refusal(body)).toEqual({ code, message });
+  });
+
   it('answers the first fault in the documented order: the shape\'s fields, then the amount, then the rest', () => {
     expect(refusal({ amount: 0, send_receipt: 'maybe' }).code).toBe('69002');
     expect(refusal({ token: 't', amount: 0, send_receipt: 'maybe' }).code).toBe('59112');

@@ -92,9 +92,9 @@ describe('holdBy', () => {
 
   it('refuses a bank account nobody holds with the refusal the checks give, first name before last', () => {
     const bank = fields(readPayment(BANK, null, edge));
-    expect(refusal(() => holdBy(bank, NOBODY))).toEqual({ code: E.ACCOUNT_UNVERIFIABLE, message: 'invalid bank_account_holder_first_name' });
+    expect(refusal(() => holdBy(bank, NOBODY))).toEqual({ code: E.ACCOUNT_UNVERIFIABLE, message: 'bank_account_holder_first_name missing' });
     expect(refusal(() => holdBy(bank, { first_name: 'Ada', last_name: null })))
-      .toEqual({ code: E.ACCOUNT_UNVERIFIABLE, message: 'invalid bank_account_holder_last_name' });
+      .toEqual({ code: E.ACCOUNT_UNVERIFIABLE, message: 'bank_account_holder_last_name missing' });
     expect(holdBy(bank, ADA).bank_account_holder_last_name).toBe('Lovelace');
   });
 
@@ -102,10 +102,10 @@ describe('holdBy', () => {
     const badNumber = fields(readPayment({ ...BANK, bank_account_number: '12' }, null, edge));
     expect(refusal(() => holdBy(badNumber, NOBODY)).message).toBe('invalid bank_account_number');
     const badType = fields(readPayment({ ...BANK, bank_account_type: 'gold' }, null, edge));
-    expect(refusal(() => holdBy(badType, NOBODY)).message).toBe('invalid bank_account_holder_first_name');
+    expect(refusal(() => holdBy(badType, NOBODY)).message).toBe('bank_account_holder_first_name missing');
     expect(refusal(() => holdBy(badType, ADA)).message).toBe('invalid bank_account_type');
-    // A blank name in the body is the body's: the customer's names do not replace it.
+    // A blank name in the body is the body's: the customer's names do not replace it (blank is not given: missing).
     const blank = fields(readPayment({ ...BANK, bank_account_holder_first_name: ' ' }, null, edge));
-    expect(refusal(() => holdBy(blank, ADA)).message).toBe('invalid bank_account_holder_first_name');
+    expect(refusal(() => holdBy(blank, ADA)).message).toBe('bank_account_holder_first_name missing');
   });
 });

@@ -42,6 +42,15 @@ describe('readScheduledInput', () => {
   });
 
   it.each([
+    [{ amount: 5, bill_on: '2026-06-02' }, '48291', 'customer_id missing'],
+    [{ customer_id: 'c1', bill_on: '2026-06-02' }, '48291', 'amount missing'],
+    [{ bill_on: '2026-06-02' }, '48291', 'parameters missing (customer_id, amount)'],
+    [{ token: 't1', amount: '', bill_on: '2026-06-02' }, '69002', 'amount missing'],
+  ])('%j: %s names only what is missing (%s)', (body, code, message) => {
+    expect(refusal(body)).toEqual({ code, message });
+  });
+
+  it.each([
     [{ bill_on: '2026-05-31' }, 'bill_on must be today (2026-06-01, UTC) or later'],
     [{ bill_on: 'soon' }, 'bill_on must be a date, YYYY-MM-DD'],
     [{ bill_on: '2026-06-02', send_receipt: 'maybe' }, 'send_receipt must be true or false'],

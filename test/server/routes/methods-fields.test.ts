@@ -49,14 +49,14 @@ describe('card and bank fields: refused in the order the transaction answers', (
 describe("a bank account is held by the customer's names when the body names none", () => {
   test('refused name by name when the customer has none, first before last', async ({ gateway: gw }) => {
     const nameless = await newCustomer(gw);
-    expectError(await call(gw, 'POST', `/customers/${nameless.id}/methods`, BANK), 400, '91703', /^invalid bank_account_holder_first_name$/);
+    expectError(await call(gw, 'POST', `/customers/${nameless.id}/methods`, BANK), 400, '91703', /^bank_account_holder_first_name missing$/);
     const ada = await newCustomer(gw, { first_name: 'Ada' });
-    expectError(await call(gw, 'POST', `/customers/${ada.id}/methods`, BANK), 400, '91703', /^invalid bank_account_holder_last_name$/);
+    expectError(await call(gw, 'POST', `/customers/${ada.id}/methods`, BANK), 400, '91703', /^bank_account_holder_last_name missing$/);
     // What the checks read before the holder is answered first; what they read after, once a holder is known.
     expectError(await call(gw, 'POST', `/customers/${nameless.id}/methods`, { ...BANK, bank_routing_number: '123456789' }), 400, '91703',
       /^invalid bank_routing_number$/);
     expectError(await call(gw, 'POST', `/customers/${nameless.id}/methods`, { ...BANK, bank_account_type: 'gold' }), 400, '91703',
-      /^invalid bank_account_holder_first_name$/);
+      /^bank_account_holder_first_name missing$/);
     expectError(await call(gw, 'POST', `/customers/${ada.id}/methods`, { ...BANK, bank_account_type: 'gold', bank_account_holder_last_name: 'L' }),
       400, '91703', /^invalid bank_account_type$/);
   });
