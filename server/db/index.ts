@@ -1,6 +1,6 @@
 import { Db, Queryable } from './db.js';
 import { lockDataDir } from './lock.js';
-import { migrate } from './migrate.js';
+import { MigrationLog, migrate } from './migrate.js';
 import { openPglite } from './pglite.js';
 import { ensurePrivateDir } from './private-dir.js';
 import { migratedSnapshot, pgliteAssets } from './snapshot.js';
@@ -18,6 +18,8 @@ export interface OpenOptions {
   prepare?: boolean;
   /** First-start work, run after the migrations in their transaction and under their lock (see migrate). */
   setup?: (q: Queryable) => Promise<void>;
+  /** Told of each migration applied (start.ts logs one line each). */
+  onMigration?: MigrationLog;
 }
 
 /** DATABASE_URL names a server Tessera cannot reach or use: an operator's fix, said in one line. */
@@ -55,7 +57,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
       })
       .finally(() => clearTimeout(timer));
     if (opts.schema) await db.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
-    await migrate(db, opts.setup);
+    await migrate(db, opts.setup, opts.onMigration);
     return db;
   }
   let unlock = () => {};
@@ -65,7 +67,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
   }
   try {
     const db = opts.dataDir ? await openPglite(opts.dataDir) : await openMemory();
-    await migrate(db, opts.setup);
+    await migrate(db, opts.setup, opts.onMigration);
     return {
       ...db,
       async close() {

@@ -1,17 +1,22 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR } from '../paths.js';
+import { performance } from 'node:perf_hooks';
 import { Db, Queryable } from './db.js';
 
 // Any constant: serialises migrations when several nodes start on one PostgreSQL.
 const MIGRATION_LOCK = 7_305_551;
 
+/** Told of each migration as it is applied (its file name, how long it took); nothing when the schema is up to date. */
+export type MigrationLog = (applied: { migration: string; ms: number }) => void;
+
 /**
  * Applies the migrations not yet recorded, then runs `setup` (first-start work: the demo merchant)
  * in the same transaction, under the same lock: nodes starting together on an empty database
- * take turns, and the second one sees what the first one created.
+ * take turns, and the second one sees what the first one created. `onApplied` hears of each one
+ * as it is applied (start.ts logs a line per migration); they commit together at the end.
  */
-export async function migrate(db: Db, setup?: (q: Queryable) => Promise<void>): Promise<string[]> {
+export async function migrate(db: Db, setup?: (q: Queryable) => Promise<void>, onApplied?: MigrationLog): Promise<string[]> {
   const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
   return db.tx(async (q) => {
     // A migration may rewrite a large table, and a node starting beside another waits for its
@@ -25,9 +30,11 @@ export async function migrate(db: Db, setup?: (q: Queryable) => Promise<void>): 
     const applied: string[] = [];
     for (const file of files) {
       if (done.has(file)) continue;
+      const t0 = performance.now();
       await q.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
       await q.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [file, new Date()]);
       applied.push(file);
+      onApplied?.({ migration: file, ms: Math.round(performance.now() - t0) });
     }
     await setup?.(q);
     return applied;

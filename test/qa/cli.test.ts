@@ -86,11 +86,11 @@ describe('help and version: exit 0, start and create nothing', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  test.each([['--version'], ['-v']])('tessera %s prints the package version', async (flag) => {
+  test.each([['--version'], ['-v']])('tessera %s prints the package version and the build\'s commit', async (flag) => {
     const dir = freshDir();
     const run = await tessera([flag], dir);
     expect(run.code).toBe(0);
-    expect(run.stdout.trim()).toBe(VERSION);
+    expect(run.stdout.trim()).toMatch(new RegExp(`^tessera ${VERSION.replace(/\./g, '\\.')} \\(commit \\S+\\)$`));
     expect(existsSync(dir)).toBe(false);
   });
 });

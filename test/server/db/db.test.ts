@@ -42,8 +42,13 @@ describe('migrations', () => {
     const blank = await blankDb();
     try {
       const db = await blank.open();
-      expect(await migrate(db)).toEqual(MIGRATIONS);
-      expect(await migrate(db)).toEqual([]);
+      // The start logs a line per migration applied (start.ts): each is told, in order; none when up to date.
+      const told: { migration: string; ms: number }[] = [];
+      expect(await migrate(db, undefined, (m) => told.push(m))).toEqual(MIGRATIONS);
+      expect(told.map((m) => m.migration)).toEqual(MIGRATIONS);
+      expect(told.every((m) => Number.isInteger(m.ms) && m.ms >= 0)).toBe(true);
+      expect(await migrate(db, undefined, (m) => told.push(m))).toEqual([]);
+      expect(told).toHaveLength(MIGRATIONS.length);
       const rows = await db.query('SELECT version, applied_at FROM schema_migrations ORDER BY version');
       expect(rows.map((r) => r.version)).toEqual(MIGRATIONS);
       expect(rows[0].applied_at).toBeInstanceOf(Date);
