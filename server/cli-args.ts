@@ -39,7 +39,8 @@ const KEYS_CREATE = `  tessera keys create [--merchant ID] [--name NAME] [--env 
                                                   new key set (a new merchant when --merchant is absent)`;
 const KEYS_LIST = `  tessera keys list --merchant ID                 key sets, redacted`;
 const SERVE = `  tessera serve [--dev]                           start the gateway (PORT, DATABASE_URL, TESSERA_DATA_DIR, ...);
-                                                  --dev: development mode, the demo checkout on unless TESSERA_DEMO=off`;
+                                                  no merchant, no key: tessera keys create --name NAME makes one;
+                                                  --dev: development mode, a demo merchant and the demo checkout`;
 const KEYS_NOTE = `The keys commands work while an embedded gateway runs on the same data directory (they ask it
 over loopback); on PostgreSQL (DATABASE_URL) they use the database directly.`;
 
@@ -79,7 +80,16 @@ ${PROCESSOR_USAGE}
 
 const SPECS: Record<string, Spec> = {
   serve: {
-    usage: `usage:\n${SERVE}\n\noptions:\n  --dev    development mode: the demo checkout at / (unless TESSERA_DEMO=off)\n`,
+    usage: `usage:\n${SERVE}
+
+options:
+  --dev    development mode: on an empty database a demo merchant whose test keys are printed,
+           the demo checkout at / (unless TESSERA_DEMO=off), and test-mode webhooks and
+           callbacks may call loopback (unless TESSERA_TEST_LOOPBACK=off)
+
+Without --dev (production) the gateway makes no merchant and prints no key; the operator makes
+the first merchant with tessera keys create --name NAME (its private key is printed once).
+`,
     options: { dev: { type: 'boolean' } },
   },
   keys: { usage: `usage:\n${KEYS_CREATE}\n${KEYS_LIST}\n\n${KEYS_NOTE}\n`, options: {}, sub: ['create', 'list'] },

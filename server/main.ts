@@ -20,10 +20,14 @@ function open(config: Config): Promise<Db> {
 }
 
 async function serve(config: Config, dev: boolean): Promise<void> {
-  // Development mode serves the demo checkout (no key, the demo merchant's test data); production does not.
+  // Development mode makes the demo merchant on an empty database and prints its keys, serves the
+  // demo checkout and lets test mode call loopback; production does none of it, unless configured
+  // (docs/decisions/production-defaults.md).
   const demo = config.demo ?? dev;
+  const testLoopback = config.testLoopback ?? dev;
   const gw = await startTessera({
     demo,
+    demoMerchant: dev,
     port: config.port,
     host: config.host,
     storage: 'disk',
@@ -37,7 +41,7 @@ async function serve(config: Config, dev: boolean): Promise<void> {
     redisUrl: config.redisUrl,
     redisKeyPrefix: config.redisKeyPrefix,
     trustProxy: config.trustProxy,
-    testLoopback: config.testLoopback,
+    testLoopback,
     outboundAllow: config.outboundAllow,
     notify: config.notify,
     schedulerIntervalMs: config.schedulerIntervalMs,
@@ -51,6 +55,7 @@ async function serve(config: Config, dev: boolean): Promise<void> {
     console.error(formatKeySet(gw.merchantId, { key_set_id: '', env: 'test', public_key: gw.publicKey, private_key: gw.privateKey }));
     console.error('');
   }
+  const noMerchant = !dev && (await gw.db.query('SELECT 1 FROM merchants LIMIT 1')).length === 0;
   const shutdown = (signal: string) => {
     gw.app.log.info({ signal }, 'shutting down');
     void gw.close().then(() => process.exit(0));
@@ -59,8 +64,11 @@ async function serve(config: Config, dev: boolean): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   guardProcess(gw);
   console.error(`Tessera listening on ${gw.url}
+  version         ${versionLine()}
   mode            ${dev ? 'development (--dev)' : 'production (tessera serve --dev for development)'}
-  demo checkout   ${demo ? `${gw.url}/` : 'off (TESSERA_DEMO=on serves it)'}
+  demo checkout   ${demo ? `${gw.url}/` : 'off (TESSERA_DEMO=on serves it)'}${noMerchant ? `
+  merchants       none yet: tessera keys create --name NAME makes one and prints its keys once` : ''}
+  test loopback   ${testLoopback ? 'on: test-mode webhooks may call this host (TESSERA_TEST_LOOPBACK=off)' : 'off (TESSERA_TEST_LOOPBACK=on allows it)'}
   dashboard       ${gw.url}/dashboard
   tokenizer       ${gw.tokenizerUrl}
   API             ${gw.url}/api/v1
@@ -96,8 +104,15 @@ function guardProcess(gw: RunningTessera): void {
   });
 }
 
-function version(): string {
-  return JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+/** `tessera 0.1.0 (commit 1a2b3c4d5e6f)`: the commit scripts/build-info.mjs wrote at build time, else unknown. */
+function versionLine(): string {
+  const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+  let commit = 'unknown';
+  try {
+    const info = JSON.parse(readFileSync(join(ROOT, 'dist', 'build-info.json'), 'utf8'));
+    if (typeof info.commit === 'string' && info.commit) commit = info.commit;
+  } catch { /* built without npm run build (tsc alone): no build-info.json */ }
+  return `tessera ${version} (commit ${commit})`;
 }
 
 /** The embedded database's directory, once the configuration names it: a storage failure's line names it. */
@@ -107,7 +122,7 @@ async function main(argv: string[]): Promise<void> {
   // The arguments first: help, a version or a usage mistake must not create or open anything.
   const cmd: Command = parseCommand(argv);
   if (cmd.kind === 'help') return void process.stdout.write(cmd.text);
-  if (cmd.kind === 'version') return void console.log(version());
+  if (cmd.kind === 'version') return void console.log(versionLine());
   const config = loadConfig();
   dataDir = config.databaseUrl ? undefined : config.dataDir;
   if (cmd.kind === 'serve') return serve(config, cmd.dev);

@@ -3,7 +3,9 @@ import { buildApp } from './app.js';
 import { ConfigError } from './config.js';
 import type { ReadinessCheck } from './routes/health.js';
 import { Clock, systemClock } from './clock.js';
+import { pino } from 'pino';
 import { Db, Queryable, openDatabase } from './db/index.js';
+import type { MigrationLog } from './db/migrate.js';
 import { ensurePrivateDir } from './db/private-dir.js';
 import { maintain } from './db/maintenance.js';
 import { Loop } from './lib/loop.js';
@@ -57,8 +59,18 @@ export interface StartOptions {
    * the environment when absent). The setting is the process's: every gateway of it shares one.
    */
   outboundAllow?: string[];
-  /** Test mode may call loopback (TESSERA_TEST_LOOPBACK, default on; read from the environment when absent). */
+  /**
+   * Test mode may call loopback (TESSERA_TEST_LOOPBACK; read from the environment when absent, on
+   * when that is unset too: the QA kit's receivers live there). `tessera serve` passes it: on with
+   * --dev only (docs/decisions/production-defaults.md).
+   */
   testLoopback?: boolean;
+  /**
+   * On an empty database, create the demo merchant with test keys (returned as merchantId,
+   * publicKey, privateKey). Default true (tests, the QA kit); `tessera serve` passes it with --dev
+   * only: a production gateway makes no merchant and holds no key nobody asked for.
+   */
+  demoMerchant?: boolean;
   /** Serve the demo checkout at / and /demo/* (TESSERA_DEMO; on with `tessera serve --dev`). Default off. */
   demo?: boolean;
   /** The demo merchant's test-environment verification switches. */
@@ -80,7 +92,7 @@ export interface RunningTessera {
   url: string;
   tokenizerUrl: string;
   merchantId: string | null;
-  /** The demo merchant's test keys; null when the database already had merchants (keys were shown then). */
+  /** The demo merchant's test keys; null when the database already had merchants (keys were shown then) or with `demoMerchant: false`. */
   publicKey: string | null;
   privateKey: string | null;
   app: FastifyInstance;
@@ -123,7 +135,8 @@ async function listen(app: FastifyInstance, port: number, host: string): Promise
 }
 
 /**
- * Opens storage, creates the demo merchant with test keys on an empty database, and listens.
+ * Opens storage, creates the demo merchant with test keys on an empty database (unless
+ * `demoMerchant: false`, as `tessera serve` without --dev), and listens.
  * `tessera serve` and test suites (one gateway per worker) both start here.
  */
 export async function startTessera(opts: StartOptions = {}): Promise<RunningTessera> {
@@ -133,13 +146,14 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     throw new ConfigError('TESSERA_DATA_KEY is required with DATABASE_URL (openssl rand -base64 32)');
   }
   if (dataDir) ensurePrivateDir(dataDir, opts.warn); // before anything writes into it
-  configureOutbound({ allow: opts.outboundAllow ?? outboundAllowFrom(process.env), testLoopback: opts.testLoopback ?? testLoopbackFrom(process.env) });
+  configureOutbound({ allow: opts.outboundAllow ?? outboundAllowFrom(process.env), testLoopback: opts.testLoopback ?? testLoopbackFrom(process.env) ?? true });
   const vault = loadVault({ dataKey: opts.dataKey, retiredKeys: opts.retiredDataKeys, dataDir, warn: opts.warn });
   const clock = opts.clockStart ? clockFrom(opts.clockStart) : systemClock;
   let demo = null as { id: string; set: KeySet } | null; // set by setup (a closure: TS cannot see it)
   // First start: the demo merchant, inside the migrations' transaction and lock, so nodes starting
   // together on an empty PostgreSQL make one, not one each.
   const setup = async (q: Queryable) => {
+    if (opts.demoMerchant === false) return;
     const [{ n }] = await q.query('SELECT count(*)::int AS n FROM merchants');
     if (n > 0) return;
     const id = await createMerchant(q, 'Demo merchant', clock.now(), { demo: true });
@@ -147,7 +161,10 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     if (opts.settings) await updateSettings(q, { merchantId: id, env: 'test' }, opts.settings);
     demo = { id, set };
   };
-  const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir, prepare: opts.preparedStatements, setup });
+  // A line per migration as it is applied (the app's logger does not exist yet: the same JSON lines, same level).
+  const bootLog = pino({ level: opts.logLevel ?? 'silent' });
+  const onMigration: MigrationLog = (m) => bootLog.info(m, `database migration applied: ${m.migration}`);
+  const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir, prepare: opts.preparedStatements, setup, onMigration });
   let redis: ReturnType<typeof connectRedis> | null = null;
   try {
     // The data key must read what is stored (vault_canary): else refuse to start (DataKeyError).

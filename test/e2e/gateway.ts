@@ -43,8 +43,9 @@ const PRIVATE_KEY = /^private key\s+(test_sk_[0-9a-f]+)\s*$/m;
 
 /**
  * Starts the gateway with PORT=0 and reads the bound address from what it prints, so there
- * is no window between picking a free port and binding it. The demo keys are printed on
- * first start, which a fresh data directory guarantees.
+ * is no window between picking a free port and binding it. With --dev the demo keys are printed
+ * on first start, which a fresh data directory guarantees; without it (production) nothing is
+ * printed and the keys are those `tessera keys create --name` makes for a new merchant.
  */
 export async function startGateway(opts: { startTimeoutMs?: number; /** `serve --dev`, as npm start; default true. */ dev?: boolean } = {}): Promise<GatewayProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} missing: run npm run build first`);
@@ -84,11 +85,17 @@ export async function startGateway(opts: { startTimeoutMs?: number; /** `serve -
   };
 
   try {
-    const url = await waitForListening(child, () => out, exited, opts.startTimeoutMs ?? 60_000);
+    const url = (await waitForListening(child, () => out, exited, opts.startTimeoutMs ?? 60_000)).replace(/\/+$/, '');
+    if (opts.dev === false) {
+      // Production makes no merchant and prints no key: the operator makes one, as the README says.
+      if (PUBLIC_KEY.test(out) || PRIVATE_KEY.test(out)) throw new Error(`tessera serve printed keys:\n${out}`);
+      const made = createKeys({ dataDir }, 'test', 'Production shop');
+      return { url, publicKey: made.publicKey, privateKey: made.privateKey, dataDir, output: () => out, stop };
+    }
     const publicKey = PUBLIC_KEY.exec(out)?.[1];
     const privateKey = PRIVATE_KEY.exec(out)?.[1];
     if (!publicKey || !privateKey) throw new Error(`no demo keys in the gateway's output:\n${out}`);
-    return { url: url.replace(/\/+$/, ''), publicKey, privateKey, dataDir, output: () => out, stop };
+    return { url, publicKey, privateKey, dataDir, output: () => out, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -115,9 +122,9 @@ function waitForListening(child: ChildProcess, out: () => string, exited: Promis
   });
 }
 
-/** `tessera keys create --env ENV` against the running gateway (a new merchant): its keys. */
-export function createKeys(gw: GatewayProcess, env: 'test' | 'live'): { merchantId: string; publicKey: string; privateKey: string } {
-  const out = execFileSync(process.execPath, [MAIN, 'keys', 'create', '--env', env], {
+/** `tessera keys create --env ENV [--name NAME]` against the running gateway (a new merchant): its keys. */
+export function createKeys(gw: Pick<GatewayProcess, 'dataDir'>, env: 'test' | 'live', name?: string): { merchantId: string; publicKey: string; privateKey: string } {
+  const out = execFileSync(process.execPath, [MAIN, 'keys', 'create', '--env', env, ...(name ? ['--name', name] : [])], {
     cwd: ROOT, env: { ...process.env, TESSERA_DATA_DIR: gw.dataDir, DATABASE_URL: '' }, encoding: 'utf8',
   });
   const field = (name: string) => new RegExp(`^${name}\\s+(\\S+)`, 'm').exec(out)?.[1];

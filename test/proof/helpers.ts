@@ -40,6 +40,12 @@ export interface ServerOptions {
   startTimeoutMs?: number;
   /** Called with the pid as soon as the process exists (to kill it before it listens). */
   onSpawn?: (pid: number) => void;
+  /**
+   * `serve --dev` (default true) for the demo merchant's keys on an empty database, with the demo
+   * checkout off (TESSERA_DEMO=off unless env says otherwise); false runs plain `tessera serve`,
+   * which makes no merchant (docs/decisions/production-defaults.md).
+   */
+  dev?: boolean;
 }
 
 export interface ServerProcess {
@@ -74,11 +80,13 @@ export async function spawnServer(opts: ServerOptions = {}): Promise<ServerProce
     TESSERA_DATA_DIR: opts.dataDir ?? '',
     TESSERA_DATA_KEY: opts.dataKey ?? '',
     OUTBOX_INTERVAL_MS: '60000',
+    TESSERA_DEMO: 'off',
     ...opts.env,
   };
   delete env.TESSERA_DATA_KEYS_RETIRED;
   if (!opts.dataDir) delete env.TESSERA_DATA_DIR;
-  const child: ChildProcess = spawn(process.execPath, [MAIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = opts.dev === false ? [MAIN, 'serve'] : [MAIN, 'serve', '--dev'];
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   opts.onSpawn?.(child.pid!);
   let out = '';
   let stdout = '';
