@@ -1,8 +1,9 @@
 // CSV exports for the dashboard: one merchant environment's transactions (with the filters of
 // /dashboard/transactions), customers and invoices, newest first, read in batches by keyset
 // (seq) and yielded as text, so no export holds the whole table. RFC 4180 (CRLF, quotes doubled,
-// a field with a comma, quote, CR or LF quoted) with spreadsheet formula-injection escaping. Card
-// numbers are the stored masked value only. No Fastify here; the route is routes/dashboard-reports.ts.
+// a field with a comma, quote, CR or LF quoted) with spreadsheet formula-injection escaping (csvText,
+// the one function every text cell goes through). Card numbers are the stored masked value only.
+// No Fastify here; the route is routes/dashboard-reports.ts.
 import { Queryable } from '../db/index.js';
 import { invalid } from '../errors.js';
 import type { Scope } from './keys.js';
@@ -16,12 +17,25 @@ type Row = Record<string, unknown>;
 /** A column: its header, and either text (escaped) or a number the server wrote (never escaped). */
 type Column = [name: string, value: (r: Row) => unknown, kind?: 'number' | 'money'];
 
-/** A cell a spreadsheet would run as a formula gets a leading `'`; then RFC 4180 quoting. */
+/**
+ * Where a spreadsheet could begin a cell with a formula: the value's start (past spaces and quotes),
+ * or just after a separator of any locale (`,` `;` TAB) or a line break, past the same. A reader
+ * whose separator is `;` does not see our `,`-quoting, so `a;=1` inside a quoted cell starts a cell
+ * `=1` there: every such place is escaped, not only the first (docs/decisions/connections-and-files.md).
+ */
+const FORMULA_AT_CELL_START = /(?<=(?:^|[,;\t\r\n])[ \t\r\n"]*)(?=[=+\-@])|^(?=[\t\r\0])/g;
+/** Cells quoted: RFC 4180's (quote, comma, CR, LF), and the other separators and quote marks (OWASP). */
+const NEEDS_QUOTES = /[",;'\t\r\n]/;
+
+/**
+ * Every text cell of every export goes through here (OWASP, CSV Injection): a formula start
+ * (= + - @, and TAB, CR or NUL first) gets a leading `'` wherever a cell could begin, and the cell is
+ * then quoted with its quotes doubled. `=1+2";=1+2` is written `"'=1+2"";'=1+2"`.
+ */
 export function csvText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  let s = value instanceof Date ? value.toISOString() : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const s = (value instanceof Date ? value.toISOString() : String(value)).replace(FORMULA_AT_CELL_START, "'");
+  return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** Cents as decimal units with two decimals: 1250 → 12.50, -5 → -0.05. */

@@ -14,9 +14,9 @@ import {
 // every answer is the key's merchant and environment only). Contract: docs/decisions.md
 // (Dashboard API (issue 19)).
 
-const CSV_NOTE = 'Answers `text/csv; charset=utf-8` as an attachment, streamed: RFC 4180 with CRLF and a header row; text cells '
-  + "starting with = + - @ TAB or CR get a leading '; money as decimal units (`amount`) and integer cents (`amount_cents`); "
-  + 'card numbers masked.';
+const CSV_NOTE = 'Answers `text/csv; charset=utf-8` as an attachment, streamed: RFC 4180 with CRLF and a header row; in text cells '
+  + "a leading = + - @ TAB or CR, and = + - @ after a , ; TAB or line break inside the cell, get a ' before them (OWASP), and a cell "
+  + 'holding , ; \' " TAB CR or LF is quoted; money as decimal units (`amount`) and integer cents (`amount_cents`); card numbers masked.';
 
 /** The CSV's header row and first batch, read now; the rest as the client reads (exports.ts). */
 async function primed(csv: AsyncGenerator<string>): Promise<Readable> {

@@ -139,19 +139,66 @@ describe('the CSV writer', () => {
     expect(pieces).toBe(1 + 5); // the header, then ceil(9 / 2) batches
   });
 
-  test('cells: RFC 4180 quoting and formula escaping; numbers stay numbers', () => {
+  test('cells: RFC 4180 quoting and formula escaping (OWASP); numbers stay numbers', () => {
     expect(csvText('plain')).toBe('plain');
     expect(csvText('a,b')).toBe('"a,b"');
     expect(csvText('say "hi"')).toBe('"say ""hi"""');
     expect(csvText('two\nlines')).toBe('"two\nlines"');
-    expect(csvText('=cmd|')).toBe("'=cmd|");
-    expect(csvText('-5')).toBe("'-5");
+    expect(csvText('=cmd|')).toBe(`"'=cmd|"`);
+    expect(csvText('-5')).toBe(`"'-5"`);
     expect(csvText('\rx')).toBe('"\'\rx"');
-    expect(csvText('\tx')).toBe("'\tx");
-    expect(csvText(-5)).toBe("'-5"); // a text column holding a negative number is still text
+    expect(csvText('\tx')).toBe("\"'\tx\"");
+    expect(csvText('\0x')).toBe(`"'\0x"`);
+    expect(csvText(-5)).toBe(`"'-5"`); // a text column holding a negative number is still text
+    // OWASP's two examples, and a formula after any separator of any locale, or after spaces and quotes.
+    expect(csvText('=1+2";=1+2')).toBe(`"'=1+2"";'=1+2"`);
+    expect(csvText(`=1+2'" ;,=1+2`)).toBe(`"'=1+2'"" ;,'=1+2"`);
+    expect(csvText('a;=1')).toBe(`"a;'=1"`);
+    expect(csvText('a,@SUM(A1)')).toBe(`"a,'@SUM(A1)"`);
+    expect(csvText('a\t+1')).toBe(`"a\t'+1"`);
+    expect(csvText('a\n-1')).toBe(`"a\n'-1"`);
+    expect(csvText('a; "=1')).toBe(`"a; ""'=1"`);
+    expect(csvText(' =1')).toBe(`" '=1"`);
+    expect(csvText("it's")).toBe(`"it's"`);
+    expect(csvText('a-b+c@d=e;f')).toBe('"a-b+c@d=e;f"'); // inside a cell, not at a cell's start: as typed
     expect(csvText(null)).toBe('');
     expect(decimal(-5)).toBe('-0.05');
     expect(decimal(-123456)).toBe('-1234.56');
     expect(decimal(0)).toBe('0.00');
+  });
+});
+
+/**
+ * Every place a spreadsheet could begin a cell, whatever its separator (`,` `;` TAB) and whether it
+ * honours quotes or not: the raw text split at every separator and line break, past spaces and quotes.
+ */
+const cellStarts = (body: string) => body.split(/[,;\t\r\n]/).map((piece) => piece.replace(/^[ "]+/, ''));
+const FORMULAS = ['=HYPERLINK("http://evil")', '+1+1', '@SUM(A1)', 'a;=1', '-2+3', 'x,=1', 'y\t@A1', '=1+2";=1+2'];
+
+describe('a customer named like a formula, in every export', () => {
+  test('no cell of transactions.csv, customers.csv or invoices.csv can begin with a formula; the values read back with a leading quote', async ({ gateway: gw }) => {
+    const m = await gw.newMerchant();
+    const a = api(gw, m);
+    for (const [i, name] of FORMULAS.entries()) {
+      await a.ok('POST', '/customers', { first_name: name, last_name: name, company: name, address_1: name });
+      const token = await tokenFor(gw, { ...visa, card_owner_name: name }, m.test.public_key);
+      const charged = await a.post('/charge', { token, amount: 1000 + i, description: name });
+      expect(charged.status, JSON.stringify(charged.body)).toBe(200);
+      await a.ok('POST', '/invoices', { customer_first_name: name, customer_last_name: name, memo: name, items: [{ description: 'x', unit_amount: 100 }] });
+    }
+    const escaped = (v: string) => v.replace(/(?<=(?:^|[,;\t\r\n])[ \t\r\n"]*)(?=[=+\-@])/g, "'");
+    const expected = FORMULAS.map(escaped).reverse(); // newest first
+    for (const [file, columns] of [
+      ['transactions.csv', ['name', 'description']], ['customers.csv', ['first_name', 'last_name', 'company', 'address_1']],
+      ['invoices.csv', ['customer_first_name', 'customer_last_name', 'memo']],
+    ] as const) {
+      const res = await download(gw, m, file);
+      expect(res.statusCode, res.body).toBe(200);
+      const dangerous = cellStarts(res.body).filter((c) => /^[=+\-@]/.test(c));
+      expect(dangerous, file).toEqual([]);
+      const list = rows(res.body);
+      for (const column of columns) expect(list.map((r) => r[column]), `${file} ${column}`).toEqual(expected);
+    }
+    expect(expected).toEqual([`'=1+2";'=1+2`, "y\t'@A1", "x,'=1", "'-2+3", "a;'=1", "'@SUM(A1)", "'+1+1", `'=HYPERLINK("http://evil")`]);
   });
 });
