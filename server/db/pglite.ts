@@ -2,6 +2,10 @@ import { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { Db, INT8_OID, Queryable, Row, StatementNames, normaliseParams } from './db.js';
 import { FaultLog } from './faults.js';
 import { frontendMessage, readRows } from './pglite-wire.js';
+import { makeTreePrivate } from './private-dir.js';
+
+/** How often an open data directory's files are made private again (private-dir.ts: PGlite sets its own modes). */
+export const FILE_MODES_EVERY_MS = 60_000;
 
 // Set once at creation: passing parsers per query makes PGlite copy its parser table every time
 // (measured: 100-170 µs a query).
@@ -60,10 +64,28 @@ function runner(pg: PGlite, names: StatementNames, prepared: Set<string>) {
 
 /**
  * Embedded PostgreSQL (WASM). dataDir undefined means in memory. `extra` passes PGlite options
- * through (snapshot.ts: a data directory to load, initdb parameters, a precompiled module).
+ * through (snapshot.ts: a data directory to load, initdb parameters, a precompiled module). A data
+ * directory's files are made 0600 and its folders 0700 once PGlite has opened it (initdb writes
+ * mode 666 files; an older Tessera left them so), every `modesEveryMs` while open, and at close.
  */
-export async function openPglite(dataDir?: string, extra: PGliteOptions = {}): Promise<Db> {
+export async function openPglite(dataDir?: string, extra: PGliteOptions = {}, { modesEveryMs = FILE_MODES_EVERY_MS } = {}): Promise<Db> {
   const pg = await PGlite.create(dataDir ? { ...extra, parsers, dataDir } : { ...extra, parsers });
+  let modes: NodeJS.Timeout | undefined;
+  if (dataDir) {
+    try {
+      await makeTreePrivate(dataDir);
+    } catch (err) {
+      await pg.close();
+      throw new Error(`cannot make the files of ${dataDir} private: ${(err as Error).message}`);
+    }
+    let running = false;
+    modes = setInterval(() => {
+      if (running) return;
+      running = true;
+      // The pass at open showed every file is ours: a failure now is a file that vanished midway.
+      void makeTreePrivate(dataDir).catch(() => {}).finally(() => (running = false));
+    }, modesEveryMs).unref();
+  }
   const run = runner(pg, new StatementNames(), new Set());
   // A full disk fails writes while reads go on: /readyz asks what the statements met (faults.ts).
   const faults = new FaultLog();
@@ -84,6 +106,11 @@ export async function openPglite(dataDir?: string, extra: PGliteOptions = {}): P
     exec: q.exec,
     tx: (fn) => noted(pg.transaction((t) => fn(wrap(true, (sql) => t.exec(sql))))),
     recentFault: () => faults.recent(),
-    close: () => pg.close(),
+    close: async () => {
+      clearInterval(modes);
+      await pg.close();
+      // What PGlite wrote last (its relation-cache files at shutdown among them), before a backup copies it.
+      if (dataDir) await makeTreePrivate(dataDir);
+    },
   };
 }

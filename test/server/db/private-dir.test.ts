@@ -1,8 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { ensurePrivateDir } from '../../../server/db/private-dir.js';
+import { ensurePrivateDir, makeTreePrivate } from '../../../server/db/private-dir.js';
+import { openPglite } from '../../../server/db/pglite.js';
 import { buildSnapshot, migratedSnapshot, readVerifiedSnapshot, snapshotDir, snapshotPath } from '../../../server/db/snapshot.js';
 import { startTessera } from '../../../server/start.js';
 
@@ -14,6 +15,12 @@ const scratch = () => {
 };
 afterAll(() => roots.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const mode = (p: string) => statSync(p).mode & 0o777;
+/** Every file and folder under `dir` (not `dir`) whose mode lets a group or other users in, with its mode. */
+const open = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).flatMap((rel) => {
+  const st = lstatSync(join(dir, rel));
+  return !st.isSymbolicLink() && st.mode & 0o077 ? [`${rel} ${(st.mode & 0o777).toString(8)}`] : [];
+});
+const count = (dir: string) => readdirSync(dir, { recursive: true }).length;
 
 describe('the embedded data directory is private', () => {
   test('a new directory (and its missing parents) is created 0700', () => {
@@ -105,5 +112,77 @@ describe('the in-memory snapshot cache is per user and checked before it is load
     process.env.TESSERA_SNAPSHOT_DIR = dir;
     expect(await migratedSnapshot()).not.toBeNull();
     expect(mode(dir)).toBe(0o700);
+  });
+});
+
+describe('every file under the data directory is 0600 and every folder 0700, whatever PGlite does', () => {
+  test('a gateway that wrote and checkpointed leaves no file or folder open to others, while it runs and after it stops', async () => {
+    const dir = join(scratch(), 'tessera');
+    const gw = await startTessera({ port: 0, storage: 'disk', dataDir: dir, logLevel: 'silent' });
+    try {
+      await gw.db.exec("CREATE TABLE modes_probe (id int PRIMARY KEY, note text); INSERT INTO modes_probe SELECT g, repeat('x', 200) FROM generate_series(1, 5000) g;");
+      await gw.db.exec('CHECKPOINT');
+      expect(count(dir)).toBeGreaterThan(900); // PGlite's whole cluster is there, not an empty folder
+      expect(open(dir)).toEqual([]);
+    } finally {
+      await gw.close();
+    }
+    expect(open(dir)).toEqual([]);
+    expect(mode(dir)).toBe(0o700);
+  });
+
+  test('a directory an older version left open (files 666, folders 755) is made private as it opens', async () => {
+    const dir = join(scratch(), 'old');
+    ensurePrivateDir(dir);
+    await (await openPglite(dir)).close();
+    for (const rel of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      chmodSync(join(dir, rel), statSync(join(dir, rel)).isDirectory() ? 0o755 : 0o666);
+    }
+    expect(open(dir).length).toBeGreaterThan(900);
+    const db = await openPglite(dir);
+    try {
+      expect(open(dir)).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('a file loosened while the database is open is made private again by the next pass', async () => {
+    const dir = join(scratch(), 'running');
+    ensurePrivateDir(dir);
+    const db = await openPglite(dir, {}, { modesEveryMs: 100 });
+    try {
+      chmodSync(join(dir, 'PG_VERSION'), 0o666);
+      mkdirSync(join(dir, 'extra'), { mode: 0o755 });
+      chmodSync(join(dir, 'extra'), 0o755);
+      await expect.poll(() => open(dir), { timeout: 3000, interval: 50 }).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('closing makes private what was written since the last pass, before a backup copies the stopped directory', async () => {
+    const dir = join(scratch(), 'closing');
+    ensurePrivateDir(dir);
+    const db = await openPglite(dir, {}, { modesEveryMs: 3_600_000 });
+    chmodSync(join(dir, 'PG_VERSION'), 0o666);
+    await db.close();
+    expect(open(dir)).toEqual([]);
+  });
+
+  test('a symbolic link is not followed: what it points to outside keeps its mode', async () => {
+    const root = scratch();
+    const outside = join(root, 'outside.txt');
+    writeFileSync(outside, 'x');
+    chmodSync(outside, 0o644);
+    mkdirSync(join(root, 'data', 'sub'), { recursive: true });
+    writeFileSync(join(root, 'data', 'sub', 'f'), 'x');
+    chmodSync(join(root, 'data', 'sub', 'f'), 0o664);
+    symlinkSync(outside, join(root, 'data', 'link'));
+    expect(await makeTreePrivate(join(root, 'data'))).toBeGreaterThan(0);
+    expect(mode(outside)).toBe(0o644);
+    expect(mode(join(root, 'data', 'sub', 'f'))).toBe(0o600);
+    expect(mode(join(root, 'data', 'sub'))).toBe(0o700);
+    expect(await makeTreePrivate(join(root, 'data'))).toBe(0); // nothing left to change
   });
 });
