@@ -99,6 +99,14 @@ export function alarmLevel(count: number, threshold: number): number {
  */
 export const keyShare = (perKey: number, floor: number, addresses: number) => Math.max(floor, Math.floor(perKey / Math.max(1, addresses)));
 
+/**
+ * The side part of an address's all-merchants buckets (`ip:`, `fail-ip:`): every merchant's
+ * `other` side together, but each merchant environment's `checkout` side on its own. Another
+ * merchant of this gateway can list its own hostile page as its checkout, so a checkout side shared
+ * across merchants would let that page lock its visitors out of every other merchant's checkout.
+ */
+const acrossMerchants = (side: Side, scope: string) => (side === 'checkout' ? `checkout:${scope}` : 'other');
+
 /** The key + address ceiling at an alarm level: halved per level, never below 1. */
 export const tightened = (ceiling: number, level: number) => Math.max(1, Math.floor(ceiling / 2 ** level));
 
@@ -141,6 +149,15 @@ export class TokenLimiter {
   }
 
   /**
+   * True when a request's side matters for this key: its refusals are counted, or a request
+   * ceiling is on (the per-address and per-key request counts are kept per side too, in test mode
+   * as well, so a hostile page's flood of script tags never uses up its visitors' checkout).
+   */
+  countsSides(id: Scope): boolean {
+    return !!(this.limits.perIp || this.limits.perKey) || this.countsRefusals(id);
+  }
+
+  /**
    * A token request of this client for this key, from a page on `side`: the per-address ceiling,
    * the key's ceiling (shared, below), then the refusal ceilings of this client on that side
    * (tightened while the merchant's alarm is raised; live mode only). Every count it needs is
@@ -158,13 +175,14 @@ export class TokenLimiter {
     const { ipFailures, keyIpFailures, failures } = this.refusalLimits(id);
     const scope = `${id.merchantId}:${id.env}`;
     const client = hashClient(ip);
+    const across = acrossMerchants(side, scope);
     const want: Hit[] = [];
     const at = (h: Hit | false) => (h ? want.push(h) - 1 : -1);
-    const ipAt = at(!!perIp && { bucket: `ip:${client}`, windowMs: MINUTE, add: 1 });
+    const ipAt = at(!!perIp && { bucket: `ip:${client}:${across}`, windowMs: MINUTE, add: 1 });
     const keyAt = at(!!perKey && { bucket: `key:${scope}`, windowMs: MINUTE, add: 1 });
-    const usedAt = at(!!perKey && { bucket: `key-ip:${scope}:${client}`, windowMs: MINUTE, add: 1 });
+    const usedAt = at(!!perKey && { bucket: `key-ip:${scope}:${client}:${side}`, windowMs: MINUTE, add: 1 });
     const addrsAt = at(!!perKey && { bucket: `key-addrs:${scope}`, windowMs: MINUTE, add: 0 });
-    const failIpAt = at(!!ipFailures && { bucket: `fail-ip:${client}:${side}`, windowMs: FAILURE_WINDOW, add: 0 });
+    const failIpAt = at(!!ipFailures && { bucket: `fail-ip:${client}:${across}`, windowMs: FAILURE_WINDOW, add: 0 });
     const mineAt = at(!!(keyIpFailures || failures) && { bucket: `fail-key-ip:${scope}:${client}:${side}`, windowMs: FAILURE_WINDOW, add: 0 });
     const alarmAt = at(!!failures && { bucket: `fail:${scope}`, windowMs: FAILURE_WINDOW, add: 0 });
     if (!want.length) return;
@@ -217,7 +235,7 @@ export class TokenLimiter {
     const scope = `${id.merchantId}:${id.env}`;
     const client = hashClient(ip);
     const add: Hit[] = [];
-    if (ipFailures) add.push({ bucket: `fail-ip:${client}:${side}`, windowMs: FAILURE_WINDOW, add: 1 });
+    if (ipFailures) add.push({ bucket: `fail-ip:${client}:${acrossMerchants(side, scope)}`, windowMs: FAILURE_WINDOW, add: 1 });
     if (keyIpFailures || failures) add.push({ bucket: `fail-key-ip:${scope}:${client}:${side}`, windowMs: FAILURE_WINDOW, add: 1 });
     if (failures) add.push({ bucket: `fail:${scope}`, windowMs: FAILURE_WINDOW, add: 1 });
     const counts = await this.store.hits(add, now);

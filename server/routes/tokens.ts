@@ -14,10 +14,10 @@ export default async function tokenRoutes(app: FastifyInstance) {
   const { db, vault, clock, limiter } = app.services;
   /**
    * Which side of the card-testing counts a request is on: `checkout` when its page is one of the
-   * merchant's allowed_origins. Looked up only where refusals are counted (live mode).
+   * merchant's allowed_origins. Looked up (through a 5 s cache) only when some limit is on.
    */
   const sideFor = async (req: FastifyRequest, id: KeyIdentity, now: Date): Promise<Side> =>
-    (limiter?.countsRefusals(id) ? sideOf(db, id, req.headers, now.getTime()) : 'other');
+    (limiter?.countsSides(id) ? sideOf(db, id, req.headers, now.getTime()) : 'other');
 
   app.get('/tokens/jsonp', {
     // No HEAD twin: it would make a token whose answer nobody reads (a script tag only GETs).

@@ -46,6 +46,21 @@ const times = async (n: number, f: () => Promise<string>) => {
 const LIVE = { perIp: 0, perKey: 0, failures: 0, keyIpFailures: 10, ipFailures: 30 };
 const HOSTILE = { referer: 'https://evil.example/cats.html' };
 
+describe('request ceilings per side, test mode too (an outside review)', () => {
+  test('a hostile page loading 301 script tags a minute with any test key does not use up its visitors\' per-address ceiling at a checkout', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 300, perKey: 0 } });
+    await allow(gw, gw.merchant.live, [SHOP]);
+    await allow(gw, gw.merchant.test, [SHOP]);
+    const flood = await times(301, () => jsonpOutcome(gw, bad, HOSTILE, gw.other.test));
+    expect(flood.at(-1)).toBe('RATE01');
+    expect(await jsonpOutcome(gw, visa, HOSTILE, gw.merchant.live)).toBe('RATE01'); // the page's own side is spent
+    for (const keys of [gw.merchant.live, gw.merchant.test]) {
+      expect(await jsonpOutcome(gw, visa, { referer: `${SHOP}/pay` }, keys)).toBe('token');
+      expect(await postOutcome(gw, visa, { 'x-tessera-fields': SHOP }, keys)).toBe('token');
+    }
+  });
+});
+
 describe('live mode: refusals are counted per side', () => {
   test('refusals a hostile page makes its visitors\' browsers send stop that address on the other side only: at the merchant\'s checkout it still tokenizes, by JSONP and by hosted fields', async ({ newGateway }) => {
     const gw = await newGateway({ limits: LIVE });
@@ -97,7 +112,7 @@ describe('live mode: refusals are counted per side', () => {
     expect(await postOutcome(gw, visa)).toBe('token');
   });
 
-  test('the all-merchants ceiling: 30 refusals from a hostile page over three merchants stop no merchant\'s checkout; a tester claiming the merchants\' origins is stopped at 30', async ({ newGateway }) => {
+  test('the all-merchants ceiling: 30 refusals from a hostile page over three merchants stop no merchant\'s checkout; a tester claiming the merchants\' origins is stopped at each merchant\'s ceiling', async ({ newGateway }) => {
     const gw = await newGateway({ limits: LIVE });
     const third = await gw.newMerchant();
     const fourth = await gw.newMerchant();
@@ -112,15 +127,29 @@ describe('live mode: refusals are counted per side', () => {
     for (const [i, m] of [...merchants, fourth].entries()) {
       expect(await jsonpOutcome(gw, visa, { referer: `https://shop${i}.example/` }, m.live)).toBe('token');
     }
-    // A tester's own client claiming each merchant's origin: stopped at 30 over all merchants on that side too.
+    // A tester's own client claiming each merchant's origin: each merchant's checkout side is its own
+    // (another merchant of this gateway could list a hostile page as its checkout), stopped at 10 each.
     const tester = '192.0.2.200';
     const claiming = (i: number) => ({ origin: `https://shop${i}.example` });
     for (const [i, m] of merchants.entries()) {
-      expect(await times(10, () => postOutcome(gw, bad, claiming(i), m.live, tester))).toEqual(Array(10).fill('11112'));
+      expect(await times(11, () => postOutcome(gw, bad, claiming(i), m.live, tester))).toEqual([...Array(10).fill('11112'), 'RATE01']);
     }
-    expect(await postOutcome(gw, visa, claiming(3), fourth.live, tester)).toBe('RATE01');
+    expect(await postOutcome(gw, visa, claiming(3), fourth.live, tester)).toBe('token');
     const metrics = (await gw.app.inject({ url: '/metrics' })).body;
-    expect(metrics).toMatch(/^tessera_rate_limited_total\{rule="ip_failures"\} 3$/m);
+    expect(metrics).toMatch(/^tessera_rate_limited_total\{rule="ip_failures"\} 2$/m);
+    expect(metrics).toMatch(/^tessera_rate_limited_total\{rule="key_ip_failures"\} 3$/m);
+  });
+
+  test('a merchant listing a hostile page as its own checkout cannot make that page lock its visitors out of other merchants\' checkouts', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { ...LIVE, perIp: 30 } });
+    await allow(gw, gw.other.live, ['https://evil.example']); // the hostile merchant
+    await allow(gw, gw.merchant.live, [SHOP]);
+    // Its page: refused cards and a flood of requests with its own key, from its own (listed) origin.
+    expect(await times(31, () => jsonpOutcome(gw, bad, HOSTILE, gw.other.live))).toContain('RATE01');
+    expect(await jsonpOutcome(gw, visa, HOSTILE, gw.other.live)).toBe('RATE01');
+    // The visitor at the honest merchant's checkout.
+    expect(await jsonpOutcome(gw, visa, { referer: `${SHOP}/pay` })).toBe('token');
+    expect(await postOutcome(gw, visa, { 'x-tessera-fields': SHOP })).toBe('token');
   });
 
   test('without allowed_origins there is one side: a page origin the merchant has not named counts with everything else', async ({ newGateway }) => {
