@@ -12,6 +12,7 @@ import { registerRequestId, requestId, withRequestId } from './http/request-id.j
 import { registerHeaders } from './http/headers.js';
 import { registerDeadline } from './http/deadline.js';
 import { TokenLimiter } from './http/ratelimit.js';
+import { ConnectionLimits, capConnections, connectionLimitsFrom, proxyPeers } from './http/connections.js';
 import { Metrics } from './metrics.js';
 import { collectRoutes } from './openapi.js';
 import demoRoutes from './routes/demo.js';
@@ -85,6 +86,11 @@ export interface AppOptions {
   demo?: boolean;
   /** The request deadline (REQUEST_DEADLINE_MS); tests shorten it. */
   requestDeadlineMs?: number;
+  /**
+   * Keep-alive and the socket caps (http/connections.ts); absent, TESSERA_KEEP_ALIVE_MS,
+   * TESSERA_MAX_CONNECTIONS and TESSERA_MAX_CONNECTIONS_PER_ADDRESS of the environment, or their defaults.
+   */
+  connections?: ConnectionLimits;
 }
 
 /** Field names whose values never reach a log line. */
@@ -102,6 +108,8 @@ const hopsOf = (n: number) => (_address: string, hop: number) => hop < n;
 export async function buildApp(
   services: Omit<Services, 'processors'> & { processors?: ProcessorRegistry }, opts: AppOptions = {},
 ): Promise<FastifyInstance> {
+  // `tessera serve` checked them already (config.ts: a bad one is a ConfigError before anything opens).
+  const connections = opts.connections ?? connectionLimitsFrom(process.env);
   const app = Fastify({
     logger: {
       level: opts.logLevel ?? 'silent',
@@ -123,6 +131,9 @@ export async function buildApp(
     // Node checks requestTimeout only every connectionsCheckingInterval (30 s by default), which let a
     // slow-loris connection live 60 to 90 s; checked each second, it is cut at 30 s.
     http: { connectionsCheckingInterval: 1_000 },
+    // Fastify's default keeps an idle keep-alive socket 72 s; the gateway drops it sooner (5 s by
+    // default), before the proxies in front do (docs/decisions/connections-and-files.md).
+    keepAliveTimeout: connections.keepAliveMs,
     frameworkErrors: withRequestId(frameworkErrorHandler),
     clientErrorHandler,
     // Scalars only: 'array' coercion unwrapped ["x"] into "x", so a list passed for a string field.
@@ -130,6 +141,12 @@ export async function buildApp(
   });
   app.decorate('services', { ...services, keys: services.keys ?? new KeyCache(0), processors: services.processors ?? builtInRegistry() });
   app.decorate('metrics', new Metrics());
+  // Sockets over the process's or one address's cap are closed as they are accepted (http/connections.ts).
+  capConnections(app.server, connections, {
+    exempt: proxyPeers(opts.trustProxy),
+    onRefused: (by) => app.metrics.inc('tessera_connections_refused_total',
+      'Sockets closed as they were accepted: over the process cap (TESSERA_MAX_CONNECTIONS) or one address\'s (TESSERA_MAX_CONNECTIONS_PER_ADDRESS).', { by }),
+  });
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     app.metrics.inc('http_requests_total', 'Requests by route and status.', { method: req.method, route, status: String(reply.statusCode) });

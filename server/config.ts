@@ -4,6 +4,7 @@ import { RateLimits, parseLimits } from './http/ratelimit.js';
 import type { NotifyConfig } from './notify/index.js';
 import { parseTestDeliveryTo } from './notify/test-delivery.js';
 import { parseAllowList } from './net/addresses.js';
+import { ConnectionLimits, connectionLimitsFrom } from './http/connections.js';
 
 /** Every environment variable Tessera reads, in one typed place. */
 export interface Config {
@@ -45,6 +46,8 @@ export interface Config {
   reconcileIntervalMs: number;
   /** RECONCILE_NOT_FOUND_MS: how long after it was sent an operation its processor has no record of counts as never made (default 600000). */
   reconcileNotFoundMs: number;
+  /** TESSERA_KEEP_ALIVE_MS, TESSERA_MAX_CONNECTIONS, TESSERA_MAX_CONNECTIONS_PER_ADDRESS (http/connections.ts). */
+  connections: ConnectionLimits;
 }
 
 export class ConfigError extends Error {}
@@ -72,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schedulerIntervalMs: intervalOf(env, 'SCHEDULER_INTERVAL_MS', 5000),
     reconcileIntervalMs: intervalOf(env, 'RECONCILE_INTERVAL_MS', 30_000),
     reconcileNotFoundMs: intervalOf(env, 'RECONCILE_NOT_FOUND_MS', 600_000),
+    connections: connectionLimitsOf(env),
   };
 }
 
@@ -174,5 +178,14 @@ export function outboundAllowFrom(env: NodeJS.ProcessEnv): string[] {
     return parseAllowList(env.TESSERA_OUTBOUND_ALLOW);
   } catch (err) {
     throw new ConfigError(`TESSERA_OUTBOUND_ALLOW: ${(err as Error).message}`);
+  }
+}
+
+/** Keep-alive and socket caps (http/connections.ts), checked: a bad value is a ConfigError naming its variable. */
+export function connectionLimitsOf(env: NodeJS.ProcessEnv): ConnectionLimits {
+  try {
+    return connectionLimitsFrom(env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
   }
 }
