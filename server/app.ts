@@ -115,8 +115,9 @@ export async function buildApp(
       level: opts.logLevel ?? 'silent',
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: {
-        // Query strings carry card data on the JSONP route: log paths only.
-        req: (req) => ({ method: req.method, url: req.url.split('?')[0], reqId: req.id }),
+        // Query strings carry card data on the JSONP route: log paths only. The client's address
+        // is req.ip: the socket's peer, or what X-Forwarded-For says as far as TRUST_PROXY trusts it.
+        req: (req) => ({ method: req.method, url: req.url.split('?')[0], reqId: req.id, remoteAddress: req.ip }),
       },
     },
     bodyLimit: opts.bodyLimit ?? 256 * 1024,

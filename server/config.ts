@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RateLimits, parseLimits } from './http/ratelimit.js';
 import type { NotifyConfig } from './notify/index.js';
@@ -35,8 +36,8 @@ export interface Config {
    * TESSERA_OUTBOUND_ALLOW: private targets merchants' webhook and callback URLs may name anyway
    * (CIDR blocks, addresses, host names, `*.suffix`), e.g. `10.0.0.0/8,hooks.internal`.
    */
-  /** TESSERA_TEST_LOOPBACK: test mode may call loopback (QA receivers); off on a shared production gateway. */
-  testLoopback: boolean;
+  /** TESSERA_TEST_LOOPBACK: test mode may call loopback (QA receivers); undefined follows the mode (on with `serve --dev` only). */
+  testLoopback?: boolean;
   outboundAllow: string[];
   /** TESSERA_DEMO: the demo checkout at / and /demo/*; undefined follows the mode (on with `serve --dev` only). */
   demo?: boolean;
@@ -61,8 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: urlOf(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     preparedStatements: onOff(env, 'DATABASE_PREPARED_STATEMENTS'),
     dataDir: resolve(env.TESSERA_DATA_DIR ?? '.tessera'),
-    dataKey: env.TESSERA_DATA_KEY || undefined,
-    retiredDataKeys: env.TESSERA_DATA_KEYS_RETIRED || undefined,
+    dataKey: secretOf(env, 'TESSERA_DATA_KEY'),
+    retiredDataKeys: secretOf(env, 'TESSERA_DATA_KEYS_RETIRED'),
     logLevel: logLevel(env.LOG_LEVEL),
     rateLimits: limits(env.TESSERA_RATE_LIMITS),
     redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
@@ -167,9 +168,31 @@ export function testDeliveryToFrom(env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-/** TESSERA_TEST_LOOPBACK (on/off, default on): may test-mode webhooks and callbacks call loopback addresses. */
-export function testLoopbackFrom(env: NodeJS.ProcessEnv): boolean {
-  return onOff(env, 'TESSERA_TEST_LOOPBACK');
+/**
+ * TESSERA_TEST_LOOPBACK (on/off): may test-mode webhooks and callbacks call loopback addresses.
+ * Unset is undefined: `tessera serve` then follows the mode (on with --dev only), startTessera
+ * (the QA kit) says on.
+ */
+export function testLoopbackFrom(env: NodeJS.ProcessEnv): boolean | undefined {
+  return env.TESSERA_TEST_LOOPBACK ? onOff(env, 'TESSERA_TEST_LOOPBACK') : undefined;
+}
+
+/**
+ * A secret from NAME, or from the file NAME_FILE names (a Docker or Kubernetes secret, a file the
+ * operator made once): its content, trimmed. Both set, or a file that cannot be read, is a ConfigError.
+ */
+export function secretOf(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const file = env[`${name}_FILE`];
+  if (!file) return env[name] || undefined;
+  if (env[name]) throw new ConfigError(`${name} and ${name}_FILE are both set: keep one`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new ConfigError(`${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (!text) throw new ConfigError(`${name}_FILE: ${file} is empty`);
+  return text;
 }
 
 /** TESSERA_OUTBOUND_ALLOW, checked: an entry that is not an address, CIDR block or host name is a ConfigError. */

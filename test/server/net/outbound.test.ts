@@ -190,8 +190,10 @@ describe('TESSERA_TEST_LOOPBACK=off (a shared production gateway)', () => {
     expect(await vetUrl('http://127.0.0.1:9/hook', 'test', policy(dns, ['127.0.0.1'], false))).toBeNull();
   });
 
-  test('the setting is on unless TESSERA_TEST_LOOPBACK=off', () => {
-    expect(testLoopbackFrom({})).toBe(true);
+  test('the setting is on or off; unset, the mode decides (tessera serve: --dev only; startTessera and the QA kit: on)', () => {
+    expect(testLoopbackFrom({})).toBeUndefined();
+    expect(loadConfig({}).testLoopback).toBeUndefined();
+    expect(testLoopbackFrom({ TESSERA_TEST_LOOPBACK: 'on' })).toBe(true);
     expect(testLoopbackFrom({ TESSERA_TEST_LOOPBACK: 'off' })).toBe(false);
     expect(() => testLoopbackFrom({ TESSERA_TEST_LOOPBACK: 'no' })).toThrow(/TESSERA_TEST_LOOPBACK must be on or off/);
   });
