@@ -64,14 +64,27 @@ const jsonpUrl = (key: string, number: string, callback: string) => `${gateway.u
   public_api_key: key, callback, card_owner_name: 'Mallory', card_number: number, card_exp_month: '12', card_exp_year: '2099',
 });
 
-/** A page that answers each JSONP callback into window.answers, and loads `count` script tags of refused cards. */
+/**
+ * A page that loads `count` script tags of refused cards, one after another (each once the last
+ * one's callback ran: the server sees them in order, so which ones pass is certain), and keeps
+ * what each callback got in window.answers.
+ */
 function hostilePage(key: string, count: number): string {
-  const tags = Array.from({ length: count }, (_, i) => `<script src="${jsonpUrl(key, REFUSED, `cb${i}`).replaceAll('&', '&amp;')}"></script>`).join('\n');
-  const callbacks = Array.from({ length: count }, (_, i) => `window.cb${i} = (r) => window.answers.push(r);`).join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Free prizes</title>
-<script>window.answers = [];\n${callbacks}</script>
-${tags}
-</head><body><p>Nothing to see.</p></body></html>`;
+  const url = (i: number) => jsonpUrl(key, REFUSED, `cb${i}`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Free prizes</title></head>
+<body><p>Nothing to see.</p>
+<script>
+window.answers = [];
+const urls = ${JSON.stringify(Array.from({ length: count }, (_, i) => url(i)))};
+const next = (i) => {
+  if (i === urls.length) return;
+  window['cb' + i] = (r) => { window.answers.push(r); next(i + 1); };
+  const s = document.createElement('script');
+  s.src = urls[i];
+  document.body.append(s);
+};
+next(0);
+</script></body></html>`;
 }
 
 /** The merchant's checkout, its frame filled and submitted; the token response. */

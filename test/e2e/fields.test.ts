@@ -148,9 +148,14 @@ describe('test mode, no allowed_origins: any page may frame the fields', () => {
     await ready();
     await card().getByLabel('Card number').fill('4111 1111 1111 1111');
     await page.evaluate(() => (window as any).fields.clear());
-    await expect.poll(() => card().getByLabel('Card number').inputValue()).toBe('');
+    await expect.poll(() => card().getByLabel('Card number').inputValue(), { timeout: 10_000 }).toBe('');
+    // Focus elsewhere first (fill focused the number): focus() must bring it back.
+    await page.getByLabel('Name on card').focus();
+    await expect.poll(() => card().locator('#n').evaluate((el) => document.activeElement === el)).toBe(false);
     await page.evaluate(() => (window as any).fields.focus());
-    await expect.poll(() => card().locator('#n').evaluate((el) => document.activeElement === el && document.hasFocus())).toBe(true);
+    // The frame is the page's focused element and the card number the frame's.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName), { timeout: 10_000 }).toBe('IFRAME');
+    await expect.poll(() => card().locator('#n').evaluate((el) => document.activeElement === el), { timeout: 10_000 }).toBe(true);
   });
 });
 

@@ -249,7 +249,9 @@ describe('body size limit (256 KiB)', () => {
     expect(gw.app.server.requestTimeout).toBe(30_000);
     // headersTimeout (Node's 60 s) never acts: requestTimeout covers the headers too and ends first.
     expect(gw.app.server.headersTimeout).toBeGreaterThanOrEqual(gw.app.server.requestTimeout);
-    expect(cfg.keepAliveTimeout).toBe(72_000);
+    // An idle keep-alive socket is dropped after TESSERA_KEEP_ALIVE_MS (5 s; Fastify's default was 72 s).
+    expect(cfg.keepAliveTimeout).toBe(5_000);
+    expect(gw.app.server.keepAliveTimeout).toBe(5_000);
     figure('timeouts', { requestTimeout: (cfg as { requestTimeout?: number }).requestTimeout, headersTimeout: gw.app.server.headersTimeout, keepAliveTimeout: cfg.keepAliveTimeout, connectionTimeout: cfg.connectionTimeout, bodyLimit: cfg.bodyLimit });
   });
 });
