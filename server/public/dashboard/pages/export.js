@@ -1,6 +1,6 @@
 // @ts-check
 // "Export CSV" buttons over GET /api/v1/dashboard/export/<kind>.csv (helper E's contract in
-// docs/decisions.md). The answer is fetched with the key in its header and saved from a Blob.
+// docs/decisions/dashboard.md). The answer is fetched with the key in its header and saved from a Blob.
 import { download } from '../api.js';
 import { announce, errorBox, h } from '../dom.js';
 
