@@ -24,7 +24,7 @@ const properties = {
   cancelled_at: NullableTime({ examples: [null] }),
   last_billing: Type.Unsafe<Static<typeof BillingSchema> | null>({ ...BillingSchema, type: ['object', 'null'], examples: [null] }),
 };
-/** Spec 2.10 leaves the record open: docs/decisions.md, Recurring billing › Subscriptions. */
+/** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Subscriptions. */
 export const SubscriptionSchema = Type.Object(properties);
 export type SubscriptionOut = Static<typeof SubscriptionSchema>;
 export const SubscriptionList = List(SubscriptionSchema);
