@@ -4,7 +4,7 @@
 import { type MethodRow, MethodSchema, paymentFields, presentMethod, scalar } from './methods.js';
 import { Bool, List, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
 
-/** Maximum lengths the spec leaves open (docs/decisions.md); the five with a spec code use it. */
+/** Maximum lengths the spec leaves open (docs/decisions/customers-and-methods.md); the five with a spec code use it. */
 export const MAX_LENGTH = {
   first_name: 100, last_name: 100, company: 255, email: 254, phone: 32, fax: 32, website: 255,
   address_1: 255, address_2: 255, city: 100, state: 2, zip: 16, country: 3,
