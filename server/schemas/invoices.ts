@@ -1,4 +1,4 @@
-// An invoice (spec 4.11; its fields: docs/decisions.md (Invoices and the account updater)).
+// An invoice (spec 4.11; its fields: docs/decisions/invoices.md).
 import { Int, Metadata, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
 
 // The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
@@ -94,7 +94,7 @@ export const InvoiceSchema = Type.Object({
 });
 export type InvoiceOut = Static<typeof InvoiceSchema>;
 
-/** The invoice as the API shows it (docs/decisions.md (Invoices and the account updater)): amounts in cents, balance derived. */
+/** The invoice as the API shows it (docs/decisions/invoices.md): amounts in cents, balance derived. */
 export function presentInvoice(r: InvoiceRow): InvoiceOut {
   return {
     class: 'invoice',
