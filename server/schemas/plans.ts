@@ -2,7 +2,7 @@
 import type { PlanRow } from '../domain/plans.js';
 import { Int, NullableInt, NullableStr as NStr, Str, Timestamp, Type, loose, type Static } from './common.js';
 
-/** Spec 2.10 leaves the record open: docs/decisions.md, Recurring billing › Plans. */
+/** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Plans. */
 export const PlanSchema = Type.Object({
   class: Str({ examples: ['plan'] }),
   id: Int({ examples: [1] }),
@@ -17,7 +17,7 @@ export const PlanSchema = Type.Object({
 });
 export type PlanOut = Static<typeof PlanSchema>;
 
-/** Spec 2.10 leaves the record open: docs/decisions.md, Recurring billing › Plans. */
+/** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Plans. */
 export function presentPlan(p: PlanRow): PlanOut {
   return {
     class: 'plan',
