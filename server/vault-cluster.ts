@@ -13,7 +13,7 @@ import type { Vault } from './vault.js';
 //   retired, or that does not hold the current key, is left behind: /readyz 503 (check `data_key`),
 //   every write of payment data refused with VAULT03 (503, Retry-After), one error line saying why.
 //   A node whose key is new to the record and that holds the current key as retired is a rotation's
-//   first step (docs/decisions.md): it stays ready.
+//   first step (docs/decisions/redis-and-data-key.md): it stays ready.
 
 /** How often a running node reads which data key the cluster writes under. */
 export const DATA_KEY_CHECK_MS = 5_000;
