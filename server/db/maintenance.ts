@@ -6,8 +6,8 @@ import { Db, Queryable } from './db.js';
  * prepared statement keeps the plan it got while the tables were tiny (a generic plan is only
  * replanned when something invalidates it, and ANALYZE is what does): a charge of a stored customer
  * read the merchant's customers through `customers_by_day` and filtered them by id, 4 ms a charge
- * with one customer, 11.9 ms with 20,000, 2.8 ms once analyzed (docs/decisions.md, "Embedded
- * autovacuum"). And rows that are updated (tokens consumed, events dispatched) leave dead versions
+ * with one customer, 11.9 ms with 20,000, 2.8 ms once analyzed (docs/decisions/database.md,
+ * "Embedded maintenance"). And rows that are updated (tokens consumed, events dispatched) leave dead versions
  * that only VACUUM makes reusable.
  *
  * The statistics collector's counters are not kept up to date in single-user mode, so a table is
