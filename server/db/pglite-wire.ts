@@ -5,7 +5,7 @@ import type { Row } from './db.js';
 // message written with Buffer (native UTF-8 length and copy), the answer read from the raw bytes.
 // PGlite's own path runs every answer through pg-protocol's parser (a copy and a TextDecoder per
 // field, a DataView read per byte of each name) and then builds rows with Object.fromEntries:
-// about a quarter of a charge's CPU on the embedded database (docs/decisions.md, "PGlite wire").
+// about a quarter of a charge's CPU on the embedded database (docs/decisions/database.md, "Statements").
 // An answer holding an ErrorResponse is handed to pg-protocol's parser instead, so a failing
 // statement throws exactly the DatabaseError PGlite throws.
 
