@@ -58,7 +58,7 @@ export function readBool(v: unknown, name: string): boolean | undefined {
   return b;
 }
 
-/** Metadata is at most 8 KiB as JSON (docs/decisions.md), on every resource that keeps it. */
+/** Metadata is at most 8 KiB as JSON (docs/decisions/http-input.md), on every resource that keeps it. */
 export const MAX_METADATA_JSON = 8192;
 
 /**
