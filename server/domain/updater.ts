@@ -9,7 +9,7 @@ import { presentSummary } from '../schemas/updater.js';
 import type { EntryError, EntryRow, UpdateRow, Submitted } from '../schemas/updater.js';
 export type { EntryError, EntryRow, UpdateRow, Submitted } from '../schemas/updater.js';
 
-// Account updater (spec 2.9, 4.7; docs/decisions.md (Invoices and the account updater)). POST /tokens/update checks every
+// Account updater (spec 2.9, 4.7; docs/decisions/account-updater.md). POST /tokens/update checks every
 // entry, keeps the batch, and answers at once; the review runs later (REVIEW_DELAY_MS on the
 // merchant's clock) and writes the accepted expiry dates to the stored cards. The work is
 // set-based so a batch of 10,000 answers quickly: one query loads every named method, one
