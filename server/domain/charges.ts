@@ -335,7 +335,7 @@ async function decide(
   const cols = Object.keys(row);
   // The row as stored, without reading it back (a wide SELECT costs more than the insert). Not
   // `{ ...STORED_DEFAULTS, ...row }`: V8 clones the defaults' shape and then adds ~40 properties one
-  // by one on its slow path, ~250 us per charge against ~4 for Object.assign (docs/decisions.md, issue 20).
+  // by one on its slow path, ~250 us per charge against ~4 for Object.assign (docs/decisions/performance.md).
   const txn = Object.assign({}, STORED_DEFAULTS, row, { refunds: [] }) as unknown as Transaction;
   return {
     txn,
