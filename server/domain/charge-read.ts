@@ -9,8 +9,8 @@ import { listensTo } from './events.js';
  * A charge's first read, with the merchant's settings, as one statement: the usable token the body
  * names, or the customer it names and that customer's methods. A test-mode charge without an
  * Idempotency-Key is then two statements (this read, then the one that records it) instead of three;
- * each statement is a round trip and, on PostgreSQL, a socket write on each side (docs/decisions.md,
- * "PGlite wire"). The body is not checked here: the ids are taken as the body gives them, and the
+ * each statement is a round trip and, on PostgreSQL, a socket write on each side (docs/decisions/charges-and-refunds.md,
+ * "How a charge is written"). The body is not checked here: the ids are taken as the body gives them, and the
  * charge uses what was read only when the checked input names the same id (charges.ts).
  */
 export interface FirstRead {
