@@ -10,7 +10,7 @@ import { CONTACT_COLUMNS, presentInvoice } from '../schemas/invoices.js';
 import type { InvoiceStatus, Payment, InvoiceRow } from '../schemas/invoices.js';
 export type { InvoiceStatus, Payment, InvoiceRow } from '../schemas/invoices.js';
 
-// Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)). The body is
+// Invoices (spec 4.11, state table of spec 3; docs/decisions/invoices.md). The body is
 // read, and its total computed in integer cents, by invoice-input.ts; the email goes through the durable outbox in
 // the transaction that creates or delivers the invoice, and every change emits its event in the same transaction.
 
