@@ -1,4 +1,4 @@
-// Billing calendars (docs/decisions.md, Recurring billing › Calendar). Pure date math on UTC calendar dates
+// Billing calendars (docs/decisions/recurring-billing.md, Calendar). Pure date math on UTC calendar dates
 // 'YYYY-MM-DD'; a run is due at 00:00:00 UTC of its date. Every date is computed from the anchor
 // (the subscription's start date) and the run's index, never from the previous date, so a monthly
 // plan on the 31st bills Jan 31, Feb 28, Mar 31 — clamping in a short month does not drift.
