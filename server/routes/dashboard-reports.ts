@@ -11,8 +11,8 @@ import {
 
 // The dashboard's reports (issue 19): the home page's aggregates, the search box and the CSV
 // exports, under /api/v1/dashboard like the rest of the dashboard's own endpoints (private key;
-// every answer is the key's merchant and environment only). Contract: docs/decisions.md
-// (Dashboard API (issue 19)).
+// every answer is the key's merchant and environment only). Contract:
+// docs/decisions/dashboard-api.md.
 
 const CSV_NOTE = 'Answers `text/csv; charset=utf-8` as an attachment, streamed: RFC 4180 with CRLF and a header row; in text cells '
   + "a leading = + - @ TAB or CR, and = + - @ after a , ; TAB or line break inside the cell, get a ' before them (OWASP), and a cell "
