@@ -1,6 +1,6 @@
 // Pure payment-data checks. The server imports this file too, so the browser and the
 // server refuse exactly the same inputs with the same codes: no DOM, no I/O here.
-// Every check -> code mapping is listed in docs/decisions.md (Tokenizer).
+// Every check -> code mapping is listed in docs/decisions/tokenizer.md.
 
 import luhnPackage from 'luhn';
 
