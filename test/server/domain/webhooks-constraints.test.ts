@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { Constraint, holds, matches, parseConstraint, parseConstraints, readPath } from '../../../server/domain/constraints.js';
 import { GatewayError } from '../../../server/errors.js';
 
-// The constraint language of webhook rules (docs/decisions.md (Webhooks)): a table of
+// The constraint language of webhook rules (docs/decisions/webhooks.md): a table of
 // (constraint, object, expected) over every operator, missing fields and type coercion.
 
 const txn = {
