@@ -1,6 +1,6 @@
 import { TestGateway, describe, expect, test, visa } from '../../fixtures.js';
 
-// One metadata rule (at most 8 KiB as JSON, docs/decisions.md) on every resource that keeps
+// One metadata rule (at most 8 KiB as JSON, docs/decisions/http-input.md) on every resource that keeps
 // metadata: a charge is refused exactly as a customer is, and records nothing.
 
 const rows = async (gw: TestGateway, table: string) => (await gw.db.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
