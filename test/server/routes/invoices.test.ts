@@ -1,7 +1,7 @@
 import { ID, TIME, body, test } from './invoices-fixtures.js';
 import { basic, describe, expect, expectError } from '../../fixtures.js';
 
-// Invoices (spec 4.11, state table of spec 3; docs/decisions.md (Invoices and the account updater)):
+// Invoices (spec 4.11, state table of spec 3; docs/decisions/invoices.md):
 // create, read, list, update and delete, and their validation. The state machine (deliver,
 // mark_as_paid, the state × action table) is in invoice-states.test.ts.
 
