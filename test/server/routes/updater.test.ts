@@ -5,7 +5,7 @@ import { completeDueReviews } from '../../../server/jobs/sweeps.js';
 import { calls } from './receipts-fixtures.js';
 import { Merchant, TestGateway, bank, basic, describe, expect, expectError, test as base, tokenFor, visa } from '../../fixtures.js';
 
-// Account updater (spec 2.9, 4.7; docs/decisions.md (Invoices and the account updater)): POST /tokens/update, GET
+// Account updater (spec 2.9, 4.7; docs/decisions/account-updater.md): POST /tokens/update, GET
 // /tokens/update/:id, and the review that writes the accepted dates REVIEW_DELAY_MS later.
 
 /** The gateway fixture, plus the receipt calls of receipts-fixtures.ts as the gateway's merchant. */
