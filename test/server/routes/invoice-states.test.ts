@@ -2,8 +2,7 @@ import { ID, test } from './invoices-fixtures.js';
 import type { ApiResponse } from '../../../server/testing/client.js';
 import { basic, describe, expect, expectError } from '../../fixtures.js';
 
-// The invoice state machine (state table of spec 3; docs/decisions.md (Invoices and the account
-// updater)): deliver, mark_as_paid (partial and full), and every (state, action) pair.
+// The invoice state machine (state table of spec 3; docs/decisions/invoices.md): deliver, mark_as_paid (partial and full), and every (state, action) pair.
 // Create, read, list, update and delete are in invoices.test.ts.
 
 describe('POST /invoices/:id/deliver', () => {
