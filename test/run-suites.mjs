@@ -2,7 +2,7 @@
 // `npm test`'s suites, in two lanes side by side: each spawned-process suite (proof, QA) spends
 // most of its time waiting on the gateways, npm and Chromium it starts, and uses about one core;
 // the in-process API suite uses a little more. On a 2-core machine two lanes finish the same
-// work in about half the time of one (docs/decisions.md, "Test speed").
+// work in about half the time of one (docs/decisions/tests.md, "Projects and speed").
 //
 //   node test/run-suites.mjs              the two lanes below
 //   TEST_LANES=1 node test/run-suites.mjs one suite after another (a loaded machine, a bisect)
