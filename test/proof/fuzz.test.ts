@@ -210,7 +210,7 @@ function sized(kind: 'json' | 'form' | 'bare', size: number): { payload: string;
   return { payload: head + 'x'.repeat(size - head.length - tail.length) + tail, headers: kind === 'json' ? { 'content-type': 'application/json' } : {} };
 }
 
-/** Operations with a limit of their own (docs/decisions.md: the account updater's batches). */
+/** Operations with a limit of their own (docs/decisions/account-updater.md: the batches). */
 const ROUTE_LIMITS: Record<string, number> = { '/tokens/update': BATCH_BODY_LIMIT };
 
 describe('body size limit (256 KiB)', () => {
