@@ -47,7 +47,7 @@ export default defineConfig({
       { test: { name: 'unit', include: ['test/src/**/*.test.ts', ...PURE_SERVER], env: { TESSERA_TEST_DB: 'none' }, testTimeout: 30_000, sequence: { groupOrder: 0 } } },
       api('api:pglite', 'pglite'),
       ...(pg ? [api('api:postgres', 'pg')] : []),
-      // Proof under load, faults and attack (docs/decisions.md (Proof under load, faults and attack)); PROOF_FULL=1 runs the heavy variants.
+      // Proof under load, faults and attack (docs/decisions/proof.md); PROOF_FULL=1 runs the heavy variants.
       { test: { name: 'proof', include: ['test/proof/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000, maxWorkers: 1, sequence: { groupOrder: 2 } } },
       { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 3 } } },
       // The QA toolkit (startTessera, reset, fixtures) and the Playwright example project, run as a user would.
