@@ -29,7 +29,7 @@ function area(cf) {
   if (f === '(garbage collector)') return 'gc';
   if (f === '(program)') return 'program (native, incl. wasm compile/runtime glue)';
   // V8 samples wall time: a process that wakes its peer on loopback is often descheduled inside the
-  // write, and that wait lands here. Compare with process.cpuUsage()'s system time (docs/decisions.md).
+  // write, and that wait lands here. Compare with process.cpuUsage()'s system time (docs/decisions/performance.md).
   if ((f === 'writev' || f === 'writeBuffer' || f === 'writeUtf8String') && !u) return 'socket writes (mostly descheduled wall time, not CPU)';
   if (u.startsWith('wasm://') || /^\$?(func|wasm-function)/.test(f)) return 'pglite wasm (postgres)';
   if (u.includes('@electric-sql/pglite')) return 'pglite js';
