@@ -8,6 +8,7 @@ const pg = process.env.TEST_DATABASE_URL;
 // project sets TESSERA_TEST_DB=none, so a file listed here that opens a test database fails
 // (test/helpers/gateway.ts) instead of silently losing its PostgreSQL run.
 const PURE_SERVER = [
+  'test/server/decisions.test.ts',
   'test/server/domain/*-input.test.ts',
   'test/server/domain/{billings-calendar,calendar,receipts-render,rules,validate-readers,verification,webhooks-constraints}.test.ts',
   'test/server/jobs/scheduler-config.test.ts',
