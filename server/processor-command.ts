@@ -11,6 +11,8 @@ import {
   ConnectionView, describeConnection, readConnection, removeConnection, setConnection,
 } from './domain/processor-connections.js';
 import { reconcilePending } from './domain/reconcile.js';
+import { sendChargeReceipt } from './domain/receipts.js';
+import { resolveRuns } from './domain/run-outcome.js';
 import { GatewayError } from './errors.js';
 import { ProcessorRegistry, builtInRegistry } from './processor/registry.js';
 import { ADMIN_PROCESSOR_PATH, ADMIN_RECONCILE_PATH } from './routes/admin.js';
@@ -142,7 +144,9 @@ async function direct(config: Config, cmd: ProcessorCommand, open: () => Promise
       }
       case 'processor reconcile': {
         const vault = await checkedVault(config, db);
-        const deps = { vault, processors: registry, clock: systemClock, notFoundAfterMs: config.reconcileNotFoundMs };
+        const deps = {
+          vault, processors: registry, clock: systemClock, notFoundAfterMs: config.reconcileNotFoundMs, resolveRuns, sendReceipt: sendChargeReceipt,
+        };
         const summary = await reconcilePending(db, deps, { merchantId: cmd.merchant, env: cmd.env, all: true });
         return { kind: 'reconciled', summary: { ...summary } };
       }

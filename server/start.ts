@@ -29,6 +29,8 @@ import { TrustProxy, outboundAllowFrom, testLoopbackFrom } from './config.js';
 import adminRoutes from './routes/admin.js';
 import { builtInRegistry } from './processor/processor.js';
 import { Reconciler } from './jobs/reconciler.js';
+import { sendChargeReceipt } from './domain/receipts.js';
+import { resolveRuns } from './domain/run-outcome.js';
 import { loopbackUrl, newAdminToken, writeControlFile } from './control-file.js';
 
 export interface StartOptions {
@@ -186,7 +188,9 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     // The processor connectors, built once: test mode's simulator and every live connector by name.
     const processors = builtInRegistry();
     // Runs write events, whose email and SMS deliveries the outbox sends (the scheduler kicks its deliverer itself).
-    const reconciler = new Reconciler({ db, vault, clock, processors, notFoundAfterMs: opts.reconcileNotFoundMs });
+    const reconciler = new Reconciler({
+      db, vault, clock, processors, notFoundAfterMs: opts.reconcileNotFoundMs, resolveRuns, sendReceipt: sendChargeReceipt,
+    });
     const scheduler = new Scheduler({ db, vault, clock, processors, notify: outbox }, { intervalMs: opts.schedulerIntervalMs, onRan: () => outbox.kick() });
     // An event's deliveries are queued with it: webhook ones ride the scheduler's deliverer, email and SMS ones the outbox.
     const wake = new DeliveryWake({

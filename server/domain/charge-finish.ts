@@ -2,11 +2,9 @@ import type { Db, Queryable } from '../db/index.js';
 import { E, ErrorCode, GatewayError } from '../errors.js';
 import { Connector, PROCESSOR_DEADLINE_MS, ProcessorResult, SaleRequest } from '../processor/processor.js';
 import { presentTransaction } from '../schemas/transactions.js';
-import { resolveBilling } from './billings.js';
 import { answerRecord, ask, avsCheck, cscCheck, outcomeColumns, unknownFrom } from './charge-outcome.js';
 import { EventType, emitEvent } from './events.js';
 import type { Scope } from './keys.js';
-import { resolveScheduled } from './scheduled.js';
 import { Transaction, TransactionRow, getTransaction } from './transactions.js';
 
 // Steps 2 and 3 of a live charge (step 1, the pending row, is createCharge's): ask the processor
@@ -33,14 +31,21 @@ export const SEND_WITHIN_MS = 45_000;
 export const HELD_RECHECK_MS = 15 * 60_000;
 
 /**
+ * What else a charge's final outcome resolves, in the transaction that records it: the run of a
+ * billing or a scheduled transaction that made the charge. It is the billing area's (run-outcome.ts,
+ * resolveRuns), above payments, so whoever records an outcome is handed it by its caller.
+ */
+export type ResolveRuns = (q: Queryable, txn: Transaction, now: Date) => Promise<void>;
+
+/**
  * Records a processor's answer on a charge that is still unresolved (PENDING, or HELD for review),
- * with its event, and what depends on the charge (a billing's or a scheduled transaction's run).
- * An unknown answer changes nothing. Returns the charge as it stands, and whether this call
- * changed it (another node's or the reconciler's answer may have come first: then nothing is
- * written twice).
+ * with its event, and what depends on the charge (`resolveRuns`: a billing's or a scheduled
+ * transaction's run). An unknown answer changes nothing. Returns the charge as it stands, and
+ * whether this call changed it (another node's or the reconciler's answer may have come first:
+ * then nothing is written twice).
  */
 export async function recordOutcome(
-  q: Queryable, scope: Scope, id: string, result: ProcessorResult, now: Date,
+  q: Queryable, scope: Scope, id: string, result: ProcessorResult, now: Date, resolveRuns: ResolveRuns,
 ): Promise<{ txn: Transaction; changed: boolean }> {
   if (result.outcome === 'unknown') return { txn: await getTransaction(q, scope, id), changed: false };
   const [row] = await q.query<TransactionRow & { amount: number; given_csc: boolean }>(
@@ -72,10 +77,7 @@ export async function recordOutcome(
   // An unresolved charge has no refunds (only a settled one can be refunded).
   const txn = { ...updated, refunds: [] } as Transaction;
   await emitEvent(q, scope, EVENT_OF[txn.status], presentTransaction(txn), now);
-  if (!held) {
-    await resolveBilling(q, txn, now);
-    await resolveScheduled(q, txn, now);
-  }
+  if (!held) await resolveRuns(q, txn, now);
   return { txn, changed: true };
 }
 
@@ -86,7 +88,7 @@ export async function recordOutcome(
  * charge pending for the reconciler: it is never asked again blindly.
  */
 export async function completeCharge(
-  db: Db, connector: Connector, scope: Scope, txn: Transaction, sale: SaleRequest, now: Date,
+  db: Db, connector: Connector, scope: Scope, txn: Transaction, sale: SaleRequest, now: Date, resolveRuns: ResolveRuns,
   log?: (err: unknown) => void, deadlineMs = PROCESSOR_DEADLINE_MS,
 ): Promise<Transaction> {
   // Too little time left to hear an answer (the caller's budget, counted on this process's monotonic
@@ -95,7 +97,7 @@ export async function completeCharge(
   const result = await ask((ctx) => connector.sale(sale, ctx), unknownFrom, Math.min(deadlineMs, PROCESSOR_DEADLINE_MS));
   if (result.outcome === 'unknown') return txn;
   try {
-    return (await db.tx((q) => recordOutcome(q, scope, txn.id, result, now))).txn;
+    return (await db.tx((q) => recordOutcome(q, scope, txn.id, result, now, resolveRuns))).txn;
   } catch (err) {
     log?.(err);
     return txn;

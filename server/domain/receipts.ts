@@ -6,7 +6,7 @@ import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, re
 import { MerchantSettings, getSettings } from './settings.js';
 import { findTemplate, getTemplate } from './templates.js';
 import { Transaction, TransactionRow, getTransaction } from './transactions.js';
-import { isEmail, isScalar, readBool, text } from './validate.js';
+import { isEmail, isScalar, normalisePhone, readBool, text } from './validate.js';
 import type { ReceiptRow, ReceiptType } from '../schemas/receipts.js';
 
 // Receipts (spec 2.6, 4.4). One path for every receipt: POST /charge/:id/receipt and the receipt
@@ -33,12 +33,6 @@ function receiptData(t: TransactionRow, merchantName: string | null): ReceiptDat
     card_owner_name: t.card_owner_name, account_holder_name: t.account_holder_name,
     metadata: t.metadata, created_at: t.created_at, merchant_name: merchantName,
   };
-}
-
-/** A phone number as digits with an optional leading +; spaces, dashes, dots and brackets are dropped. */
-export function normalisePhone(raw: string): string | null {
-  const s = raw.replace(/[\s\-.()]/g, '');
-  return /^\+?\d{7,15}$/.test(s) ? s : null;
 }
 
 /**

@@ -1,12 +1,11 @@
-import type { Db } from '../db/index.js';
+import type { Db, Queryable } from '../db/index.js';
 import { Lanes } from '../lib/lanes.js';
 import type { Clock } from '../clock.js';
 import type { LookupResult, ProcessorResult } from '../processor/processor.js';
-import { recordOutcome } from './charge-finish.js';
+import { ResolveRuns, recordOutcome } from './charge-finish.js';
 import { NO_RECORD, ask } from './charge-outcome.js';
 import { ProcessorDeps, connectorFor } from './connectors.js';
 import type { Env, Scope } from './keys.js';
-import { sendChargeReceipt } from './receipts.js';
 import { recordRefundOutcome } from './refunds.js';
 import type { Transaction } from './transactions.js';
 
@@ -26,6 +25,13 @@ export interface ReconcileDeps extends ProcessorDeps {
   notFoundAfterMs?: number;
   /** Told of a row whose lookup failed unexpectedly (the pass goes on with the next). */
   onError?: (err: unknown, id: string) => void;
+  /** What else a charge's outcome resolves (the billing area's resolveRuns; charge-finish.ts). */
+  resolveRuns: ResolveRuns;
+  /**
+   * Makes the receipt a settled charge asked for (the documents area's sendChargeReceipt), in the
+   * transaction it is given. Documents sit above payments, so the caller passes it in.
+   */
+  sendReceipt: (q: Queryable, scope: Scope, txn: Transaction, now: Date) => Promise<unknown>;
 }
 
 export interface ReconcileFilter {
@@ -128,14 +134,14 @@ async function settleRow(db: Db, deps: ReconcileDeps, table: Table, row: Claimed
   try {
     const answer = await lookUp(db, deps, row, now);
     const recorded = answer && await db.tx<{ changed: boolean; txn: Transaction | null }>((q) => (table === 'transactions'
-      ? recordOutcome(q, scope, row.id, answer.result, now)
+      ? recordOutcome(q, scope, row.id, answer.result, now, deps.resolveRuns)
       : recordRefundOutcome(q, scope, row.id, row.kind ?? 'refund', answer.result, now).then((changed) => ({ changed, txn: null }))));
     const changed = !!recorded && recorded.changed;
     // The receipt a charge asked for, now that it has settled (its own transaction: a failure
     // never undoes the outcome; the outbox sweep makes it within a day of the charge).
     if (changed && recorded.txn?.receipt_due && recorded.txn.successful) {
       const txn = recorded.txn;
-      await db.tx((q) => sendChargeReceipt(q, scope, txn, now)).catch((err) => deps.onError?.(err, row.id));
+      await db.tx((q) => deps.sendReceipt(q, scope, txn, now)).catch((err) => deps.onError?.(err, row.id));
     }
     if (changed) {
       out[answer.noRecord ? 'not_found' : 'resolved']++;

@@ -2,10 +2,9 @@ import { pagedQuery, Queryable } from '../db/index.js';
 import { E, GatewayError, invalid, MUST, tooLong } from '../errors.js';
 import type { OutboundPolicy } from '../net/outbound.js';
 import { Scope, newId } from './keys.js';
-import { normalisePhone } from './receipts.js';
 import { getRule } from './rules.js';
 import { vetTargetUrl } from './target-url.js';
-import { isEmail, type Page, text } from './validate.js';
+import { isEmail, normalisePhone, type Page, text } from './validate.js';
 
 // Webhook strategies (spec 4.10): how a merchant hears about an event. `webhook` POSTs the signed
 // event to a URL; `email` and `sms` queue a message in the notify outbox (the receipts transports).

@@ -145,6 +145,12 @@ export function isEmail(v: unknown): v is string {
   return labels.length >= 2 && labels.every((l) => LABEL.test(l)) && !/^\d+$/.test(labels[labels.length - 1]);
 }
 
+/** A phone number as digits with an optional leading +; spaces, dashes, dots and brackets are dropped. */
+export function normalisePhone(raw: string): string | null {
+  const s = raw.replace(/[\s\-.()]/g, '');
+  return /^\+?\d{7,15}$/.test(s) ? s : null;
+}
+
 /**
  * A trimmed non-empty string, or null when absent, null or blank. A JSON number is taken as its
  * decimal text (forms send numbers as strings anyway); anything else (boolean, object, array) is

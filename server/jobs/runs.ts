@@ -4,6 +4,7 @@ import { SEND_WITHIN_MS, completeCharge } from '../domain/charge-finish.js';
 import { Lanes } from '../lib/lanes.js';
 import type { Scope } from '../domain/keys.js';
 import { sendChargeReceipt } from '../domain/receipts.js';
+import { resolveRuns } from '../domain/run-outcome.js';
 import { ST, ScheduledRow, billScheduled } from '../domain/scheduled.js';
 import { SUB, SubscriptionRow } from '../domain/subscriptions.js';
 import type { Transaction } from '../domain/transactions.js';
@@ -85,7 +86,7 @@ async function afterCommit(
   deps: JobDeps, scope: Scope, charged: Transaction | null, now: Date, pending: PendingSale | undefined, began: number,
 ): Promise<Transaction | null> {
   const txn = pending && charged
-    ? await completeCharge(deps.db, pending.connector, scope, charged, pending.sale, now,
+    ? await completeCharge(deps.db, pending.connector, scope, charged, pending.sale, now, resolveRuns,
       (err) => deps.log?.error({ err, transaction_id: charged.id }, 'run charge outcome not recorded; the reconciler will record it'),
       SEND_WITHIN_MS - (performance.now() - began))
     : charged;

@@ -1,5 +1,4 @@
-import { isEmail } from '../domain/validate.js';
-import { normalisePhone } from '../domain/receipts.js';
+import { isEmail, normalisePhone } from '../domain/validate.js';
 import type { MessageKind } from '../domain/outbox.js';
 
 // Which test-mode messages may leave the gateway (docs/decisions/test-messages.md). A test key is

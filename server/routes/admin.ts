@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { merchantKeys, newKeySet } from '../domain/key-commands.js';
 import { ConnectionView, describeConnection, removeConnection, setConnection } from '../domain/processor-connections.js';
 import { reconcilePending } from '../domain/reconcile.js';
+import { sendChargeReceipt } from '../domain/receipts.js';
+import { resolveRuns } from '../domain/run-outcome.js';
 import { E, GatewayError } from '../errors.js';
 
 /** Outside /api/v1, so never in the OpenAPI document nor under the API's keys. */
@@ -163,7 +165,7 @@ export default async function adminRoutes(app: FastifyInstance, opts: { token: s
     },
   }, async (req) => {
     const body = (req.body ?? {}) as { merchant?: string; env?: 'test' | 'live' };
-    const deps = { vault: app.services.vault, processors: processors(), clock };
+    const deps = { vault: app.services.vault, processors: processors(), clock, resolveRuns, sendReceipt: sendChargeReceipt };
     return { summary: await reconcilePending(db, deps, { merchantId: body.merchant, env: body.env, all: true }) };
   });
 }

@@ -6,6 +6,7 @@ import { getBillingByTransaction, listBillings, retryBilling } from '../domain/b
 import { completeCharge } from '../domain/charge-finish.js';
 import { PROCESSOR_DEADLINE_MS } from '../processor/processor.js';
 import { sendChargeReceipt } from '../domain/receipts.js';
+import { resolveRuns } from '../domain/run-outcome.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
 import { readPage } from '../domain/validate.js';
@@ -41,7 +42,7 @@ export default async function billingRoutes(app: FastifyInstance) {
     if (run.pending && run.txn) {
       // A live retry: its charge was recorded as pending; ask the processor now, no transaction open.
       const charged = run.txn;
-      run.txn = await completeCharge(db, run.pending.connector, req.identity, charged, run.pending.sale, req.now,
+      run.txn = await completeCharge(db, run.pending.connector, req.identity, charged, run.pending.sale, req.now, resolveRuns,
         (err) => req.log.error({ err, transaction_id: charged.id }, 'retry charge outcome not recorded; the reconciler will record it'),
         // What is left of the request's deadline, less room to record and answer (as POST /charge).
         PROCESSOR_DEADLINE_MS + 15_000 - reply.elapsedTime - 8_000);

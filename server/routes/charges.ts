@@ -8,6 +8,7 @@ import { PROCESSOR_DEADLINE_MS } from '../processor/processor.js';
 import { readForCharge } from '../domain/charge-read.js';
 import { readTargets } from '../domain/dispatch.js';
 import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
+import { resolveRuns } from '../domain/run-outcome.js';
 import { getSettings } from '../domain/settings.js';
 import type { Scope } from '../domain/keys.js';
 import { Transaction, getTransaction, listTransactions, refundCharge } from '../domain/transactions.js';
@@ -111,7 +112,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
       // The processor gets what is left of the request's deadline, less room to record and answer:
       // the merchant hears the outcome or PROC02, never a REQ06 while the sale is in flight.
       const left = PROCESSING_DEADLINE_MS - reply.elapsedTime - ANSWER_MARGIN_MS;
-      const txn = await completeCharge(db, connector!, req.identity, begun.txn, begun.pending!, req.now,
+      const txn = await completeCharge(db, connector!, req.identity, begun.txn, begun.pending!, req.now, resolveRuns,
         (err) => req.log.error({ err, transaction_id: begun.txn.id }, 'charge outcome not recorded; the reconciler will record it'), left);
       app.metrics.inc('tessera_charges_total', 'Charges by environment and outcome.', { env: req.identity.env, status: txn.status });
       const failure = chargeFailure(txn);

@@ -4,6 +4,8 @@
 import { setConnection } from '../../../server/domain/processor-connections.js';
 import { reconcilePending } from '../../../server/domain/reconcile.js';
 import type { ReconcileSummary } from '../../../server/domain/reconcile.js';
+import { sendChargeReceipt } from '../../../server/domain/receipts.js';
+import { resolveRuns } from '../../../server/domain/run-outcome.js';
 import { AuthnetStandin, Json, startAuthnetStandin } from '../../helpers/authnet-standin.js';
 import { test as base, basic, expect, tokenFor } from '../../fixtures.js';
 import type { Merchant, TestGateway } from '../../fixtures.js';
@@ -80,5 +82,7 @@ export const row = async (gw: TestGateway, id: string) =>
 
 /** One reconciler pass over the merchant's live environment, every unresolved row now. */
 export const reconcile = (gw: TestGateway, opts: { notFoundAfterMs?: number; merchantId?: string } = {}): Promise<ReconcileSummary> =>
-  reconcilePending(gw.db, { vault: gw.vault, processors: gw.app.services.processors, clock: gw.clock, notFoundAfterMs: opts.notFoundAfterMs },
+  reconcilePending(gw.db, {
+    vault: gw.vault, processors: gw.app.services.processors, clock: gw.clock, notFoundAfterMs: opts.notFoundAfterMs, resolveRuns, sendReceipt: sendChargeReceipt,
+  },
     { merchantId: opts.merchantId ?? gw.merchant.id, env: 'live', all: true });
