@@ -1,6 +1,7 @@
-// Structural rules only (no style): which part of the server may import which, no import cycle,
-// no file over 400 lines. The direction is written down in server/README.md; each folder's README
-// says the same for that folder. `npm run lint` runs this, and `npm test` runs lint first.
+// Structural rules only (no style): which part of the server may import which (and, inside the
+// domain, which area may import which), no import cycle, no file over 400 lines. The direction is
+// written down in server/README.md and server/domain/README.md; each folder's README says the same
+// for that folder. `npm run lint` runs this, and `npm test` runs lint first.
 import { readdirSync } from 'node:fs';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
@@ -27,6 +28,19 @@ const MAY_IMPORT = {
 /** The shipped QA kit (tessera-gateway/testing, /playwright): it may import anything, nothing in the server imports it. */
 const QA_KIT = ['testing', 'playwright.ts'];
 
+/**
+ * The domain's areas, lowest first (server/domain/README.md): an area may import the areas before
+ * it, never one after it, so no two areas import each other. Every file of server/domain/ sits in
+ * one of these folders.
+ */
+const AREAS = ['shared', 'merchant', 'events', 'instruments', 'payments', 'documents', 'billing', 'dashboard'];
+const strays = readdirSync(`${root}/server/domain`, { withFileTypes: true })
+  .filter((e) => e.name !== 'README.md' && !(e.isDirectory() && AREAS.includes(e.name)))
+  .map((e) => e.name);
+if (strays.length > 0) {
+  throw new Error(`server/domain/ holds only the area folders named in AREAS (eslint.config.js): move ${strays.join(', ')} into one, or add the area in its place in the order (server/domain/README.md)`);
+}
+
 const entries = readdirSync(`${root}/server`, { withFileTypes: true })
   .filter((e) => (e.isDirectory() && e.name !== 'public') || /\.ts$/.test(e.name))
   .map((e) => e.name);
@@ -45,6 +59,12 @@ const zones = [
     message: 'Nothing in the server imports the QA kit (server/testing, playwright.ts); it imports the server.',
   },
   { target: './src', from: './server', message: 'The browser tokenizer (src/) imports nothing from the server.' },
+  // Inside the domain: each area imports only the areas below it.
+  ...AREAS.slice(0, -1).map((area, i) => ({
+    target: path(`domain/${area}`),
+    from: AREAS.slice(i + 1).map((above) => path(`domain/${above}`)),
+    message: `server/domain/${area} may import only the areas below it${i === 0 ? ' (none)' : `: ${AREAS.slice(0, i).join(', ')}`} (server/domain/README.md).`,
+  })),
 ];
 
 export default [
@@ -70,7 +90,7 @@ export default [
     files: ['server/schemas/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ group: ['../domain/*'], allowTypeImports: true, message: 'schemas/ may import domain types only (import type).' }],
+        patterns: [{ group: ['../domain/**'], allowTypeImports: true, message: 'schemas/ may import domain types only (import type).' }],
       }],
     },
   },

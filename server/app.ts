@@ -41,7 +41,7 @@ import invoiceRoutes from './routes/invoices.js';
 import updaterRoutes from './routes/updater.js';
 import type { Notifier } from './notify/outbox.js';
 import type { SettleWorkers } from './jobs/settle.js';
-import { KeyCache, type Scope } from './domain/keys.js';
+import { KeyCache, type Scope } from './domain/merchant/keys.js';
 import { Vault } from './vault.js';
 
 export interface Services {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DATA_KEY_USAGE } from './data-key-command.js';
-import type { Env, ExpireOld } from './domain/keys.js';
+import type { Env, ExpireOld } from './domain/merchant/keys.js';
 import { builtInRegistry } from './processor/registry.js';
 
 /**

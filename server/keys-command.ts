@@ -5,8 +5,8 @@ import type { Config } from './config.js';
 import { CommandError, askGateway } from './control-file.js';
 import type { Db } from './db/index.js';
 import { DataDirLockedError, lockHolder } from './db/lock.js';
-import { merchantKeys, newKeySet } from './domain/key-commands.js';
-import type { Env, ExpireOld, KeySet } from './domain/keys.js';
+import { merchantKeys, newKeySet } from './domain/merchant/key-commands.js';
+import type { Env, ExpireOld, KeySet } from './domain/merchant/keys.js';
 import { GatewayError } from './errors.js';
 import { ADMIN_KEYS_PATH } from './routes/admin.js';
 

@@ -6,13 +6,13 @@ import type { Config } from './config.js';
 import { CommandError, GatewayRequest, askGateway } from './control-file.js';
 import type { Db } from './db/index.js';
 import { DataDirLockedError, lockHolder } from './db/lock.js';
-import type { Env } from './domain/keys.js';
+import type { Env } from './domain/merchant/keys.js';
 import {
   ConnectionView, describeConnection, readConnection, removeConnection, setConnection,
-} from './domain/processor-connections.js';
-import { reconcilePending } from './domain/reconcile.js';
-import { sendChargeReceipt } from './domain/receipts.js';
-import { resolveRuns } from './domain/run-outcome.js';
+} from './domain/merchant/processor-connections.js';
+import { reconcilePending } from './domain/payments/reconcile.js';
+import { sendChargeReceipt } from './domain/documents/receipts.js';
+import { resolveRuns } from './domain/billing/run-outcome.js';
 import { GatewayError } from './errors.js';
 import { ProcessorRegistry, builtInRegistry } from './processor/registry.js';
 import { ADMIN_PROCESSOR_PATH, ADMIN_RECONCILE_PATH } from './routes/admin.js';
@@ -21,7 +21,7 @@ import { checkDataKey } from './vault-canary.js';
 import { clusterKeys, leftBehind } from './vault-cluster.js';
 
 // `tessera processor set|show|remove|reconcile`: a merchant environment's processor connection
-// (server/domain/processor-connections.ts). As `tessera keys`: on PostgreSQL straight on the
+// (server/domain/merchant/processor-connections.ts). As `tessera keys`: on PostgreSQL straight on the
 // database (any number of processes may); embedded, on the data directory when no process holds
 // it, else through the gateway that holds it (its admin route, found in the control file).
 

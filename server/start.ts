@@ -9,10 +9,10 @@ import type { MigrationLog } from './db/migrate.js';
 import { ensurePrivateDir } from './db/private-dir.js';
 import { maintain } from './db/maintenance.js';
 import { Loop } from './lib/loop.js';
-import { KeyCache, KeySet, createKeySet, createMerchant } from './domain/keys.js';
-import { MerchantSettings, updateSettings } from './domain/settings.js';
+import { KeyCache, KeySet, createKeySet, createMerchant } from './domain/merchant/keys.js';
+import { MerchantSettings, updateSettings } from './domain/merchant/settings.js';
 import { purgeIdempotencyKeys } from './http/idempotency.js';
-import { wipeExpiredTokens } from './domain/tokens.js';
+import { wipeExpiredTokens } from './domain/instruments/tokens.js';
 import { RedisCounters, connectRedis, localCounters } from './http/counters.js';
 import { DEFAULT_LIMITS, RateLimits, TokenLimiter } from './http/ratelimit.js';
 import { loadVault } from './vault.js';
@@ -29,8 +29,8 @@ import { TrustProxy, outboundAllowFrom, testLoopbackFrom } from './config.js';
 import adminRoutes from './routes/admin.js';
 import { builtInRegistry } from './processor/processor.js';
 import { Reconciler } from './jobs/reconciler.js';
-import { sendChargeReceipt } from './domain/receipts.js';
-import { resolveRuns } from './domain/run-outcome.js';
+import { sendChargeReceipt } from './domain/documents/receipts.js';
+import { resolveRuns } from './domain/billing/run-outcome.js';
 import { loopbackUrl, newAdminToken, writeControlFile } from './control-file.js';
 
 export interface StartOptions {
@@ -83,7 +83,7 @@ export interface StartOptions {
   schedulerIntervalMs?: number;
   /** How often this node reconciles live charges and refunds whose outcome is unknown (jobs/reconciler.ts). */
   reconcileIntervalMs?: number;
-  /** How long an operation its processor has no record of may still be on its way (domain/reconcile.ts). */
+  /** How long an operation its processor has no record of may still be on its way (domain/payments/reconcile.ts). */
   reconcileNotFoundMs?: number;
   /** Embedded database only: pause between checks for tables due a VACUUM ANALYZE and WAL due a CHECKPOINT (db/maintenance.ts). Default 60 s. */
   maintenanceIntervalMs?: number;
@@ -181,7 +181,7 @@ export async function startTessera(opts: StartOptions = {}): Promise<RunningTess
     const limiter = new TokenLimiter(counters, opts.rateLimits ?? DEFAULT_LIMITS);
     const outbox = new OutboxWorker({
       db, clock, transports: createTransports(opts.notify),
-      // Each round also completes the account-updater reviews that fell due (server/domain/updater.ts).
+      // Each round also completes the account-updater reviews that fell due (server/domain/instruments/updater.ts).
       tasks: [(now) => sweepDueReceipts(db, now), (now) => completeDueReviews(db, now)],
     });
     const keys = new KeyCache(KEY_CACHE_MS);

@@ -32,7 +32,7 @@ import { test as base } from 'vitest';
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../server/app.js';
-import type { KeySet } from '../server/domain/keys.js';
+import type { KeySet } from '../server/domain/merchant/keys.js';
 import { ApiResponse, TesseraClient, tesseraClient } from '../server/testing/client.js';
 import { GatewayOptions, TestGateway, startGateway } from './helpers/gateway.js';
 

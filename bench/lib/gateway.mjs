@@ -29,7 +29,7 @@ async function benchLimiter(db) {
  */
 export async function startGateway(ctx, { nodes = 1 } = {}) {
   const { buildApp } = await dist('app.js');
-  const { createMerchant, createKeySet, KeyCache } = await dist('domain/keys.js');
+  const { createMerchant, createKeySet, KeyCache } = await dist('domain/merchant/keys.js');
   const { db, vault, clock } = ctx.backend;
   const now = clock.now();
   const { merchantId, keys } = await db.tx(async (q) => {

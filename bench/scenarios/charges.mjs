@@ -11,7 +11,7 @@ const card = { card_owner_name: 'Bench Owner', card_number: '4111111111111111', 
  * timed), after 3 sample charges checked by status and body: { tokens, request(token) }.
  */
 export async function chargeRequests(ctx, gw, n) {
-  const { createToken } = await dist('domain/tokens.js');
+  const { createToken } = await dist('domain/instruments/tokens.js');
   const scope = { merchantId: gw.merchantId, env: 'test' };
   const { db, vault, clock } = ctx.backend;
   const tokens = [];

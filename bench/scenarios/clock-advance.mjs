@@ -25,7 +25,7 @@ async function call(url, method, key, body) {
 
 /** Merchant A: a fresh merchant with one customer (a card) and `n` monthly subscriptions due from tomorrow on. */
 async function merchantWithSubscriptions(ctx, gw, n) {
-  const { createMerchant, createKeySet } = await dist('domain/keys.js');
+  const { createMerchant, createKeySet } = await dist('domain/merchant/keys.js');
   const { db, clock } = ctx.backend;
   const now = clock.now();
   const { id, keys } = await db.tx(async (q) => {
@@ -91,7 +91,7 @@ export default {
     + `(${SUBSCRIPTIONS} monthly subscriptions) and 10 years (${SUBSCRIPTIONS_10Y})`,
   async run(ctx) {
     const gw = await startGateway(ctx);
-    const { createKeySet } = await dist('domain/keys.js');
+    const { createKeySet } = await dist('domain/merchant/keys.js');
     const { db, clock } = ctx.backend;
     const results = [];
     try {

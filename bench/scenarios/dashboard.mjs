@@ -42,7 +42,7 @@ async function seed(db, merchantId, env, rows, now) {
 /**
  * The dashboard's reads on a merchant with BENCH_DASHBOARD_ROWS (100,000) transactions in test mode
  * and as many in live mode: GET /api/v1/dashboard/summary (30 and 90 days: the SQL grouping of
- * domain/reports.ts on the indexes of migration 019), a search by last 4 digits and by text, and one
+ * domain/dashboard/reports.ts on the indexes of migration 019), a search by last 4 digits and by text, and one
  * CSV export of every transaction (streamed in batches). Latency per request, CONCURRENCY callers.
  * The summaries run again after VACUUM (`-vacuumed`): what autovacuum leaves on PostgreSQL.
  */
@@ -54,7 +54,7 @@ export default {
     const { db, clock } = ctx.backend;
     const results = [];
     try {
-      const { createKeySet } = await dist('domain/keys.js');
+      const { createKeySet } = await dist('domain/merchant/keys.js');
       await db.tx((q) => createKeySet(q, { merchantId: gw.merchantId, env: 'live' }, clock.now()));
       const t0 = performance.now();
       for (const env of ['test', 'live']) await seed(db, gw.merchantId, env, ROWS, clock.now());

@@ -26,8 +26,8 @@ export default {
   diagnostic: true,
   describe: 'the token request step by step, in process (diagnostic)',
   async run(ctx) {
-    const { authenticate } = await dist('domain/keys.js');
-    const { createToken } = await dist('domain/tokens.js');
+    const { authenticate } = await dist('domain/merchant/keys.js');
+    const { createToken } = await dist('domain/instruments/tokens.js');
     const { db, vault, clock } = ctx.backend;
     const gw = await startGateway(ctx); // only for its merchant and keys
     const key = gw.keys.public_key;

@@ -65,7 +65,7 @@ export default {
       const privateKey = nodes[0].out.match(/private key\s+(test_sk_[0-9a-f]+)/)[1];
       const { openDatabase } = await dist('db/index.js');
       const { Vault } = await dist('vault.js');
-      const { createToken } = await dist('domain/tokens.js');
+      const { createToken } = await dist('domain/instruments/tokens.js');
       db = await openDatabase({ databaseUrl: url.href });
       const vault = new Vault(Buffer.from(dataKey, 'base64'));
       const authorization = 'Basic ' + Buffer.from(`${privateKey}:`).toString('base64');

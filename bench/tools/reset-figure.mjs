@@ -6,8 +6,8 @@
 // Without BENCH_DATABASE_URL: embedded PGlite in memory. Prints the seconds of the reset alone.
 import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../../dist/server/db/index.js';
-import { createMerchant } from '../../dist/server/domain/keys.js';
-import { resetPlan, resetTestEnvironment } from '../../dist/server/domain/reset.js';
+import { createMerchant } from '../../dist/server/domain/merchant/keys.js';
+import { resetPlan, resetTestEnvironment } from '../../dist/server/domain/merchant/reset.js';
 
 const n = Number(process.env.RESET_DELIVERIES ?? 200_000);
 const url = process.env.BENCH_DATABASE_URL;

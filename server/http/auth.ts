@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { KeyIdentity, markKeyExposed } from '../domain/keys.js';
+import { KeyIdentity, markKeyExposed } from '../domain/merchant/keys.js';
 import { E, GatewayError } from '../errors.js';
 
 /** Who may call a route: `private` (default), `public` (either key kind), `none` (the route decides). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
-import type { Side } from '../domain/allowed-origins.js';
-import type { KeyIdentity, Scope } from '../domain/keys.js';
+import type { Side } from '../domain/merchant/allowed-origins.js';
+import type { KeyIdentity, Scope } from '../domain/merchant/keys.js';
 import { E, GatewayError } from '../errors.js';
 import { CounterStore, FAILURE_WINDOW, Hit, MINUTE } from './counters.js';
 import { remember } from '../lib/remember.js';
@@ -9,7 +9,7 @@ import { remember } from '../lib/remember.js';
 /**
  * Per-window ceilings; 0 (or absent) switches a rule off. Refused card data is counted per client
  * (address, and key + address) and per side (`checkout`: the request's page is one of the
- * merchant's allowed_origins; `other`: any other page or none, domain/allowed-origins.ts): one
+ * merchant's allowed_origins; `other`: any other page or none, domain/merchant/allowed-origins.ts): one
  * address that submits bad cards stops itself on that side, never the merchant's other shoppers,
  * and refusals a hostile page makes its visitors' browsers send never stop them at the merchant's
  * checkout. Merchant-wide, refusals only raise an alarm that tightens the per-address ceiling for

@@ -1,14 +1,14 @@
 import type { Clock } from '../clock.js';
 import { Db, Queryable } from '../db/index.js';
-import type { Scope } from '../domain/keys.js';
-import { signCallback, webhookSecret } from '../domain/signing.js';
+import type { Scope } from '../domain/merchant/keys.js';
+import { signCallback, webhookSecret } from '../domain/merchant/signing.js';
 import type { Vault } from '../vault.js';
 import { OutboundError, OutboundPolicy, post } from '../net/outbound.js';
 
 // Billing callbacks (spec 6: "plans accept a callback_url; what is sent and when: not shown").
 // After every run of a subscription (and every retry) the billing is POSTed as JSON to the plan's
 // callback_url, signed with the merchant environment's secret. Rows are queued in the billing's
-// own transaction (webhook deliveries in their event's: domain/dispatch.ts); any node delivers
+// own transaction (webhook deliveries in their event's: domain/events/dispatch.ts); any node delivers
 // them, claiming with FOR UPDATE SKIP LOCKED and a lease, so delivery is at least once (the
 // Tessera-Callback-Id header lets a receiver drop duplicates). Each process's deliverer
 // (deliverer.ts) sends them continuously; deliverCallbacks is one bounded round of the same claim

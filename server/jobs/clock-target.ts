@@ -1,4 +1,4 @@
-import { addMonths } from '../domain/calendar.js';
+import { addMonths } from '../domain/billing/calendar.js';
 import { badRequest, E, GatewayError, invalid, MUST } from '../errors.js';
 
 const MAX_ADVANCE_MS = 10 * 366 * 86_400_000;

@@ -1,10 +1,10 @@
 import { Db } from '../db/index.js';
-import { DispatchResult, dispatchEvents, listeningModes } from '../domain/dispatch.js';
-import type { Scope } from '../domain/keys.js';
-import type { Mode } from '../domain/strategies.js';
+import { DispatchResult, dispatchEvents, listeningModes } from '../domain/events/dispatch.js';
+import type { Scope } from '../domain/merchant/keys.js';
+import type { Mode } from '../domain/events/strategies.js';
 
 // What is left of the webhook dispatcher now that an event's deliveries are queued as it is
-// recorded (domain/events.ts, withEvent; domain/dispatch.ts, fanOut): waking the delivery loops
+// recorded (domain/events/events.ts, withEvent; domain/events/dispatch.ts, fanOut): waking the delivery loops
 // after a request that may have queued some (DeliveryWake), and the events a gateway version
 // before issue 27 left undispatched (dispatchLeftovers, run by the scheduler's rounds and settle).
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.js';
-import { ReconcileDeps, ReconcileSummary, reconcilePending } from '../domain/reconcile.js';
+import { ReconcileDeps, ReconcileSummary, reconcilePending } from '../domain/payments/reconcile.js';
 import { Loop } from '../lib/loop.js';
 import type { Logger } from './runs.js';
 
@@ -9,7 +9,7 @@ export const RECONCILE_INTERVAL_MS = 30_000;
 /**
  * Every node's reconciler (start.ts): a pass over the live charges and refunds whose outcome is
  * not known, or that their processor holds for review, every RECONCILE_INTERVAL_MS. Nodes share
- * the work row by row (domain/reconcile.ts: a claim per row). A pass that fails is logged; the next
+ * the work row by row (domain/payments/reconcile.ts: a claim per row). A pass that fails is logged; the next
  * one starts over.
  */
 export class Reconciler {

@@ -1,13 +1,13 @@
 import { Db } from '../db/index.js';
-import { PendingSale, RecurringDeps, billSubscription } from '../domain/billings.js';
-import { SEND_WITHIN_MS, completeCharge } from '../domain/charge-finish.js';
+import { PendingSale, RecurringDeps, billSubscription } from '../domain/billing/billings.js';
+import { SEND_WITHIN_MS, completeCharge } from '../domain/payments/charge-finish.js';
 import { Lanes } from '../lib/lanes.js';
-import type { Scope } from '../domain/keys.js';
-import { sendChargeReceipt } from '../domain/receipts.js';
-import { resolveRuns } from '../domain/run-outcome.js';
-import { ST, ScheduledRow, billScheduled } from '../domain/scheduled.js';
-import { SUB, SubscriptionRow } from '../domain/subscriptions.js';
-import type { Transaction } from '../domain/transactions.js';
+import type { Scope } from '../domain/merchant/keys.js';
+import { sendChargeReceipt } from '../domain/documents/receipts.js';
+import { resolveRuns } from '../domain/billing/run-outcome.js';
+import { ST, ScheduledRow, billScheduled } from '../domain/billing/scheduled.js';
+import { SUB, SubscriptionRow } from '../domain/billing/subscriptions.js';
+import type { Transaction } from '../domain/payments/transactions.js';
 import type { Notifier } from '../notify/outbox.js';
 import type { CallbackDeps } from './callbacks.js';
 

@@ -1,6 +1,6 @@
-import type { Scope } from '../domain/keys.js';
-import { completeReview } from '../domain/updater.js';
-import type { MessageKind } from '../domain/outbox.js';
+import type { Scope } from '../domain/merchant/keys.js';
+import { completeReview } from '../domain/instruments/updater.js';
+import type { MessageKind } from '../domain/events/outbox.js';
 import type { RoundResult } from '../notify/outbox.js';
 import { DeliveryOptions, deliverCallbacks } from './callbacks.js';
 import { dispatchLeftovers } from './dispatch.js';

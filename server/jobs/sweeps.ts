@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.js';
-import { listDueReceipts, sendDueReceipt } from '../domain/receipts.js';
-import { completeReview, listDueReviews } from '../domain/updater.js';
+import { listDueReceipts, sendDueReceipt } from '../domain/documents/receipts.js';
+import { completeReview, listDueReviews } from '../domain/instruments/updater.js';
 
 // Background tasks of the outbox worker's round (start.ts). Each piece of work gets a transaction
 // of its own, so one that fails leaves the others done.

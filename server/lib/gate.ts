@@ -2,7 +2,7 @@
  * At most `slots` tasks at a time, and one per key. A task whose key is already running or waiting
  * is refused at once (`busy()` is thrown); the others wait for a slot in arrival order, holding
  * nothing meanwhile (no connection, no transaction). A waiting task whose signal aborts leaves the
- * queue and throws the signal's reason. Used by the test reset (domain/reset.ts): one reset per
+ * queue and throws the signal's reason. Used by the test reset (domain/merchant/reset.ts): one reset per
  * merchant environment, and never more of the connection pool than its share.
  */
 export class Gate {

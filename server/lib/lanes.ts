@@ -2,7 +2,7 @@
  * Work under way beside a loop's next steps, a few at a time: a step is started only when a lane is
  * free (`free()`), and the loop ends when all are done (`idle()`). A failed piece of work frees its
  * lane (its own code owns its errors). Live runs' processor calls (jobs/runs.ts) and the
- * reconciler's lookups (domain/reconcile.ts) go this way, so one slow processor holds a loop for
+ * reconciler's lookups (domain/payments/reconcile.ts) go this way, so one slow processor holds a loop for
  * its calls several at a time, not one by one.
  */
 export class Lanes {

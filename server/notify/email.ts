@@ -1,6 +1,6 @@
 import { createTransport } from 'nodemailer';
-import { isEmail } from '../domain/validate.js';
-import type { EmailMessage } from '../domain/outbox.js';
+import { isEmail } from '../domain/shared/validate.js';
+import type { EmailMessage } from '../domain/events/outbox.js';
 import { SendError, Transport } from './outbox.js';
 
 export interface SmtpOptions {

@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { Loop } from '../lib/loop.js';
-import type { Scope } from '../domain/keys.js';
-import type { EmailMessage, MessageKind, OutboxMessage, OutboxRow, SmsMessage } from '../domain/outbox.js';
+import type { Scope } from '../domain/merchant/keys.js';
+import type { EmailMessage, MessageKind, OutboxMessage, OutboxRow, SmsMessage } from '../domain/events/outbox.js';
 import { CAPTURE_ALL, TestDelivery } from './test-delivery.js';
 
-// The outbox worker: delivers the rows domain/outbox.ts queues, through the transports below.
+// The outbox worker: delivers the rows domain/events/outbox.ts queues, through the transports below.
 
 /** What a transport knows about the row it delivers (for idempotency keys and headers). */
 export interface Delivery {

@@ -1,6 +1,6 @@
-import { signCallback } from '../domain/signing.js';
+import { signCallback } from '../domain/merchant/signing.js';
 import { OutboundError, PostResult, post } from '../net/outbound.js';
-import type { SmsMessage } from '../domain/outbox.js';
+import type { SmsMessage } from '../domain/events/outbox.js';
 import { SendError, Transport } from './outbox.js';
 
 export interface SmsWebhookOptions {

@@ -1,5 +1,5 @@
-import { isEmail, normalisePhone } from '../domain/validate.js';
-import type { MessageKind } from '../domain/outbox.js';
+import { isEmail, normalisePhone } from '../domain/shared/validate.js';
+import type { MessageKind } from '../domain/events/outbox.js';
 
 // Which test-mode messages may leave the gateway (docs/decisions/test-messages.md). A test key is
 // easy to come by and a test charge costs nothing, so a test-mode message that reached SMTP or the

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { merchantKeys, newKeySet } from '../domain/key-commands.js';
-import { ConnectionView, describeConnection, removeConnection, setConnection } from '../domain/processor-connections.js';
-import { reconcilePending } from '../domain/reconcile.js';
-import { sendChargeReceipt } from '../domain/receipts.js';
-import { resolveRuns } from '../domain/run-outcome.js';
+import { merchantKeys, newKeySet } from '../domain/merchant/key-commands.js';
+import { ConnectionView, describeConnection, removeConnection, setConnection } from '../domain/merchant/processor-connections.js';
+import { reconcilePending } from '../domain/payments/reconcile.js';
+import { sendChargeReceipt } from '../domain/documents/receipts.js';
+import { resolveRuns } from '../domain/billing/run-outcome.js';
 import { E, GatewayError } from '../errors.js';
 
 /** Outside /api/v1, so never in the OpenAPI document nor under the API's keys. */

@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { BillingSchema, BillingsQuery, RetryBody, presentBilling } from '../schemas/billings.js';
 import { List } from '../schemas/common.js';
 import { E } from '../errors.js';
-import { getBillingByTransaction, listBillings, retryBilling } from '../domain/billings.js';
-import { completeCharge } from '../domain/charge-finish.js';
+import { getBillingByTransaction, listBillings, retryBilling } from '../domain/billing/billings.js';
+import { completeCharge } from '../domain/payments/charge-finish.js';
 import { PROCESSOR_DEADLINE_MS } from '../processor/processor.js';
-import { sendChargeReceipt } from '../domain/receipts.js';
-import { resolveRuns } from '../domain/run-outcome.js';
+import { sendChargeReceipt } from '../domain/documents/receipts.js';
+import { resolveRuns } from '../domain/billing/run-outcome.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../domain/validate.js';
+import { readPage } from '../domain/shared/validate.js';
 
 
 /** Spec 4.7 (billings), plus GET /billings. Callbacks are signed with the secret of GET /webhooks/secret (routes/webhooks.ts). */

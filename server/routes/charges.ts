@@ -1,23 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { readChargeInput, readRefundAmount } from '../domain/charge-input.js';
-import { chargeTokenAtOnce, chargesAtOnce, createCharge } from '../domain/charges.js';
-import { chargeFailure, completeCharge } from '../domain/charge-finish.js';
-import { connectorFor } from '../domain/connectors.js';
-import { completeRefund } from '../domain/refunds.js';
+import { readChargeInput, readRefundAmount } from '../domain/payments/charge-input.js';
+import { chargeTokenAtOnce, chargesAtOnce, createCharge } from '../domain/payments/charges.js';
+import { chargeFailure, completeCharge } from '../domain/payments/charge-finish.js';
+import { connectorFor } from '../domain/merchant/connectors.js';
+import { completeRefund } from '../domain/payments/refunds.js';
 import { PROCESSOR_DEADLINE_MS } from '../processor/processor.js';
-import { readForCharge } from '../domain/charge-read.js';
-import { readTargets } from '../domain/dispatch.js';
-import { applyReceiptDefaults, sendChargeReceipt } from '../domain/receipts.js';
-import { resolveRuns } from '../domain/run-outcome.js';
-import { getSettings } from '../domain/settings.js';
-import type { Scope } from '../domain/keys.js';
-import { Transaction, getTransaction, listTransactions, refundCharge } from '../domain/transactions.js';
+import { readForCharge } from '../domain/payments/charge-read.js';
+import { readTargets } from '../domain/events/dispatch.js';
+import { applyReceiptDefaults, sendChargeReceipt } from '../domain/documents/receipts.js';
+import { resolveRuns } from '../domain/billing/run-outcome.js';
+import { getSettings } from '../domain/merchant/settings.js';
+import type { Scope } from '../domain/merchant/keys.js';
+import { Transaction, getTransaction, listTransactions, refundCharge } from '../domain/payments/transactions.js';
 import { ChargeBody, RefundBody, TransactionSchema, TransactionsQuery, presentTransaction } from '../schemas/transactions.js';
 import { List } from '../schemas/common.js';
 import { E, ErrorCode, GatewayError } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../domain/validate.js';
+import { readPage } from '../domain/shared/validate.js';
 
 
 
@@ -94,7 +94,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
     // transaction: a token's (chargesAtOnce) consumes the token in it, a stored method's or a card's
     // (simulated) only reads before it; its first read brings the settings along (charge-read.ts),
     // and whether a webhook rule listens to transaction events: then the rules' targets are read
-    // too, and the charge's one statement queues its deliveries (domain/events.ts, recordEvent).
+    // too, and the charge's one statement queues its deliveries (domain/events/events.ts, recordEvent).
     const connector = await connectorOf(req.identity);
     const deps = { vault, connector };
     const raw = (req.body ?? {}) as Record<string, unknown>;

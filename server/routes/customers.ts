@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer } from '../domain/customers.js';
-import { readCustomerInput } from '../domain/customer-input.js';
+import { createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCustomer } from '../domain/instruments/customers.js';
+import { readCustomerInput } from '../domain/instruments/customer-input.js';
 import { E, invalid, MUST } from '../errors.js';
 import { BRAND_ERRORS } from './methods.js';
-import { readPage, text } from '../domain/validate.js';
+import { readPage, text } from '../domain/shared/validate.js';
 import { CustomerBody, CustomerList, CustomerSchema, CustomerSearchBody, DeleteCustomerQuery } from '../schemas/customers.js';
 import { PageQuery, Success } from '../schemas/common.js';
 

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseTransactionFilter } from '../domain/dashboard.js';
-import { ExportKind, ExportFilter, exportCsv, parseExportFilter } from '../domain/exports.js';
-import { parseDays, summary } from '../domain/reports.js';
-import { parseSearch, search } from '../domain/search.js';
+import { parseTransactionFilter } from '../domain/dashboard/dashboard.js';
+import { ExportKind, ExportFilter, exportCsv, parseExportFilter } from '../domain/dashboard/exports.js';
+import { parseDays, summary } from '../domain/dashboard/reports.js';
+import { parseSearch, search } from '../domain/dashboard/search.js';
 import { E } from '../errors.js';
 import {
   CustomersCsvQuery, InvoicesCsvQuery, SearchQuery, SearchSchema, SummaryQuery, SummarySchema, TransactionsCsvQuery,

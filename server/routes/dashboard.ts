@@ -4,9 +4,9 @@ import { dirname, extname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import {
   chargeCustomers, generateKeySet, merchantKeys, merchantOverview, parseTransactionFilter, testCards,
-} from '../domain/dashboard.js';
-import { describeConnections } from '../domain/processor-connections.js';
-import { listTransactions } from '../domain/transactions.js';
+} from '../domain/dashboard/dashboard.js';
+import { describeConnections } from '../domain/merchant/processor-connections.js';
+import { listTransactions } from '../domain/payments/transactions.js';
 import { presentTransaction } from '../schemas/transactions.js';
 import { E, badRequest } from '../errors.js';
 import { listEnvelope } from '../http/paging.js';
@@ -14,7 +14,7 @@ import { List } from '../schemas/common.js';
 import {
   DashboardTransactionSchema, KeysSchema, NewKeySetBody, NewKeySetSchema, OverviewSchema, ProcessorSchema, TestCardsSchema, TransactionsQuery,
 } from '../schemas/dashboard.js';
-import { readPage } from '../domain/validate.js';
+import { readPage } from '../domain/shared/validate.js';
 import { PUBLIC_DIR } from '../paths.js';
 
 
@@ -103,7 +103,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   app.get('/api/v1/dashboard/test-cards', { schema: { summary: 'Dashboard: the test cards and their outcomes', response: { 200: TestCardsSchema } } }, async () => testCards());
 
   // GET /transactions with filters, plus who each charge was for (the list's Customer and Email columns);
-  // the filtering itself is listTransactions' (domain/transactions.ts).
+  // the filtering itself is listTransactions' (domain/payments/transactions.ts).
   app.get('/api/v1/dashboard/transactions', {
     config: { errors: [E.PAGE_INVALID] },
     schema: {

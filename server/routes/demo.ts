@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { readChargeInput } from '../domain/charge-input.js';
-import { createCharge } from '../domain/charges.js';
-import { createCustomer } from '../domain/customers.js';
-import { readCustomerInput } from '../domain/customer-input.js';
-import { Scope, demoMerchantId, demoPublicKey } from '../domain/keys.js';
+import { readChargeInput } from '../domain/payments/charge-input.js';
+import { createCharge } from '../domain/payments/charges.js';
+import { createCustomer } from '../domain/instruments/customers.js';
+import { readCustomerInput } from '../domain/instruments/customer-input.js';
+import { Scope, demoMerchantId, demoPublicKey } from '../domain/merchant/keys.js';
 import { TransactionSchema, presentTransaction } from '../schemas/transactions.js';
 import { E, GatewayError } from '../errors.js';
 import { PUBLIC_DIR } from '../paths.js';

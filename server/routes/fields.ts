@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { KeyIdentity } from '../domain/keys.js';
-import { allowedOrigins } from '../domain/allowed-origins.js';
+import type { KeyIdentity } from '../domain/merchant/keys.js';
+import { allowedOrigins } from '../domain/merchant/allowed-origins.js';
 import { E, GatewayError } from '../errors.js';
 import { identify } from '../http/auth.js';
 import { loadAsset } from '../lib/assets.js';

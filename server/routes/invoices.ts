@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { InvoiceInput } from '../domain/invoice-input.js';
+import { InvoiceInput } from '../domain/documents/invoice-input.js';
 import { InvoiceBody, InvoiceSchema, InvoicesQuery, MarkPaidBody, presentInvoice } from '../schemas/invoices.js';
 import { List, Success } from '../schemas/common.js';
 import { E } from '../errors.js';
-import { readMetadata, readPage, text } from '../domain/validate.js';
+import { readMetadata, readPage, text } from '../domain/shared/validate.js';
 import {
   createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, updateInvoice,
-} from '../domain/invoices.js';
+} from '../domain/documents/invoices.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
 

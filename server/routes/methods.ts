@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { createMethod, deleteMethod, getMethod, listMethods, updateMethod } from '../domain/methods.js';
-import { readMethodInput } from '../domain/method-input.js';
+import { createMethod, deleteMethod, getMethod, listMethods, updateMethod } from '../domain/instruments/methods.js';
+import { readMethodInput } from '../domain/instruments/method-input.js';
 import { ManyMethods, MethodBody, OneMethod, presentMethod } from '../schemas/methods.js';
 import { Success } from '../schemas/common.js';
 import { E, GatewayError } from '../errors.js';

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { emitEvent } from '../domain/events.js';
-import { createPlan, deletePlan, getPlan, listPlans, vetPlan } from '../domain/plans.js';
+import { emitEvent } from '../domain/events/events.js';
+import { createPlan, deletePlan, getPlan, listPlans, vetPlan } from '../domain/billing/plans.js';
 import { PlanBody, PlanSchema, SubscribeBody, presentPlan } from '../schemas/plans.js';
 import { AllQuery, SubscriptionSchema, Unsubscribed, presentSubscription } from '../schemas/subscriptions.js';
 import { List, Success } from '../schemas/common.js';
 import { E } from '../errors.js';
-import { getSubscription, subscribe, unsubscribe, withLastBillings } from '../domain/subscriptions.js';
+import { getSubscription, subscribe, unsubscribe, withLastBillings } from '../domain/billing/subscriptions.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPageOrAll } from '../domain/validate.js';
+import { readPageOrAll } from '../domain/shared/validate.js';
 import { runSubscriptionNow } from '../jobs/scheduler.js';
 
 

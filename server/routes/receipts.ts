@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { getReceipt, sendReceipt } from '../domain/receipts.js';
+import { getReceipt, sendReceipt } from '../domain/documents/receipts.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { ReceiptBody, ReceiptSchema, presentReceipt } from '../schemas/receipts.js';
 import { E } from '../errors.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import {
   cancelScheduled, createScheduled, getScheduled, listScheduled, readScheduledInput,
-} from '../domain/scheduled.js';
-import { SPEC_PAGE_CODES, readPage } from '../domain/validate.js';
+} from '../domain/billing/scheduled.js';
+import { SPEC_PAGE_CODES, readPage } from '../domain/shared/validate.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
 import { ScheduledBody, ScheduledSchema, presentScheduled } from '../schemas/scheduled.js';

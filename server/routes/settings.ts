@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { MerchantSettings, getSettings, readAllowedOrigins, updateSettings } from '../domain/settings.js';
-import { namedTemplateId } from '../domain/templates.js';
-import { forgetAllowedOrigins } from '../domain/allowed-origins.js';
-import { readBool, text } from '../domain/validate.js';
+import { MerchantSettings, getSettings, readAllowedOrigins, updateSettings } from '../domain/merchant/settings.js';
+import { namedTemplateId } from '../domain/merchant/templates.js';
+import { forgetAllowedOrigins } from '../domain/merchant/allowed-origins.js';
+import { readBool, text } from '../domain/shared/validate.js';
 import { E, GatewayError } from '../errors.js';
 import { SettingsBody, SettingsSchema } from '../schemas/settings.js';
 

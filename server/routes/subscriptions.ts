@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import {
   SubscriptionFilter, getSubscription, listSubscriptions, subscriptionOfCustomerOnPlan, updateSubscription,
   withLastBillings,
-} from '../domain/subscriptions.js';
+} from '../domain/billing/subscriptions.js';
 import { listEnvelope } from '../http/paging.js';
 import { SubscribeBody } from '../schemas/plans.js';
 import { AllQuery, SubscriptionList, SubscriptionPair, SubscriptionSchema, presentSubscription } from '../schemas/subscriptions.js';
 import { E, type ErrorCode } from '../errors.js';
-import { readPageOrAll } from '../domain/validate.js';
+import { readPageOrAll } from '../domain/shared/validate.js';
 
 
 /** Spec 4.9, plus GET and POST /subscriptions/:id. */

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import {
   createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate,
-} from '../domain/templates.js';
+} from '../domain/merchant/templates.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../domain/validate.js';
+import { readPage } from '../domain/shared/validate.js';
 import { TemplateBody, TemplateSchema, presentTemplate } from '../schemas/receipts.js';
 import { List, PageQuery, Success } from '../schemas/common.js';
 import { E } from '../errors.js';

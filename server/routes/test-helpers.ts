@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { E, GatewayError, invalid } from '../errors.js';
 import { ResetSchema, SettleBody, SettleSchema } from '../schemas/test-helpers.js';
 import { SETTLE_DEFAULT_MS, SETTLE_MAX_MS, settle } from '../jobs/settle.js';
-import { wholeNumber } from '../domain/validate.js';
-import { ResetCancelled, resetGate, resetPlan, resetTestEnvironment } from '../domain/reset.js';
+import { wholeNumber } from '../domain/shared/validate.js';
+import { ResetCancelled, resetGate, resetPlan, resetTestEnvironment } from '../domain/merchant/reset.js';
 
 /** `timeout_ms` from the body or the query string: 0 to 60000 milliseconds, default 10000. */
 function timeoutOf(req: FastifyRequest): number {
@@ -59,7 +59,7 @@ export default async function testHelperRoutes(app: FastifyInstance) {
     const plan = await resetPlan(db);
     const client = whileConnected(reply);
     try {
-      // One per merchant environment (409 TEST03), a few per pool, waiting without a connection (domain/reset.ts).
+      // One per merchant environment (409 TEST03), a few per pool, waiting without a connection (domain/merchant/reset.ts).
       const { deleted } = await resetGate(db).run(merchantId, () => req.tx((q) => resetTestEnvironment(q, plan, merchantId, {
         signal: client.signal, canceller: db.kind === 'pg' ? db : undefined,
       })), { busy: () => new GatewayError(E.RESET_BUSY), signal: client.signal });

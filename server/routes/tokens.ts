@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Side, sideOf } from '../domain/allowed-origins.js';
-import { KeyIdentity } from '../domain/keys.js';
-import { createToken, getToken } from '../domain/tokens.js';
+import { Side, sideOf } from '../domain/merchant/allowed-origins.js';
+import { KeyIdentity } from '../domain/merchant/keys.js';
+import { createToken, getToken } from '../domain/instruments/tokens.js';
 import { CreatedTokenSchema, JsonpQuery, TokenBody, TokenSchema, presentToken } from '../schemas/tokens.js';
 import { E, GatewayError } from '../errors.js';
 import { identify, nowFor } from '../http/auth.js';

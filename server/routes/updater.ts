@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { BATCH_BODY_LIMIT, getUpdate, readBatch, submitUpdate } from '../domain/updater.js';
+import { BATCH_BODY_LIMIT, getUpdate, readBatch, submitUpdate } from '../domain/instruments/updater.js';
 import { UpdateBody, UpdateSchema, presentUpdate } from '../schemas/updater.js';
 import { E, GatewayError } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';

@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import { EVENT_TYPES, EventFilter, getEvent, listEvents } from '../domain/events.js';
-import { createRule, deleteRule, getRule, listRules, updateRule } from '../domain/rules.js';
+import { EVENT_TYPES, EventFilter, getEvent, listEvents } from '../domain/events/events.js';
+import { createRule, deleteRule, getRule, listRules, updateRule } from '../domain/events/rules.js';
 import {
   createStrategy, deleteStrategy, getStrategy, listStrategies, relate, unrelate, updateStrategy, vetStrategy,
-} from '../domain/strategies.js';
-import { DeliveryFilter, getDelivery, listDeliveries, retryDelivery } from '../domain/deliveries.js';
+} from '../domain/events/strategies.js';
+import { DeliveryFilter, getDelivery, listDeliveries, retryDelivery } from '../domain/events/deliveries.js';
 import {
   CatalogueSchema, DeliveriesQuery, DeliverySchema, EventSchema, EventsQuery, ExpireOld, RelationBody, RelationSchema, RotateBody, RuleBody, RuleSchema,
   SecretSchema, StrategyBody, StrategySchema, TestEventSchema, presentDelivery, presentEvent, presentRelation, presentRule, presentStrategy,
 } from '../schemas/webhooks.js';
 import { List, PageQuery, Success } from '../schemas/common.js';
-import { readSecret, rotateSecret } from '../domain/signing.js';
-import { sendTestEvent } from '../domain/webhook-test.js';
+import { readSecret, rotateSecret } from '../domain/merchant/signing.js';
+import { sendTestEvent } from '../domain/events/webhook-test.js';
 import { E } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../domain/validate.js';
+import { readPage } from '../domain/shared/validate.js';
 
 type WithId = { Params: { id: string } };
 type Relation = { Params: { rule_id: string; strategy_id: string } };

@@ -1,5 +1,5 @@
 // A billing (spec 2.8): one run of a subscription.
-import type { BillingRow } from '../domain/billing-record.js';
+import type { BillingRow } from '../domain/billing/billing-record.js';
 import { Int, NullableInt, NullableStr as NStr, Str, Type, loose, pageQuery, type Static } from './common.js';
 
 const time = (example = '2026-01-15 12:00:00') => Str({ description: 'UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1).', examples: [example] });

@@ -1,6 +1,6 @@
 // The dashboard's own endpoints (spec 5.5, issue 19): overview, key sets, test cards, the home
 // page's summary, search, and the filters of its transaction list and CSV exports. The answers are
-// built by domain/dashboard.ts, reports.ts and search.ts; no field is required here (as before).
+// built by domain/dashboard/dashboard.ts, reports.ts and search.ts; no field is required here (as before).
 import { TransactionSchema } from './transactions.js';
 import { EventSchema } from './webhooks.js';
 import { Bool, Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery } from './common.js';

@@ -1,8 +1,8 @@
 // The outbox (ours): every email and SMS Tessera has queued, with its delivery state.
-import type { OutboxRow, OutboxStatus } from '../domain/outbox.js';
+import type { OutboxRow, OutboxStatus } from '../domain/events/outbox.js';
 import { Int, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
 
-/** domain/outbox.ts OUTBOX_STATUSES (schemas import domain types only). */
+/** domain/events/outbox.ts OUTBOX_STATUSES (schemas import domain types only). */
 const STATUSES = ['pending', 'sent', 'failed', 'captured'] satisfies OutboxStatus[];
 
 /** A queued email or SMS as the merchant (and QA) may read it: never more than the message itself. */

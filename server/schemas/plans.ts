@@ -1,5 +1,5 @@
 // A plan (spec 2.10, 4.8): what a subscription bills, and how often.
-import type { PlanRow } from '../domain/plans.js';
+import type { PlanRow } from '../domain/billing/plans.js';
 import { Int, NullableInt, NullableStr as NStr, Str, Timestamp, Type, loose, type Static } from './common.js';
 
 /** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Plans. */

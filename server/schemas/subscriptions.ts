@@ -1,5 +1,5 @@
 // A subscription (spec 2.10, 4.9): a customer billed on a plan's calendar.
-import type { SubscriptionView } from '../domain/subscriptions.js';
+import type { SubscriptionView } from '../domain/billing/subscriptions.js';
 import { BillingSchema, presentBilling } from './billings.js';
 import { Bool, Int, List, Metadata, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
 

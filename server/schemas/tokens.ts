@@ -1,5 +1,5 @@
 // A token (spec 2.3): what the tokenizer answers, and what it reads.
-import type { TokenRow } from '../domain/tokens.js';
+import type { TokenRow } from '../domain/instruments/tokens.js';
 import { Bool, NullableInt, NullableStr as NStr, Str, Timestamp, Type, loose, type Static } from './common.js';
 
 /** The allow-list of a token: never a number, a CVV or an account number. */

@@ -1,8 +1,8 @@
 // Webhooks (spec 4.10): rules, strategies and their relations, events, deliveries, the signing secret.
-import type { DeliveryRow } from '../domain/deliveries.js';
-import type { EventRow } from '../domain/events.js';
-import type { RuleRow } from '../domain/rules.js';
-import type { RelationRow, StrategyRow } from '../domain/strategies.js';
+import type { DeliveryRow } from '../domain/events/deliveries.js';
+import type { EventRow } from '../domain/events/events.js';
+import type { RuleRow } from '../domain/events/rules.js';
+import type { RelationRow, StrategyRow } from '../domain/events/strategies.js';
 import { Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
 
 /** How long the secret being replaced keeps signing deliveries beside the new one. */
@@ -134,7 +134,7 @@ export function presentDelivery(d: DeliveryRow): DeliveryOut {
   };
 }
 
-/** POST /webhooks/strategies/:id/test: what one test request got (domain/webhook-test.ts). */
+/** POST /webhooks/strategies/:id/test: what one test request got (domain/events/webhook-test.ts). */
 export const TestEventSchema = Type.Object({
   class: Str({ examples: ['webhook_test'] }), strategy_id: Str(), url: Str(), event_id: Str(),
   status: Str({ enum: ['delivered', 'failed'] }), status_code: NullableInt({ examples: [200] }), error: NStr(), duration_ms: NullableInt(),

@@ -4,7 +4,7 @@ import { buildApp } from '../../server/app.js';
 import type { TrustProxy } from '../../server/config.js';
 import { Clock, ManualClock } from '../../server/clock.js';
 import { Db, openDatabase } from '../../server/db/index.js';
-import { KeySet, createKeySet, createMerchant } from '../../server/domain/keys.js';
+import { KeySet, createKeySet, createMerchant } from '../../server/domain/merchant/keys.js';
 import { CounterStore, localCounters } from '../../server/http/counters.js';
 import { RateLimits, TokenLimiter } from '../../server/http/ratelimit.js';
 import { Vault } from '../../server/vault.js';

@@ -5,7 +5,7 @@
 // nothing and its body names nothing of the merchant it protects.
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createKeySet, createMerchant, KeySet } from '../../server/domain/keys.js';
+import { createKeySet, createMerchant, KeySet } from '../../server/domain/merchant/keys.js';
 import { CATALOGUE } from '../../server/errors.js';
 import { Merchant, TestGateway, basic, startGateway, visa } from '../helpers/gateway.js';
 import { errorShapeProblem, figure, probe, tableNames, writtenSince } from './helpers.js';

@@ -52,7 +52,7 @@ export function validBody(route: Route, ids: { customer: string; strategy?: stri
 /**
  * More valid bodies for operations with more than one request shape, so the code of each shape
  * meets the hostile values too: POST /charge by customer (its first read takes customer_id from
- * the body before the body is checked, domain/charge-read.ts) besides the token charge above.
+ * the body before the body is checked, domain/payments/charge-read.ts) besides the token charge above.
  */
 export function moreBodies(route: Route, ids: { customer: string }): Record<string, unknown>[] {
   if (`${route.method} ${route.path}` === 'POST /charge') {

@@ -11,7 +11,7 @@
 // 5. `tessera processor reconcile` run while the nodes' own reconcilers are idle resolves a charge.
 // Throughout: no 500 answered, no node died but the one killed, no fatal log line.
 //
-// A pending charge is first looked at RECONCILE_FIRST_MS (60 s, domain/charges.ts) after it was
+// A pending charge is first looked at RECONCILE_FIRST_MS (60 s, domain/payments/charges.ts) after it was
 // recorded, whatever RECONCILE_INTERVAL_MS says. Phases 2-4 check that each row was recorded with
 // that first look, then bring it forward in the database once the node that sent the sale can no
 // longer send anything (killed, or it has answered 502): what a minute passing would do, without
@@ -23,7 +23,7 @@ import { Client, Reply, basic, checkLedger, figure, pgQueryable } from './helper
 import { PgCluster, cleanupAll, clusterUnavailable, waitFor } from './cluster.js';
 import { LiveNode, cli, filesContaining, privateBuild, startNode } from './live-helpers.js';
 import { invoiceNumberOf } from '../../server/processor/connectors/authorizenet/requests.js';
-import { RECONCILE_FIRST_MS } from '../../server/domain/charges.js';
+import { RECONCILE_FIRST_MS } from '../../server/domain/payments/charges.js';
 import { AuthnetStandin, Json, startAuthnetStandin } from '../helpers/authnet-standin.js';
 
 const SKIP = clusterUnavailable();

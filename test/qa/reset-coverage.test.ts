@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Db, openDatabase } from '../../server/db/index.js';
-import { KEEP, MERCHANT_WIDE, RESET_TO_DEFAULTS, TEST_ONLY, deletionOrder, planReset } from '../../server/domain/reset.js';
+import { KEEP, MERCHANT_WIDE, RESET_TO_DEFAULTS, TEST_ONLY, deletionOrder, planReset } from '../../server/domain/merchant/reset.js';
 
 // The reset discovers its tables from the catalogue. These tests keep that honest as migrations
 // are added: every merchant table falls under a rule, and the delete order never trips a key.
@@ -16,7 +16,7 @@ describe('the reset plan of the current schema', () => {
   test('every table with a merchant_id is wiped, kept, reset to defaults or merchant-wide, by a rule', async () => {
     const plan = await planReset(db);
     // Non-empty: a new table carries merchant_id without env (or is referenced from outside the
-    // reset). Decide in server/domain/reset.ts whether it is TEST_ONLY, MERCHANT_WIDE or KEEP.
+    // reset). Decide in server/domain/merchant/reset.ts whether it is TEST_ONLY, MERCHANT_WIDE or KEEP.
     expect(plan.unclassified).toEqual([]);
 
     const merchantTables = (

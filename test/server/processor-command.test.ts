@@ -8,7 +8,7 @@ import { Command, ProcessorCommand, USAGE, UsageError, parseCommand } from '../.
 import type { Config } from '../../server/config.js';
 import { dataKeyCommand } from '../../server/data-key-command.js';
 import { Db, openDatabase } from '../../server/db/index.js';
-import { getConnection } from '../../server/domain/processor-connections.js';
+import { getConnection } from '../../server/domain/merchant/processor-connections.js';
 import { CommandError } from '../../server/control-file.js';
 import { processorCommand } from '../../server/processor-command.js';
 import { ADMIN_PROCESSOR_PATH } from '../../server/routes/admin.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Queryable } from '../../../server/db/index.js';
-import { planReset, resetStatements } from '../../../server/domain/reset.js';
+import { planReset, resetStatements } from '../../../server/domain/merchant/reset.js';
 import { describe, expect, test } from '../../fixtures.js';
 
 // The test reset in time linear in what it deletes (issue 27, item 8; migrations/022). Shown by the

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { Schedule, addMonths, nthDate, readDay } from '../../../server/domain/calendar.js';
-import { dueAtRun } from '../../../server/domain/subscriptions.js';
+import { Schedule, addMonths, nthDate, readDay } from '../../../server/domain/billing/calendar.js';
+import { dueAtRun } from '../../../server/domain/billing/subscriptions.js';
 
 const dates = (s: Schedule, n: number) => Array.from({ length: n }, (_, i) => nthDate(s, i + 1));
 

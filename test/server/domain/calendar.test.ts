@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { Schedule, addMonths, daysInMonth, isCalendarDate, isFrequency, nthDate, readDay, startOfDay, utcDate } from '../../../server/domain/calendar.js';
+import { Schedule, addMonths, daysInMonth, isCalendarDate, isFrequency, nthDate, readDay, startOfDay, utcDate } from '../../../server/domain/billing/calendar.js';
 
-// server/domain/calendar.ts on its own: the edges of the calendar (leap years, month ends, year
+// server/domain/billing/calendar.ts on its own: the edges of the calendar (leap years, month ends, year
 // ends, long runs). billings-calendar.test.ts has the plan-shaped cases.
 
 const dates = (s: Schedule, n: number) => Array.from({ length: n }, (_, i) => nthDate(s, i + 1));

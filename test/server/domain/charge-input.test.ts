@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../server/errors.js';
-import { chargeShape, readChargeInput, readRefundAmount } from '../../../server/domain/charge-input.js';
-import type { Scope } from '../../../server/domain/keys.js';
+import { chargeShape, readChargeInput, readRefundAmount } from '../../../server/domain/payments/charge-input.js';
+import type { Scope } from '../../../server/domain/merchant/keys.js';
 import { refusal as refusalOf } from './refusal.js';
 
 // POST /charge's body read once, at the edge: the typed ChargeInput createCharge works on.

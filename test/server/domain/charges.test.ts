@@ -1,8 +1,8 @@
 import { simulator } from '../../../server/processor/processor.js';
 import type { Queryable } from '../../../server/db/index.js';
-import { chargeTokenAtOnce, chargesAtOnce } from '../../../server/domain/charges.js';
-import { readChargeInput } from '../../../server/domain/charge-input.js';
-import { consumeToken } from '../../../server/domain/tokens.js';
+import { chargeTokenAtOnce, chargesAtOnce } from '../../../server/domain/payments/charges.js';
+import { readChargeInput } from '../../../server/domain/payments/charge-input.js';
+import { consumeToken } from '../../../server/domain/instruments/tokens.js';
 import { GatewayError } from '../../../server/errors.js';
 import { tokenFor } from '../../helpers/gateway.js';
 import { expect, test, visa } from '../../fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { E } from '../../../server/errors.js';
-import { readCustomerInput } from '../../../server/domain/customer-input.js';
+import { readCustomerInput } from '../../../server/domain/instruments/customer-input.js';
 import { refusal as refusalOf } from './refusal.js';
 
 // POST /customers and POST /customers/:id's body read once, at the edge: the typed CustomerInput

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ManualClock } from '../../../server/clock.js';
-import { KeyCache, UNKNOWN_KEYS_CACHED, createKeySet, createMerchant, hashKey } from '../../../server/domain/keys.js';
+import { KeyCache, UNKNOWN_KEYS_CACHED, createKeySet, createMerchant, hashKey } from '../../../server/domain/merchant/keys.js';
 import { testDb } from '../../helpers/gateway.js';
 
 let db: Awaited<ReturnType<typeof testDb>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readMethodInput } from '../../../server/domain/method-input.js';
+import { readMethodInput } from '../../../server/domain/instruments/method-input.js';
 
 // POST /customers/:customer_id/methods[/:method_id]'s body read once, at the edge (the payment
 // itself: payment-input.test.ts).

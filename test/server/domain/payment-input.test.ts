@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { E, GatewayError } from '../../../server/errors.js';
-import { type FieldsPayment, type PaymentInput, holdBy, readPayment } from '../../../server/domain/payment-fields.js';
+import { type FieldsPayment, type PaymentInput, holdBy, readPayment } from '../../../server/domain/instruments/payment-fields.js';
 import { TEST_BANK } from '../../../server/processor/test-cards.js';
 import { refusal } from './refusal.js';
 

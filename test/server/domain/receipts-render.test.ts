@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   DEFAULT_TEMPLATE, MAX_SUBSTITUTED, ReceiptData, dollars, escapeHtml, receiptTime, renderTemplate,
-} from '../../../server/domain/render.js';
+} from '../../../server/domain/documents/render.js';
 
 // Template rendering (spec 2.6): every tag, blanks for missing data, <br>, HTML escaping.
 

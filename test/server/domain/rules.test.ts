@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { parseConstraints } from '../../../server/domain/constraints.js';
-import { EVENT_TYPES } from '../../../server/domain/events.js';
-import { isResource, ruleMatches } from '../../../server/domain/rules.js';
+import { parseConstraints } from '../../../server/domain/events/constraints.js';
+import { EVENT_TYPES } from '../../../server/domain/events/events.js';
+import { isResource, ruleMatches } from '../../../server/domain/events/rules.js';
 
-// server/domain/rules.ts, rule matching (spec 4.10): an event runs a rule's strategies when its type
+// server/domain/events/rules.ts, rule matching (spec 4.10): an event runs a rule's strategies when its type
 // belongs to the rule's resource, is one of the rule's types (none listed: every type) and every
 // constraint holds for the event's object.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readScheduledInput } from '../../../server/domain/scheduled.js';
+import { readScheduledInput } from '../../../server/domain/billing/scheduled.js';
 import { refusal as refusalOf } from './refusal.js';
 
 // POST /scheduled_transactions' body read once, at the edge, into the typed ScheduledInput.

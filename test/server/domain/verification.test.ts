@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { CardCheck, VerificationSettings, testOutcome, verifyCard } from '../../../server/domain/verification.js';
+import { CardCheck, VerificationSettings, testOutcome, verifyCard } from '../../../server/domain/instruments/verification.js';
 import { GatewayError } from '../../../server/errors.js';
 
-// server/domain/verification.ts: the merchant's CVV and ZIP checks on a card, decided in one place.
+// server/domain/instruments/verification.ts: the merchant's CVV and ZIP checks on a card, decided in one place.
 // Order: CVV before ZIP; an issuer without CVV support (CPCVV1) before a missing code (CPCVV2).
 
 const NONE: VerificationSettings = { cvv_check: false, zip_check: false };

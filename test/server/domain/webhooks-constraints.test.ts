@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { Constraint, holds, matches, parseConstraint, parseConstraints, readPath } from '../../../server/domain/constraints.js';
+import { Constraint, holds, matches, parseConstraint, parseConstraints, readPath } from '../../../server/domain/events/constraints.js';
 import { GatewayError } from '../../../server/errors.js';
 
 // The constraint language of webhook rules (docs/decisions/webhooks.md): a table of

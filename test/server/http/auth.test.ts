@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ExpireOld, KEY_LENGTH, createKeySet } from '../../../server/domain/keys.js';
+import { ExpireOld, KEY_LENGTH, createKeySet } from '../../../server/domain/merchant/keys.js';
 import { validatePublicKey } from '../../../src/checks.js';
 import { Merchant, TestGateway, basic, describe, expect, expectError, test, tokenFor, visa } from '../../fixtures.js';
 

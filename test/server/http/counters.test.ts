@@ -1,6 +1,6 @@
 import { afterEach, expect, test, vi } from 'vitest';
 import type { Db, Queryable } from '../../../server/db/index.js';
-import type { KeyIdentity } from '../../../server/domain/keys.js';
+import type { KeyIdentity } from '../../../server/domain/merchant/keys.js';
 import { DbCounters, MemoryCounters } from '../../../server/http/counters.js';
 import { TokenLimiter } from '../../../server/http/ratelimit.js';
 import { testDb } from '../../helpers/gateway.js';

@@ -6,7 +6,7 @@ import { buildApp } from '../../../server/app.js';
 import { ManualClock } from '../../../server/clock.js';
 import type { Db, Queryable } from '../../../server/db/index.js';
 import { DatabaseTimeoutError, FaultLog } from '../../../server/db/faults.js';
-import { createKeySet, createMerchant } from '../../../server/domain/keys.js';
+import { createKeySet, createMerchant } from '../../../server/domain/merchant/keys.js';
 import { Vault } from '../../../server/vault.js';
 import { DB_KIND, basic, testDb, visa } from '../../helpers/gateway.js';
 

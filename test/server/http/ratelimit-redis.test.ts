@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { KeyIdentity } from '../../../server/domain/keys.js';
+import type { KeyIdentity } from '../../../server/domain/merchant/keys.js';
 import { GatewayError } from '../../../server/errors.js';
 import { CounterStore, MemoryCounters, RedisCounters, RedisLike, connectRedis, localCounters } from '../../../server/http/counters.js';
-import type { Side } from '../../../server/domain/allowed-origins.js';
+import type { Side } from '../../../server/domain/merchant/allowed-origins.js';
 import { TokenLimiter } from '../../../server/http/ratelimit.js';
 import { startTessera } from '../../../server/start.js';
 import { freePort } from '../notify/notify-fixtures.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { KeyIdentity } from '../../../server/domain/keys.js';
+import type { KeyIdentity } from '../../../server/domain/merchant/keys.js';
 import { GatewayError } from '../../../server/errors.js';
 import { CounterStore, MemoryCounters, RedisCounters, connectRedis, localCounters } from '../../../server/http/counters.js';
 import { DEFAULT_LIMITS, RateLimits, TokenLimiter, keyShare } from '../../../server/http/ratelimit.js';

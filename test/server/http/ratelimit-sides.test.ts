@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../server/db/index.js';
-import { ALLOWED_ORIGINS_TTL_MS, allowedOrigins, pageOrigin, sideOf } from '../../../server/domain/allowed-origins.js';
-import type { KeySet } from '../../../server/domain/keys.js';
+import { ALLOWED_ORIGINS_TTL_MS, allowedOrigins, pageOrigin, sideOf } from '../../../server/domain/merchant/allowed-origins.js';
+import type { KeySet } from '../../../server/domain/merchant/keys.js';
 import { TokenLimiter } from '../../../server/http/ratelimit.js';
 import { MemoryCounters } from '../../../server/http/counters.js';
 import { TestGateway, basic, describe, expect, test, visa } from '../../fixtures.js';

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { OutboundError } from '../../../server/net/outbound.js';
-import { emitEvent } from '../../../server/domain/events.js';
-import { WEBHOOK_MAX_ATTEMPTS, dispatchEvents } from '../../../server/domain/dispatch.js';
+import { emitEvent } from '../../../server/domain/events/events.js';
+import { WEBHOOK_MAX_ATTEMPTS, dispatchEvents } from '../../../server/domain/events/dispatch.js';
 import { dispatchLeftovers } from '../../../server/jobs/dispatch.js';
 import { visa } from '../../helpers/gateway.js';
 import { Api, deliveryHarness, testApi, verifySignature, api as apiFor } from './webhooks-fixtures.js';

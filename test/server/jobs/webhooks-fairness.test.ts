@@ -1,5 +1,5 @@
 import { claimSql, deliverCallbacks } from '../../../server/jobs/callbacks.js';
-import { webhookSecret } from '../../../server/domain/signing.js';
+import { webhookSecret } from '../../../server/domain/merchant/signing.js';
 import { OutboundPolicy, configureOutbound, restoreOutbound } from '../../../server/net/outbound.js';
 import { ScriptedServer, endless, fakeDns, latch, startScripted } from '../net/outbound-fixtures.js';
 import { verifySignature } from './webhooks-fixtures.js';

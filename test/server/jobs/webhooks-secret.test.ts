@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
-import { verifyCallback } from '../../../server/domain/signing.js';
+import { verifyCallback } from '../../../server/domain/merchant/signing.js';
 import { deliveryHarness, verifySignature } from './webhooks-fixtures.js';
 import { expectError } from '../../fixtures.js';
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { EVENT_TYPES } from '../../../server/domain/events.js';
+import { EVENT_TYPES } from '../../../server/domain/events/events.js';
 import { RunningTessera, startTessera } from '../../../server/start.js';
-import { verifyCallback } from '../../../server/domain/signing.js';
+import { verifyCallback } from '../../../server/domain/merchant/signing.js';
 import { visa } from '../../helpers/gateway.js';
 import { Receiver, startReceiver } from './webhooks-fixtures.js';
 

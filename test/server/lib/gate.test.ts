@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { Gate } from '../../../server/lib/gate.js';
 
-// The test reset's gate (server/lib/gate.ts, domain/reset.ts resetGate): at most `slots` at once,
+// The test reset's gate (server/lib/gate.ts, domain/merchant/reset.ts resetGate): at most `slots` at once,
 // one per key, the rest waiting in order without holding anything; a waiter whose client leaves
 // goes. Driven by promises the test resolves: nothing is timed.
 

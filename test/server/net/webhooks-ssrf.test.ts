@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createPlan, vetPlan } from '../../../server/domain/plans.js';
+import { createPlan, vetPlan } from '../../../server/domain/billing/plans.js';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { OutboundError, OutboundPolicy, configureOutbound, restoreOutbound } from '../../../server/net/outbound.js';
 import { Merchant } from '../../helpers/gateway.js';

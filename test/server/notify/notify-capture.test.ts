@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../../../server/config.js';
-import type { Scope } from '../../../server/domain/keys.js';
-import { enqueue, OutboxMessage } from '../../../server/domain/outbox.js';
+import type { Scope } from '../../../server/domain/merchant/keys.js';
+import { enqueue, OutboxMessage } from '../../../server/domain/events/outbox.js';
 import { createTransports } from '../../../server/notify/index.js';
 import { OutboxWorker, Transports } from '../../../server/notify/outbox.js';
 import { CAPTURE_ALL, parseTestDeliveryTo, testDelivery } from '../../../server/notify/test-delivery.js';

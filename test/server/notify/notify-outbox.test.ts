@@ -1,5 +1,5 @@
-import type { Scope } from '../../../server/domain/keys.js';
-import { EmailMessage, OutboxMessage, SmsMessage, enqueue } from '../../../server/domain/outbox.js';
+import type { Scope } from '../../../server/domain/merchant/keys.js';
+import { EmailMessage, OutboxMessage, SmsMessage, enqueue } from '../../../server/domain/events/outbox.js';
 import { Delivery, OutboxWorker, SendError, Transport, exponentialBackoff } from '../../../server/notify/outbox.js';
 import { testDelivery } from '../../../server/notify/test-delivery.js';
 import { DB_KIND } from '../../helpers/gateway.js';

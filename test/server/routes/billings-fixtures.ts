@@ -1,7 +1,7 @@
 import { builtInRegistry } from '../../../server/processor/processor.js';
 // Shared calls of the recurring-billing tests (plans, subscriptions, billings, scheduled, clock, scheduler).
 import { expect } from 'vitest';
-import type { KeySet } from '../../../server/domain/keys.js';
+import type { KeySet } from '../../../server/domain/merchant/keys.js';
 import type { JobDeps } from '../../../server/jobs/scheduler.js';
 import type { ApiResponse } from '../../../server/testing/client.js';
 import { apiFor } from '../../fixtures.js';

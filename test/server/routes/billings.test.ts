@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
-import { verifyCallback, webhookSecret } from '../../../server/domain/signing.js';
+import { verifyCallback, webhookSecret } from '../../../server/domain/merchant/signing.js';
 import { LEASE_MS } from '../../../server/http/idempotency.js';
 import { BILLING_TIME, DECLINING_CARD, api, isolated, jobDeps } from './billings-fixtures.js';
 import { basic, describe, expect, expectError, test, tokenFor, visa } from '../../fixtures.js';

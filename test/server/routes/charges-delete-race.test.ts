@@ -1,10 +1,10 @@
 import { simulator } from '../../../server/processor/processor.js';
 import type { Db, Queryable } from '../../../server/db/index.js';
-import { readChargeInput } from '../../../server/domain/charge-input.js';
-import { createCharge } from '../../../server/domain/charges.js';
-import { deleteCustomer } from '../../../server/domain/customers.js';
-import type { Scope } from '../../../server/domain/keys.js';
-import { deleteMethod } from '../../../server/domain/methods.js';
+import { readChargeInput } from '../../../server/domain/payments/charge-input.js';
+import { createCharge } from '../../../server/domain/payments/charges.js';
+import { deleteCustomer } from '../../../server/domain/instruments/customers.js';
+import type { Scope } from '../../../server/domain/merchant/keys.js';
+import { deleteMethod } from '../../../server/domain/instruments/methods.js';
 import { DB_KIND } from '../../helpers/gateway.js';
 import { TestGateway, basic, describe, expect, expectError, test, tokenFor, visa } from '../../fixtures.js';
 

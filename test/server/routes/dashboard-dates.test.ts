@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { buildApp } from '../../../server/app.js';
 import type { Db, Queryable } from '../../../server/db/index.js';
-import { EXPORT_BATCH } from '../../../server/domain/exports.js';
+import { EXPORT_BATCH } from '../../../server/domain/dashboard/exports.js';
 import { TestGateway, basic, describe, expect, expectError, test } from '../../fixtures.js';
 
 // The date filters of the dashboard's lists (issue 27, item 10a): created_from and created_to of

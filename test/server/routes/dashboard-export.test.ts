@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { csvText, decimal, exportCsv } from '../../../server/domain/exports.js';
+import { csvText, decimal, exportCsv } from '../../../server/domain/dashboard/exports.js';
 import { Merchant, TestGateway, basic, test as base, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 import { api } from './billings-fixtures.js';
 

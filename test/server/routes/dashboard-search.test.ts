@@ -1,4 +1,4 @@
-import { amountsOf } from '../../../server/domain/search.js';
+import { amountsOf } from '../../../server/domain/dashboard/search.js';
 import { Merchant, TestGateway, bank, basic, test as base, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 import { api } from './billings-fixtures.js';
 

@@ -1,10 +1,10 @@
-import { hashKey } from '../../../server/domain/keys.js';
-import { setConnection } from '../../../server/domain/processor-connections.js';
+import { hashKey } from '../../../server/domain/merchant/keys.js';
+import { setConnection } from '../../../server/domain/merchant/processor-connections.js';
 import { builtInRegistry } from '../../../server/processor/registry.js';
 import { Merchant, TestGateway, basic, test as base, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 
 // The dashboard's own endpoints (/api/v1/dashboard/…) and its page: auth, redaction, key sets of
-// both environments, test/live isolation, transaction filters (domain/transactions.ts).
+// both environments, test/live isolation, transaction filters (domain/payments/transactions.ts).
 
 const get = (gw: TestGateway, url: string, key: string) => gw.app.inject({ url, headers: basic(key) });
 const post = (gw: TestGateway, url: string, key: string, payload?: object, headers: Record<string, string> = {}) =>
@@ -236,7 +236,7 @@ describe('key sets', () => {
   });
 
   test('a merchant without live keys is not live-enabled, and its test key cannot enable it', async ({ gateway: gw }) => {
-    const { createMerchant, createKeySet } = await import('../../../server/domain/keys.js');
+    const { createMerchant, createKeySet } = await import('../../../server/domain/merchant/keys.js');
     const id = await createMerchant(gw.db, 'Test only', gw.clock.now());
     const set = await createKeySet(gw.db, { merchantId: id, env: 'test' }, gw.clock.now());
     const keys = (await get(gw, '/api/v1/dashboard/keys', set.private_key)).json();

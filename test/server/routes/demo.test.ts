@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig } from '../../../server/config.js';
-import { createKeySet, createMerchant, demoMerchantId } from '../../../server/domain/keys.js';
+import { createKeySet, createMerchant, demoMerchantId } from '../../../server/domain/merchant/keys.js';
 import { TestGateway, basic, describe, expect, test, tokenFor, visa } from '../../fixtures.js';
 
 const demoCharge = (demo: FastifyInstance, payload: object, headers: Record<string, string> = {}) =>

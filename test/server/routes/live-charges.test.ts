@@ -1,4 +1,4 @@
-import { setConnection } from '../../../server/domain/processor-connections.js';
+import { setConnection } from '../../../server/domain/merchant/processor-connections.js';
 import { bank, describe, expect, expectError, tokenFor, visa } from '../../fixtures.js';
 import {
   ERROR_CARD, charge, connect, events, get, liveMerchant, liveToken, ofTransaction, post, reconcile, row, salesOf, storedSalesOf, test,

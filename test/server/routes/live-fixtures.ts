@@ -1,11 +1,11 @@
 // Shared set-up of the live-processing route tests (live-charges, live-refunds-runs): one
 // Authorize.Net stand-in per file (test/helpers/authnet-standin.ts), the gateway merchant's live
 // connection pointed at it, and calls with the live keys.
-import { setConnection } from '../../../server/domain/processor-connections.js';
-import { reconcilePending } from '../../../server/domain/reconcile.js';
-import type { ReconcileSummary } from '../../../server/domain/reconcile.js';
-import { sendChargeReceipt } from '../../../server/domain/receipts.js';
-import { resolveRuns } from '../../../server/domain/run-outcome.js';
+import { setConnection } from '../../../server/domain/merchant/processor-connections.js';
+import { reconcilePending } from '../../../server/domain/payments/reconcile.js';
+import type { ReconcileSummary } from '../../../server/domain/payments/reconcile.js';
+import { sendChargeReceipt } from '../../../server/domain/documents/receipts.js';
+import { resolveRuns } from '../../../server/domain/billing/run-outcome.js';
 import { AuthnetStandin, Json, startAuthnetStandin } from '../../helpers/authnet-standin.js';
 import { test as base, basic, expect, tokenFor } from '../../fixtures.js';
 import type { Merchant, TestGateway } from '../../fixtures.js';

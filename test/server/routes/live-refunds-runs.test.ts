@@ -1,6 +1,6 @@
-import { connectorFor } from '../../../server/domain/connectors.js';
-import { completeRefund } from '../../../server/domain/refunds.js';
-import { refundCharge } from '../../../server/domain/transactions.js';
+import { connectorFor } from '../../../server/domain/merchant/connectors.js';
+import { completeRefund } from '../../../server/domain/payments/refunds.js';
+import { refundCharge } from '../../../server/domain/payments/transactions.js';
 import { runDue } from '../../../server/jobs/scheduler.js';
 import { type Connector, unknownResult } from '../../../server/processor/processor.js';
 import { bank, describe, expect, expectError, visa } from '../../fixtures.js';

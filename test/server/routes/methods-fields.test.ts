@@ -1,7 +1,7 @@
 import { TestGateway, basic, describe, expect, expectError, test } from '../../fixtures.js';
 
 // Card and bank fields sent instead of a token (customer and method writes) are checked at the edge,
-// before the route's transaction (domain/payment-fields.ts), but answered where the transaction has
+// before the route's transaction (domain/instruments/payment-fields.ts), but answered where the transaction has
 // always answered them: after what only the database knows. And a bank account whose body names no
 // holder is held by the customer's names, read in the transaction.
 

@@ -1,5 +1,5 @@
-import { findChargeableMethod } from '../../../server/domain/customers.js';
-import { Scope } from '../../../server/domain/keys.js';
+import { findChargeableMethod } from '../../../server/domain/instruments/customers.js';
+import { Scope } from '../../../server/domain/merchant/keys.js';
 import { methodHome } from '../../../server/vault-homes.js';
 import { TestGateway, bank, basic, describe, expect, test, tokenFor, visa } from '../../fixtures.js';
 

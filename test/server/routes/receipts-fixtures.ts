@@ -1,6 +1,6 @@
 // Shared calls of the receipt, template and notify tests.
 import { expect } from 'vitest';
-import type { KeySet } from '../../../server/domain/keys.js';
+import type { KeySet } from '../../../server/domain/merchant/keys.js';
 import type { ApiResponse } from '../../../server/testing/client.js';
 import { apiFor } from '../../fixtures.js';
 import { TestGateway, tokenFor, visa } from '../../helpers/gateway.js';

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { buildApp } from '../../../server/app.js';
 import type { Db, Queryable } from '../../../server/db/index.js';
-import { ResetCancelled, planReset, resetTestEnvironment } from '../../../server/domain/reset.js';
+import { ResetCancelled, planReset, resetTestEnvironment } from '../../../server/domain/merchant/reset.js';
 import { DB_KIND } from '../../helpers/gateway.js';
 import { Merchant, TestGateway, basic, describe, expect, expectError, test, tokenFor, visa } from '../../fixtures.js';
 

@@ -1,4 +1,4 @@
-import { planReset } from '../../../server/domain/reset.js';
+import { planReset } from '../../../server/domain/merchant/reset.js';
 import { Merchant, TestGateway, bank, basic, describe, expect, test, tokenFor, visa } from '../../fixtures.js';
 
 // POST /api/v1/test_helpers/reset: a merchant's test environment back to a fresh start, for suites

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
-import { Scope } from '../../../server/domain/keys.js';
-import { TOKEN_TTL_MS, consumeToken, wipeExpiredTokens } from '../../../server/domain/tokens.js';
+import { Scope } from '../../../server/domain/merchant/keys.js';
+import { TOKEN_TTL_MS, consumeToken, wipeExpiredTokens } from '../../../server/domain/instruments/tokens.js';
 import { findTestCard } from '../../../server/processor/test-cards.js';
 import { luhn } from '../../../src/checks.js';
 import { tokenHome } from '../../../server/vault-homes.js';

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../../../server/domain/events.js';
+import { EVENT_TYPES } from '../../../server/domain/events/events.js';
 import { Api, api, testApi } from '../jobs/webhooks-fixtures.js';
 import { basic, describe, expect, expectError, test as base } from '../../fixtures.js';
 

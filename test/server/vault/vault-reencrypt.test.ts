@@ -1,11 +1,11 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { Db } from '../../../server/db/index.js';
-import { createCustomer, findChargeableMethod } from '../../../server/domain/customers.js';
-import { readCustomerInput } from '../../../server/domain/customer-input.js';
-import { Scope, createMerchant } from '../../../server/domain/keys.js';
-import { consumeToken, createToken } from '../../../server/domain/tokens.js';
-import { readSecret, rotateSecret } from '../../../server/domain/signing.js';
+import { createCustomer, findChargeableMethod } from '../../../server/domain/instruments/customers.js';
+import { readCustomerInput } from '../../../server/domain/instruments/customer-input.js';
+import { Scope, createMerchant } from '../../../server/domain/merchant/keys.js';
+import { consumeToken, createToken } from '../../../server/domain/instruments/tokens.js';
+import { readSecret, rotateSecret } from '../../../server/domain/merchant/signing.js';
 import { Vault, keyId } from '../../../server/vault.js';
 import { DataKeyError, checkDataKey } from '../../../server/vault-canary.js';
 import { ENCRYPTED_COLUMNS, methodHome } from '../../../server/vault-homes.js';

@@ -30,7 +30,7 @@ function sale(req: SaleRequest): ProcessorResult {
 /**
  * The test-mode processor: deterministic, the outcome a function of card (or account) and amount;
  * a sale settles at once, so a refund is always a refund. CVV and ZIP verification happen before
- * any processor, in domain/verification.ts. Local: it answers with no I/O and moves no money, so
+ * any processor, in domain/instruments/verification.ts. Local: it answers with no I/O and moves no money, so
  * the gateway may ask it before recording a charge.
  */
 export const simulator: Connector = {

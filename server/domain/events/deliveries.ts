@@ -1,0 +1,118 @@
+import { pagedQuery, Queryable } from '../../db/index.js';
+import type { Page } from '../shared/validate.js';
+import { E, GatewayError, invalid, MUST } from '../../errors.js';
+import { Scope } from '../merchant/keys.js';
+import { retryOutboxMessage } from './outbox.js';
+import type { Mode } from './strategies.js';
+
+// The deliveries an event's fan-out (dispatch.ts) made: GET /webhooks/deliveries, one, and a retry.
+
+/** A failed delivery queued again gets this many more attempts (hourly by then: about a day). */
+const RETRY_ATTEMPTS = 25;
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+interface Attempt {
+  attempt: number;
+  at: string | Date;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+}
+
+export interface DeliveryRow {
+  id: number;
+  merchant_id: string;
+  env: string;
+  event_id: string;
+  event_type: string;
+  rule_id: string;
+  strategy_id: string;
+  mode: Mode;
+  target: string;
+  callback_id: number | null;
+  outbox_id: number | null;
+  created_at: Date;
+  /** From the callback or the outbox message: pending | sent | failed. */
+  state: 'pending' | 'sent' | 'failed';
+  attempt_count: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  sent_at: Date | null;
+  attempts: Attempt[];
+}
+
+export interface DeliveryFilter {
+  event_id?: unknown;
+  rule_id?: unknown;
+  strategy_id?: unknown;
+  mode?: unknown;
+  status?: unknown;
+}
+
+const DELIVERY = `SELECT d.*, e.type AS event_type,
+    COALESCE(c.status, o.status) AS state, COALESCE(c.attempts, o.attempts) AS attempt_count,
+    COALESCE(c.next_attempt_at, o.next_attempt_at) AS next_attempt_at, c.last_status AS last_status_code,
+    COALESCE(c.last_error, o.last_error) AS last_error, COALESCE(c.sent_at, o.sent_at) AS sent_at,
+    COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'at', a.at, 'status_code', a.status_code,
+                                                'error', a.error, 'duration_ms', a.duration_ms) ORDER BY a.id)
+                FROM callback_attempts a WHERE a.callback_id = d.callback_id), '[]') AS attempts
+  FROM webhook_deliveries d
+  JOIN events e ON e.id = d.event_id
+  LEFT JOIN callbacks c ON c.id = d.callback_id
+  LEFT JOIN outbox o ON o.id = d.outbox_id`;
+
+const STATES: Record<string, string> = { pending: 'pending', delivered: 'sent', failed: 'failed' };
+
+/** GET /webhooks/deliveries: newest first; filters event_id, rule_id, strategy_id, mode, status. */
+export async function listDeliveries(q: Queryable, scope: Scope, page: Page, filter: DeliveryFilter = {}) {
+  const params: unknown[] = [scope.merchantId, scope.env];
+  let where = 'd.merchant_id = $1 AND d.env = $2';
+  const add = (sql: string, v: unknown) => {
+    params.push(v);
+    where += ` AND ${sql} = $${params.length}`;
+  };
+  for (const f of ['event_id', 'rule_id', 'strategy_id', 'mode'] as const) {
+    const v = filter[f];
+    if (v === undefined || v === '') continue;
+    if (typeof v !== 'string') throw invalid(f, MUST.STRING);
+    add(`d.${f}`, v);
+  }
+  if (filter.status !== undefined && filter.status !== '') {
+    const key = typeof filter.status === 'string' ? filter.status : '';
+    const s = Object.prototype.hasOwnProperty.call(STATES, key) ? STATES[key] : undefined;
+    if (!s) throw invalid('status', 'must be one of pending, delivered, failed');
+    add('COALESCE(c.status, o.status)', s);
+  }
+  const from = 'webhook_deliveries d LEFT JOIN callbacks c ON c.id = d.callback_id LEFT JOIN outbox o ON o.id = d.outbox_id';
+  return pagedQuery<DeliveryRow>(q, page, `${DELIVERY} WHERE ${where} ORDER BY d.id DESC`, `${from} WHERE ${where}`, params);
+}
+
+/** GET /webhooks/deliveries/:id: WEBHOOK02 for an unknown id or another scope's delivery. */
+export async function getDelivery(q: Queryable, scope: Scope, id: string): Promise<DeliveryRow> {
+  const [row] = /^\d{1,15}$/.test(id)
+    ? await q.query<DeliveryRow>(`${DELIVERY} WHERE d.id = $1 AND d.merchant_id = $2 AND d.env = $3`, [Number(id), scope.merchantId, scope.env])
+    : [];
+  if (!row) throw new GatewayError(E.DELIVERY_NOT_FOUND);
+  return row;
+}
+
+/**
+ * POST /webhooks/deliveries/:id/retry: a `failed` delivery is queued again now, with a fresh
+ * day of attempts (attempt numbers go on counting); anything else is WEBHOOK03.
+ */
+export async function retryDelivery(q: Queryable, scope: Scope, id: string, now: Date): Promise<DeliveryRow> {
+  const d = await getDelivery(q, scope, id);
+  if (d.state !== 'failed') throw new GatewayError(E.DELIVERY_NOT_FAILED);
+  if (d.callback_id !== null) {
+    await q.query(
+      `UPDATE callbacks SET status = 'pending', next_attempt_at = $3, max_attempts = attempts + $4
+        WHERE id = $1 AND merchant_id = $2 AND status = 'failed'`,
+      [d.callback_id, scope.merchantId, now, RETRY_ATTEMPTS],
+    );
+  } else {
+    await retryOutboxMessage(q, scope, String(d.outbox_id), now);
+  }
+  return getDelivery(q, scope, id);
+}

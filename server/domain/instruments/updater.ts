@@ -1,0 +1,273 @@
+import { expired } from '../../../src/checks.js';
+import { Queryable } from '../../db/index.js';
+import { E, GatewayError } from '../../errors.js';
+import { emitEvent } from '../events/events.js';
+import { Scope, newId } from '../merchant/keys.js';
+import { decodeJsonParam } from '../../lib/input.js';
+import { clip, text } from '../shared/validate.js';
+import { presentSummary } from '../../schemas/updater.js';
+import type { EntryError, EntryRow, UpdateRow, Submitted } from '../../schemas/updater.js';
+export type { EntryError, EntryRow, UpdateRow, Submitted } from '../../schemas/updater.js';
+
+// Account updater (spec 2.9, 4.7; docs/decisions/account-updater.md). POST /tokens/update checks every
+// entry, keeps the batch, and answers at once; the review runs later (REVIEW_DELAY_MS on the
+// merchant's clock) and writes the accepted expiry dates to the stored cards. The work is
+// set-based so a batch of 10,000 answers quickly: one query loads every named method, one
+// statement inserts every entry, one statement applies the review.
+
+export const MAX_BATCH = 10_000;
+/** How long after submission the review completes, on the merchant's clock (test clock in test mode). */
+export const REVIEW_DELAY_MS = 60_000;
+/** Request bodies of this route may be larger than the gateway's default (10,000 form-encoded entries ≈ 2 MB). */
+export const BATCH_BODY_LIMIT = 4 * 1024 * 1024;
+
+const METHOD_ID = /^[0-9a-f]{32}$/;
+const TOKEN_ID = /^[0-9a-f]{10}$/;
+const KEY = /^(0|[1-9]\d{0,8})$/;
+const ECHO_MAX = 64;
+
+/**
+ * Batches join up to 10,000 ids against payment_methods. PGlite never gathers statistics, so the
+ * planner believes a merchant has one method and may pick a nested loop that compares every
+ * entry with every method (10,000² steps). A hash join is linear whatever the estimates say;
+ * its price is one pass over the merchant's methods per batch, which a batch of one pays too.
+ */
+async function hashJoinsOnly(q: Queryable): Promise<void> {
+  await q.query('SET LOCAL enable_nestloop = off');
+}
+
+// --- reading the batch -----------------------------------------------------------------------
+
+/**
+ * `payment_methods`: an object keyed "0", "1", … (also as form keys `payment_methods[0][payment_id]`,
+ * or JSON-encoded), or a JSON array (what PHP's json_encode makes of a list). Anything else,
+ * and an empty batch, is 122004; more than MAX_BATCH entries is UPD01.
+ */
+export function readBatch(raw: unknown): [number, unknown][] {
+  let v = raw;
+  if (typeof v === 'string') v = decodeJsonParam(v, 'payment_methods', () => new GatewayError(E.UPDATE_BODY_INVALID));
+  let entries: [number, unknown][];
+  if (Array.isArray(v)) {
+    entries = v.map((e, i) => [i, e]);
+  } else if (v && typeof v === 'object') {
+    const keys = Object.keys(v);
+    if (!keys.every((k) => KEY.test(k))) {
+      throw new GatewayError(E.UPDATE_BODY_INVALID, 'payment_methods must be keyed by numbers as strings: "0", "1", …');
+    }
+    entries = keys.map((k) => [Number(k), (v as Record<string, unknown>)[k]]);
+  } else {
+    throw new GatewayError(E.UPDATE_BODY_INVALID);
+  }
+  if (entries.length === 0) throw new GatewayError(E.UPDATE_BODY_INVALID, 'payment_methods holds no entries');
+  if (entries.length > MAX_BATCH) throw new GatewayError(E.UPDATE_BATCH_TOO_LARGE);
+  return entries.sort((a, b) => a[0] - b[0]);
+}
+
+/** An integer when the value reads as one; otherwise the value as sent (a short string), or null. */
+function echo(v: unknown): number | string | null {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : String(v);
+  if (typeof v !== 'string') return null;
+  const s = v.trim();
+  return /^\d{1,9}$/.test(s) ? Number(s) : clip(s, ECHO_MAX);
+}
+
+/**
+ * Month 1–12, year of four digits, and not in the past, judged exactly as the tokenizer judges a card.
+ */
+function expiryError(month: number | string | null, year: number | string | null, now: Date): EntryError | null {
+  if (typeof month !== 'number' || month < 1 || month > 12) return { code: '122002', message: 'card_exp_month must be 1 to 12' };
+  if (typeof year !== 'number' || year < 1000 || year > 9999) return { code: '122002', message: 'card_exp_year must be a four-digit year' };
+  if (expired(month, year, now)) return { code: E.UPDATE_EXPIRY_INVALID, message: 'the expiry date is in the past' };
+  return null;
+}
+
+interface Checked extends Omit<EntryRow, 'errors'> {
+  errors: EntryError[];
+  /** The method id to look up, when payment_id is well formed. */
+  lookup: string | null;
+}
+
+/** The checks that need no database: the shape of payment_id (122001) and the dates (122002). */
+function checkEntry(idx: number, raw: unknown, now: Date): Checked {
+  const e = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  const rawId = e ? e.payment_id : undefined;
+  const sent = typeof rawId === 'string' || typeof rawId === 'number' ? text(rawId) : null;
+  const row: Checked = {
+    idx,
+    // Echoed as sent, cut by code point and made storable: an entry's value can never fail the batch's insert.
+    payment_id: sent === null ? null : clip(sent, ECHO_MAX),
+    card_exp_month: e ? echo(e.card_exp_month) : null,
+    card_exp_year: e ? echo(e.card_exp_year) : null,
+    accepted: false, errors: [], token_id: null, lookup: null,
+  };
+  if (!e) {
+    row.errors.push({ code: E.UPDATE_PAYMENT_ID_INVALID, message: 'each entry must be an object with payment_id, card_exp_month and card_exp_year' });
+    return row;
+  }
+  const id = sent?.toLowerCase() ?? null;
+  if (id === null) row.errors.push({ code: E.UPDATE_PAYMENT_ID_INVALID, message: 'payment_id required' });
+  else if (TOKEN_ID.test(id)) row.errors.push({ code: E.UPDATE_PAYMENT_ID_INVALID, message: 'payment_id must be a payment method id (32 hex characters); a token id cannot be updated' });
+  else if (!METHOD_ID.test(id)) row.errors.push({ code: E.UPDATE_PAYMENT_ID_INVALID, message: 'payment_id must be a payment method id (32 hex characters)' });
+  else row.lookup = id;
+  const expiry = expiryError(row.card_exp_month, row.card_exp_year, now);
+  if (expiry) row.errors.push(expiry);
+  return row;
+}
+
+interface MethodInfo {
+  id: string;
+  method_type: string;
+  has_details: boolean;
+  token_id: string | null;
+}
+
+/** Every entry checked: format first, then one query for every named method (122003, 122005). */
+async function checkBatch(q: Queryable, scope: Scope, batch: [number, unknown][], now: Date): Promise<EntryRow[]> {
+  const rows = batch.map(([idx, raw]) => checkEntry(idx, raw, now));
+  const ids = [...new Set(rows.map((r) => r.lookup).filter((id): id is string => id !== null))];
+  const found = new Map<string, MethodInfo>();
+  if (ids.length) {
+    await hashJoinsOnly(q);
+    const methods = await q.query<MethodInfo>(
+      `SELECT id, method_type, secret_enc IS NOT NULL AS has_details, token_id FROM payment_methods
+        WHERE merchant_id = $1 AND env = $2 AND deleted_at IS NULL
+          AND id IN (SELECT jsonb_array_elements_text($3::jsonb))`,
+      [scope.merchantId, scope.env, ids],
+    );
+    for (const m of methods) found.set(m.id, m);
+  }
+  const firstEntry = new Map<string, number>();
+  return rows.map(({ lookup, ...row }): EntryRow => {
+    const { errors } = row;
+    if (lookup !== null) {
+      const m = found.get(lookup);
+      const earlier = firstEntry.get(lookup);
+      if (!m) {
+        errors.unshift({ code: E.UPDATE_METHOD_NOT_FOUND, message: 'no payment method with this id in this environment' });
+      } else if (m.method_type !== 'credit_card') {
+        errors.unshift({ code: E.UPDATE_METHOD_NOT_UPDATABLE, message: 'a bank account has no expiry date; only stored credit cards can be updated' });
+      } else if (!m.has_details) {
+        errors.unshift({ code: E.UPDATE_METHOD_NOT_UPDATABLE, message: 'this payment method holds no card (a placeholder); only stored credit cards can be updated' });
+      } else if (earlier !== undefined) {
+        errors.unshift({ code: E.UPDATE_METHOD_NOT_UPDATABLE, message: `this payment method is in entry "${earlier}" of this batch already` });
+      } else if (errors.length === 0) {
+        firstEntry.set(lookup, row.idx); // only an accepted entry holds the method: a rejected one may be corrected later in the batch
+        row.token_id = m.token_id;
+      }
+    }
+    const accepted = errors.length === 0;
+    return { ...row, payment_id: accepted ? lookup : row.payment_id, accepted, errors: accepted ? null : errors };
+  });
+}
+
+// --- submitting ------------------------------------------------------------------------------
+
+/**
+ * POST /tokens/update, with the batch readBatch read from the body before the transaction
+ * (122004/UPD01 refuse the whole batch before any work); entry-level problems are answered in the
+ * entry. The batch and its entries are kept in the caller's transaction, with the
+ * `accountupdater.received` event.
+ */
+export async function submitUpdate(q: Queryable, scope: Scope, batch: [number, unknown][], now: Date): Promise<Submitted> {
+  const entries = await checkBatch(q, scope, batch, now);
+  const accepted = entries.filter((e) => e.accepted).length;
+  const head: UpdateRow = {
+    id: newId(8), status: 'received', accepted_count: accepted, rejected_count: entries.length - accepted,
+    applied_count: null, unapplied: null, created_at: now, review_at: new Date(now.getTime() + REVIEW_DELAY_MS), completed_at: null,
+  };
+  await q.query(
+    `INSERT INTO account_updates (merchant_id, env, id, status, accepted_count, rejected_count, created_at, review_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [scope.merchantId, scope.env, head.id, head.status, head.accepted_count, head.rejected_count, now, head.review_at],
+  );
+  await q.query(
+    `INSERT INTO account_update_entries
+            (merchant_id, env, update_id, idx, payment_id, card_exp_month, card_exp_year, accepted, errors, token_id)
+     SELECT $1, $2, $3, e.idx, e.payment_id, e.card_exp_month, e.card_exp_year, e.accepted, e.errors, e.token_id
+       FROM jsonb_to_recordset($4::jsonb) AS e(idx integer, payment_id text, card_exp_month jsonb, card_exp_year jsonb,
+                                               accepted boolean, errors jsonb, token_id text)`,
+    [scope.merchantId, scope.env, head.id, entries],
+  );
+  await emitEvent(q, scope, 'accountupdater.received', presentSummary(head), now);
+  return { head, entries };
+}
+
+// --- the review ------------------------------------------------------------------------------
+
+/**
+ * Completes one due review inside `q`: writes the accepted dates to methods that still hold the
+ * card they held when the entry was accepted (not deleted, not replaced by a new token since),
+ * records which accepted entries it could not write, and emits `accountupdater.completed`. Returns false
+ * when the batch is not due, completed already, or being completed by another process.
+ */
+export async function completeReview(q: Queryable, scope: Scope, id: string, now: Date): Promise<boolean> {
+  const [head] = await q.query<UpdateRow>(
+    `SELECT * FROM account_updates WHERE merchant_id = $1 AND env = $2 AND id = $3 AND status = 'received' AND review_at <= $4
+       FOR UPDATE SKIP LOCKED`,
+    [scope.merchantId, scope.env, id, now],
+  );
+  if (!head) return false;
+  await hashJoinsOnly(q);
+  const accepted = await q.query<{ idx: number; id: string; m: number; y: number; t: string | null }>(
+    `SELECT idx, payment_id AS id, (card_exp_month #>> '{}')::integer AS m, (card_exp_year #>> '{}')::integer AS y, token_id AS t
+       FROM account_update_entries WHERE merchant_id = $1 AND env = $2 AND update_id = $3 AND accepted`,
+    [scope.merchantId, scope.env, id],
+  );
+  const written = await q.query<{ id: string }>(
+    `UPDATE payment_methods pm SET card_exp_month = e.m, card_exp_year = e.y, updated_at = $4
+       FROM jsonb_to_recordset($3::jsonb) AS e(id text, m integer, y integer, t text)
+      WHERE pm.merchant_id = $1 AND pm.env = $2 AND pm.id = e.id AND pm.deleted_at IS NULL
+        AND pm.method_type = 'credit_card' AND pm.secret_enc IS NOT NULL AND pm.token_id IS NOT DISTINCT FROM e.t
+     RETURNING pm.id`,
+    [scope.merchantId, scope.env, accepted, now],
+  );
+  const done = new Set(written.map((w) => w.id));
+  const [completed] = await q.query<UpdateRow>(
+    `UPDATE account_updates SET status = 'completed', completed_at = $4, applied_count = $5, unapplied = $6
+      WHERE merchant_id = $1 AND env = $2 AND id = $3 RETURNING *`,
+    [scope.merchantId, scope.env, id, now, done.size, accepted.filter((e) => !done.has(e.id)).map((e) => e.idx)],
+  );
+  await emitEvent(q, scope, 'accountupdater.completed', presentSummary(completed), now);
+  return true;
+}
+
+/**
+ * For the background loop (jobs/sweeps.ts): the reviews that are due, across merchants, each on
+ * its merchant's clock (real time plus the test-clock offset in test mode), with that clock's now.
+ */
+export async function listDueReviews(q: Queryable, realNow: Date, limit = 100): Promise<{ scope: Scope; id: string; now: Date }[]> {
+  const due = await q.query<{ merchant_id: string; env: 'test' | 'live'; id: string; offset_ms: number }>(
+    `SELECT u.merchant_id, u.env, u.id, COALESCE(c.offset_ms, 0) AS offset_ms
+       FROM account_updates u
+       LEFT JOIN test_clocks c ON c.merchant_id = u.merchant_id AND u.env = 'test'
+      WHERE u.status = 'received' AND u.review_at <= $1::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond'
+      ORDER BY u.review_at LIMIT $2`,
+    [realNow, limit],
+  );
+  return due.map((d) => ({ scope: { merchantId: d.merchant_id, env: d.env }, id: d.id, now: new Date(realNow.getTime() + Number(d.offset_ms)) }));
+}
+
+// --- reading ---------------------------------------------------------------------------------
+
+/**
+ * GET /tokens/update/:id (UPD02 when unknown). A review that is due is completed first, so the
+ * answer never shows a batch as received after its review time, with or without the loop: the
+ * caller's transaction is the review's.
+ */
+export async function getUpdate(q: Queryable, scope: Scope, id: string, now: Date): Promise<Submitted> {
+  const read = () => q.query<UpdateRow>('SELECT * FROM account_updates WHERE merchant_id = $1 AND env = $2 AND id = $3',
+    [scope.merchantId, scope.env, id]);
+  let [head] = await read();
+  if (!head) throw new GatewayError(E.UPDATE_RECORD_NOT_FOUND);
+  if (head.status === 'received' && new Date(head.review_at) <= now) {
+    await completeReview(q, scope, id, now);
+    [head] = await read();
+  }
+  const entries = await q.query<EntryRow>(
+    `SELECT idx, payment_id, card_exp_month, card_exp_year, accepted, errors, token_id FROM account_update_entries
+      WHERE merchant_id = $1 AND env = $2 AND update_id = $3 ORDER BY idx`,
+    [scope.merchantId, scope.env, id],
+  );
+  return { head, entries };
+}
+
