@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CONTROL_FILE } from '../../server/control-file.js';
-import { redactKey } from '../../server/domain/keys.js';
+import { redactKey } from '../../server/domain/merchant/keys.js';
 import { ROOT } from '../../server/paths.js';
 import { MAIN, PG_URL, PgDatabase, ServerProcess, basic, freshPgDatabase, spawnServer } from '../proof/helpers.js';
 import { freePort } from '../server/notify/notify-fixtures.js';
