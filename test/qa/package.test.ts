@@ -1,21 +1,50 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../../server/paths.js';
+import { systemChromiumPaths } from '../../server/testing/chromium.js';
 import { freePort } from '../server/notify/notify-fixtures.js';
 import { quickstart } from './readme-blocks.js';
 
-// The package as a new user gets it: `npm pack` on an unbuilt copy of this repository (its
-// `prepare` script must build dist/), installed from the tarball into an empty project, then the
-// example project installed the same way and its Playwright suite run in Chromium.
-// The copy keeps the real dist/ untouched while other suites run from it.
+// The package as a new user gets it, by the README's quick start as written: `npm pack` in an
+// unbuilt copy of this repository named `tessera` (its `prepare` script must build dist/), a new
+// `npm init` project beside it made ES modules, the tarball and @playwright/test installed there,
+// and the README's QA test run with `npx playwright test`: no Playwright config, no Playwright
+// browser, only the system's Chromium. Then the example project, installed from the same tarball.
+// The copy keeps the real dist/ untouched while other suites run from it; its node_modules is this
+// repository's, linked (so the README's `npm install` in the clone is skipped).
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const playwrightVersion = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@playwright', 'test', 'package.json'), 'utf8')).version;
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+// The app the README's shop fixture starts (its startShop), and specs on the fixture and on no page.
+const SHOP = `import { createServer } from 'node:http';
+export function startShop(gateway) {
+  const server = createServer((req, res) => res.end(\`<!doctype html><title>Shop</title><p>Paying with \${gateway.publicKey}</p>\`));
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: \`http://127.0.0.1:\${server.address().port}\`,
+    close: () => new Promise((done) => server.close(() => done())),
+  })));
+}
+`;
+const SHOP_SPEC = `import { test, expect } from './fixtures';
+
+test('the shop runs against the worker gateway', async ({ page, shop, gateway }) => {
+  await page.goto(shop.url);
+  await expect(page.getByText(\`Paying with \${gateway.publicKey}\`)).toBeVisible();
+});
+`;
+const API_SPEC = `import { test, expect } from 'tessera-gateway/playwright';
+import { cardData } from 'tessera-gateway/testing';
+
+test('a charge with no page', async ({ gateway, cards, charge }) => {
+  expect((await charge(await gateway.tokenize(cardData(cards.visa)), 1999)).ok).toBe(true);
+});
+`;
 
 function run(cmd: string, args: string[], opts: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }) {
   return new Promise<{ code: number | null; out: string }>((resolve) => {
@@ -36,16 +65,20 @@ function run(cmd: string, args: string[], opts: { cwd: string; timeoutMs: number
 
 const npmEnv = { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 let work: string;
+/** The README's clone: `<work>/tessera`. */
+let clone: string;
 let tarball: string;
-/** The empty project the tarball is installed into (with @playwright/test), once installed. */
+/** The README's new project, `<work>/shop`, once the tarball and @playwright/test are installed in it. */
 let app: string;
+/** An empty PLAYWRIGHT_BROWSERS_PATH: Playwright's own browsers are not there. */
+let noBrowsers: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'tessera-pack-'));
   // What a git clone holds (tracked files, and new ones not ignored), without dist/.
   const listed = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, timeoutMs: 30_000 });
   expect(listed.code, listed.out).toBe(0);
-  const copy = join(work, 'repo');
+  const copy = (clone = join(work, 'tessera'));
   for (const file of new Set(listed.out.split('\0').filter(Boolean))) {
     if (!existsSync(join(ROOT, file)) || /^(examples|node_modules)(\/|$)/.test(file) || file.endsWith('.tgz')) continue;
     mkdirSync(dirname(join(copy, file)), { recursive: true });
@@ -53,10 +86,8 @@ beforeAll(async () => {
   }
   expect(existsSync(join(copy, 'dist'))).toBe(false);
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  const packed = await run(npm, ['pack', '--pack-destination', work], { cwd: copy, timeoutMs: 180_000, env: npmEnv });
-  expect(packed.code, packed.out).toBe(0);
-  tarball = join(work, `${pkg.name}-${pkg.version}.tgz`);
-  expect(existsSync(tarball), packed.out).toBe(true);
+  noBrowsers = join(work, 'no-browsers');
+  mkdirSync(noBrowsers);
 }, 240_000);
 
 afterAll(() => {
@@ -64,7 +95,23 @@ afterAll(() => {
 });
 
 describe(`the ${pkg.name} package`, () => {
+  test("the README's install steps, as written: npm pack in the clone, a new npm-init project made ES modules, the tarball and @playwright/test", async () => {
+    const steps = quickstart('qa-install');
+    expect(steps).toContain('(cd tessera && npm install && npm pack)');
+    const script = steps.replace('npm install && npm pack', 'npm pack');
+    const { code, out } = await run('sh', ['-e', '-c', script], { cwd: work, timeoutMs: 420_000, env: { ...npmEnv, npm_config_prefer_offline: 'true' } });
+    expect(code, out).toBe(0);
+    expect(out).not.toMatch(/EBADENGINE/);
+    tarball = join(clone, `${pkg.name}-${pkg.version}.tgz`);
+    expect(existsSync(tarball), out).toBe(true);
+    const shop = JSON.parse(readFileSync(join(work, 'shop', 'package.json'), 'utf8'));
+    expect(shop.type).toBe('module');
+    expect(Object.keys(shop.devDependencies).sort()).toEqual(['@playwright/test', pkg.name]);
+    app = join(work, 'shop');
+  }, 480_000);
+
   test('is named after a package that is ours, and its tarball carries the built code', async () => {
+    expect(tarball, 'the install test runs first').toBeDefined();
     expect(pkg.name).toBe('tessera-gateway');
     expect(pkg.bin).toEqual({ tessera: 'dist/server/main.js' });
     const listing = await run('tar', ['-tzf', tarball], { cwd: work, timeoutMs: 30_000 });
@@ -77,13 +124,8 @@ describe(`the ${pkg.name} package`, () => {
     expect(files.some((f) => f.startsWith('package/test/'))).toBe(false);
   });
 
-  test('installs from the tarball into an empty project, without engine warnings, and tokenizes and charges', async () => {
-    app = join(work, 'app');
-    mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }));
-    const install = await run(npm, ['install', '--prefer-offline', tarball, `@playwright/test@${playwrightVersion}`], { cwd: app, timeoutMs: 180_000, env: npmEnv });
-    expect(install.code, install.out).toBe(0);
-    expect(install.out).not.toMatch(/EBADENGINE/);
+  test('the installed package tokenizes and charges from Node', async () => {
+    expect(app, 'the install test runs first').toBeDefined();
     writeFileSync(join(app, 'smoke.mjs'), `
       import { startTestGateway, cards, cardData } from '${pkg.name}/testing';
       import { test } from '${pkg.name}/playwright';
@@ -100,19 +142,46 @@ describe(`the ${pkg.name} package`, () => {
     const smoke = await run(process.execPath, ['smoke.mjs'], { cwd: app, timeoutMs: 60_000 });
     expect(smoke.code, smoke.out).toBe(0);
     expect(JSON.parse(smoke.out.trim().split('\n').pop()!)).toEqual({ ok: true, amount: 1999, status: 'SETTLED' });
-  }, 240_000);
+  }, 120_000);
 
-  test("the README's quick-start QA suite passes, as written, in that project", async () => {
+  test("the README's QA test and shop fixture pass, as written, with no Playwright config and only the system's Chromium", async () => {
     expect(app, 'the install test runs first').toBeDefined();
     mkdirSync(join(app, 'tests'), { recursive: true });
     writeFileSync(join(app, 'tests', 'pay.spec.ts'), quickstart('qa'));
-    // Only the browser is set here: this machine has Debian's Chromium, not Playwright's download.
-    writeFileSync(join(app, 'playwright.config.ts'), `export default { use: { launchOptions: { executablePath: ${JSON.stringify(CHROMIUM)}, args: ['--no-sandbox'] } } };\n`);
-    const cli = join(app, 'node_modules', '@playwright', 'test', 'cli.js');
-    const { code, out } = await run(process.execPath, [cli, 'test', '--reporter=line'], { cwd: app, timeoutMs: 120_000, env: { CI: '1', FORCE_COLOR: '0' } });
+    writeFileSync(join(app, 'tests', 'fixtures.ts'), quickstart('qa-shop-fixture'));
+    // What the README leaves to the reader: an app with startShop(gateway), and a spec on the fixture.
+    writeFileSync(join(app, 'shop.mjs'), SHOP);
+    writeFileSync(join(app, 'tests', 'shop.spec.ts'), SHOP_SPEC);
+    expect(readdirSync(app).filter((f) => f.startsWith('playwright.config'))).toEqual([]);
+
+    // This machine's browser is the system's; Playwright's own is not where Playwright looks.
+    const env = { CI: '1', FORCE_COLOR: '0', PLAYWRIGHT_BROWSERS_PATH: noBrowsers, CHROMIUM_PATH: undefined };
+    const own = await run(process.execPath, ['--input-type=module', '-e', "console.log((await import('@playwright/test')).chromium.executablePath())"], { cwd: app, timeoutMs: 30_000, env });
+    expect(own.code, own.out).toBe(0);
+    expect(own.out.trim().startsWith(noBrowsers), own.out).toBe(true);
+    expect(existsSync(own.out.trim())).toBe(false);
+    expect(systemChromiumPaths().some((p) => existsSync(p)), `no system Chromium: ${systemChromiumPaths().join(', ')}`).toBe(true);
+
+    const { code, out } = await run('sh', ['-e', '-c', quickstart('qa-run')], { cwd: app, timeoutMs: 150_000, env });
     expect(code, out).toBe(0);
-    expect(out).toMatch(/1 passed/);
-  }, 150_000);
+    expect(out).toMatch(/\b2 passed/);
+    expect(out).not.toMatch(/failed|flaky|skipped/);
+  }, 180_000);
+
+  test('with no Chromium where the kit looks, a test that opens a page fails naming the places tried; one without a page passes', async () => {
+    expect(app, 'the install test runs first').toBeDefined();
+    writeFileSync(join(app, 'tests', 'api.spec.ts'), API_SPEC);
+    const wrong = join(work, 'no-chromium', 'chrome');
+    const cli = join(app, 'node_modules', '@playwright', 'test', 'cli.js');
+    const { code, out } = await run(process.execPath, [cli, 'test', '--reporter=line'], {
+      cwd: app, timeoutMs: 150_000, env: { CI: '1', FORCE_COLOR: '0', PLAYWRIGHT_BROWSERS_PATH: noBrowsers, CHROMIUM_PATH: wrong },
+    });
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/\b2 failed/);
+    expect(out).toMatch(/\b1 passed/);
+    expect(out).toMatch(/tessera-gateway\/playwright: no Chromium to launch\. Tried:\s+- CHROMIUM_PATH=\S+no-chromium\/chrome \(no such file\)/);
+    expect(out).not.toMatch(/Executable doesn't exist/);
+  }, 180_000);
 
   test('the Playwright checkout example, installed from the tarball, passes: pay, receipt, webhook, declines, CVV check', async () => {
     expect(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: node test/setup/ensure-chromium.mjs`).toBe(true);

@@ -10,6 +10,12 @@ export function quickstart(name: string): string {
   return m[1];
 }
 
+/** The names of every `<!-- quickstart:NAME -->` block of the README, in order. */
+export function quickstartNames(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  return [...readme.matchAll(/<!-- quickstart:([\w-]+) -->/g)].map((m) => m[1]);
+}
+
 /** A block with the README's placeholders replaced by a running gateway's values. */
 export function filled(block: string, values: { url: string; publicKey?: string; privateKey?: string; port?: number }): string {
   let out = block.replaceAll('http://127.0.0.1:8080', values.url);

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { TestGateway, startTestGateway } from '../../server/testing/index.js';
 import { launchChromium } from '../e2e/gateway.js';
 import { freePort } from '../server/notify/notify-fixtures.js';
-import { filled, quickstart } from './readme-blocks.js';
+import { filled, quickstart, quickstartNames } from './readme-blocks.js';
 
 // The README's quick start for a checkout page and a merchant server, as written there, against a
 // real gateway in Chromium: only the keys, the gateway's address and the shop's port are replaced.
-// (The QA-suite block runs in test/qa/package.test.ts, where the package is installed.)
+// (The QA blocks run in test/qa/package.test.ts, where the package is installed.)
 
 let gw: TestGateway;
 let browser: Browser;
@@ -54,4 +54,10 @@ test('the checkout page and the merchant server of the quick start take a paymen
   } finally {
     shop.kill();
   }
+});
+
+test('every quick-start block of the README is one the suite runs', () => {
+  // checkout and server: here; qa-install, qa, qa-run and qa-shop-fixture: package.test.ts.
+  // A new block needs a test that runs it as written, and its name here.
+  expect(quickstartNames(), 'README.md quickstart blocks').toEqual(['checkout', 'server', 'qa-install', 'qa', 'qa-run', 'qa-shop-fixture']);
 });
