@@ -25,7 +25,10 @@ describe('docs/deploy/nginx.conf', () => {
   });
 
   test('keeps /metrics, /healthz and /readyz inside', () => {
-    for (const path of ['/metrics', '/healthz', '/readyz']) expect(code).toMatch(new RegExp(`location = ${path}\\s*\\{\\s*deny all;\\s*\\}`));
+    // Prefix blocks: the gateway ignores a trailing slash (/metrics/ is /metrics), an exact block would not.
+    for (const path of ['/metrics', '/healthz', '/readyz', '/_tessera/']) expect(code).toMatch(new RegExp(`location \\^~ ${path}\\s*\\{\\s*deny all;\\s*\\}`));
+    expect(code).not.toMatch(/location = \//);
+    expect(code).not.toMatch(/return 301 https:\/\/\$host/);
   });
 
   test('replaces X-Forwarded-For with the address it saw, for the TRUST_PROXY it names', () => {

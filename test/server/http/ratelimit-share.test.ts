@@ -151,3 +151,17 @@ test.skipIf(!REDIS)(`the same botnet on Redis counters${REDIS ? '' : ' (skipped:
     await r.close();
   }
 });
+
+describe('IPv6: a share per /48 (an outside review: one host with a routed /48 was 65,536 addresses)', () => {
+  test('past the key\'s ceiling, /64s of one /48 share one share, while another /48 keeps its own', async ({ newGateway }) => {
+    const gw = await newGateway({ limits: { perIp: 0, perKey: 20, keyFloor: 3, failures: 0 } });
+    // Fill the key to its ceiling from twenty addresses: past it, each address's share is the floor, 3.
+    for (let i = 0; i < 20; i++) expect(await outcome(gw, 'test', visa, `192.0.2.${i + 1}`)).toBe('token');
+    // One host in 2001:db8:aa::/48, drawing a fresh /64 per request: three, then refused (by /64s it got all six).
+    const host: string[] = [];
+    for (let i = 1; i <= 6; i++) host.push(await outcome(gw, 'test', visa, `2001:db8:aa:${i.toString(16)}::1`));
+    expect(host).toEqual(['token', 'token', 'token', 'RATE01 key', 'RATE01 key', 'RATE01 key']);
+    // A shopper of another site still has its share.
+    expect(await outcome(gw, 'test', visa, '2001:db8:bb:1::1')).toBe('token');
+  });
+});
