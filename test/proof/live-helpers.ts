@@ -1,6 +1,7 @@
 // Machinery of test/proof/live-processing.test.ts: a private build of the committed tree (never the
-// shared dist/ of the working copy), gateway nodes and `tessera` commands run from it, and a scan
-// of a directory's files for a secret's bytes.
+// shared dist/ of a working copy others edit, unless that dist/ is the committed tree's: see
+// privateBuild), gateway nodes and `tessera` commands run from it, and a scan of a directory's files
+// for a secret's bytes.
 import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,12 @@ const run = promisify(execFile);
  */
 export async function privateBuild(): Promise<{ main: string; commit: string; built: boolean }> {
   const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  // A checkout with no tracked file changed whose dist/ says it was built from this very commit with
+  // no tracked file changed (dist/build-info.json, written last by npm run build: a fresh clone's
+  // `npm test`, as CI runs it) holds the committed tree's build already: compiling it again cost
+  // 8-19 s of CPU in the proof lane (docs/decisions/test-suite-time.md).
+  const shared = join(ROOT, 'dist', 'server', 'main.js');
+  if (existsSync(shared) && builtFromClean(commit)) return { main: shared, commit, built: false };
   const dir = join(tmpdir(), `tessera-live-build-${commit.slice(0, 12)}`);
   const main = join(dir, 'dist', 'server', 'main.js');
   if (existsSync(join(dir, '.built'))) return { main, commit, built: false };
@@ -40,6 +47,18 @@ export async function privateBuild(): Promise<{ main: string; commit: string; bu
     rmSync(work, { recursive: true, force: true });
   }
   return { main, commit, built: true };
+}
+
+/** dist/ was built from `commit` with no tracked file changed, and none is changed now. */
+function builtFromClean(commit: string): boolean {
+  let info: { commit?: unknown };
+  try {
+    info = JSON.parse(readFileSync(join(ROOT, 'dist', 'build-info.json'), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (info.commit !== commit.slice(0, 12)) return false; // another commit, "-dirty", or "unknown"
+  return execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() === '';
 }
 
 /** The environment of every process of the build: nothing of this process's database settings leaks in. */
