@@ -53,7 +53,12 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** Settings that carry a password or a signing secret: each may come from NAME_FILE too (secretOf). */
+const SECRET_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'SMS_WEBHOOK_SECRET'];
+
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const env: NodeJS.ProcessEnv = { ...environment };
+  for (const name of SECRET_SETTINGS) if (env[`${name}_FILE`]) env[name] = secretOf(environment, name);
   const port = Number(env.PORT || 8080);
   if (!/^\d*$/.test(env.PORT ?? '') || port > 65535) throw new ConfigError(`PORT must be a port number 0-65535, got ${JSON.stringify(env.PORT)}`);
   return {

@@ -121,7 +121,7 @@ export const CATALOGUE = {
   VAULT01: [503, "stored payment data cannot be read with this node's data key (TESSERA_DATA_KEY, TESSERA_DATA_KEYS_RETIRED); nothing was changed, the operator must configure the key it was encrypted with"],
   VAULT02: [422, 'the stored payment data of this record fails its integrity check (altered, or copied from another record) and cannot be used; tokenize the card or account again'],
   VAULT03: [503, "this node's data key (TESSERA_DATA_KEY) is not the one the cluster writes under (it was retired by tessera data-key reencrypt, or the cluster's key is not configured here); nothing was stored; retry, another node can take the request"],
-  URL01: [400, 'the URL names a host that is not public (loopback, private, link-local or reserved address); Tessera calls public addresses only, loopback too in test mode, and what the gateway operator allows'],
+  URL01: [400, 'the URL names a host that is not public (loopback, private, link-local or reserved address); Tessera calls public addresses only, loopback too in test mode on a development gateway (tessera serve --dev) or the QA kit, and what the gateway operator allows'],
   CLOCK03: [409, 'an advance of this test clock is under way; GET /test_helpers/clock shows how far it has got; advance again when it has finished'],
   ADMIN01: [401, 'the admin token is missing or wrong: only the tessera command on this machine, reading the control file in the data directory, may call this route'],
   MERCHANT01: [404, 'merchant not found'],

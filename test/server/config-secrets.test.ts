@@ -35,4 +35,26 @@ describe('secrets from files', () => {
     writeFileSync(empty, '\n');
     expect(() => loadConfig({ TESSERA_DATA_KEY_FILE: empty })).toThrow(`TESSERA_DATA_KEY_FILE: ${empty} is empty`);
   });
+
+  test('the other secrets too: DATABASE_URL, REDIS_URL, SMTP_URL, SMS_WEBHOOK_SECRET from NAME_FILE (docker inspect shows -e values)', () => {
+    const write = (name: string, text: string) => {
+      const file = join(dir, name);
+      writeFileSync(file, `${text}\n`, { mode: 0o600 });
+      return file;
+    };
+    const cfg = loadConfig({
+      DATABASE_URL_FILE: write('db', 'postgres://app:s3cret@db.internal/tessera'),
+      REDIS_URL_FILE: write('redis', 'redis://:pw@cache.internal:6379'),
+      SMTP_URL_FILE: write('smtp', 'smtps://mailer:pw@smtp.example.com'),
+      SMS_WEBHOOK_URL: 'https://sms.example.com/send',
+      SMS_WEBHOOK_SECRET_FILE: write('sms', 'whsec'),
+    });
+    expect(cfg.databaseUrl).toBe('postgres://app:s3cret@db.internal/tessera');
+    expect(cfg.redisUrl).toBe('redis://:pw@cache.internal:6379');
+    expect(cfg.notify.smtpUrl).toBe('smtps://mailer:pw@smtp.example.com');
+    expect(cfg.notify.smsWebhookSecret).toBe('whsec');
+    // Read as if given directly: a file holding a bad URL is refused the same way.
+    expect(() => loadConfig({ DATABASE_URL_FILE: write('bad', 'mysql://x') })).toThrow(ConfigError);
+    expect(() => loadConfig({ REDIS_URL: 'redis://a', REDIS_URL_FILE: write('r2', 'redis://b') })).toThrow(/REDIS_URL and REDIS_URL_FILE are both set/);
+  });
 });
