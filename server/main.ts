@@ -12,6 +12,7 @@ import { startFailureLine } from './lib/describe-error.js';
 import { processorCommand } from './processor-command.js';
 import { ROOT } from './paths.js';
 import { RunningTessera, startTessera } from './start.js';
+import { demoMerchantId } from './domain/merchant/keys.js';
 
 function open(config: Config): Promise<Db> {
   return openDatabase({
@@ -56,6 +57,12 @@ async function serve(config: Config, dev: boolean): Promise<void> {
     console.error('');
   }
   const noMerchant = !dev && (await gw.db.query('SELECT 1 FROM merchants LIMIT 1')).length === 0;
+  // A database first started in development mode (or by a version that made it on every first
+  // start) keeps its demo merchant, whose test keys were printed: say so at each production start.
+  const demoLeft = dev ? null : await demoMerchantId(gw.db);
+  if (demoLeft) {
+    console.warn(`warning: the demo merchant ${demoLeft} of a development start is in this database, and its test keys were printed at that start; roll its keys (dashboard, Keys) or stop using it`);
+  }
   const shutdown = (signal: string) => {
     gw.app.log.info({ signal }, 'shutting down');
     void gw.close().then(() => process.exit(0));

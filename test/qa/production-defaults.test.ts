@@ -90,6 +90,18 @@ describe('test-mode webhooks to loopback: development only', () => {
     expect((await hook(dev.url, dev.privateKey!)).status).toBe(200);
   });
 
+  test('a production start on a database a development start made warns of the demo merchant and its printed keys', async () => {
+    const dir = freshDir();
+    const dev = await serve({ dataDir: dir, dev: true });
+    expect(dev.privateKey).toMatch(/^test_sk_/);
+    await dev.stop();
+    const prod = await serve({ dataDir: dir, dev: false });
+    expect(prod.output()).toMatch(/warning: the demo merchant \S+ of a development start is in this database, and its test keys were printed/);
+    expect(prod.output()).not.toMatch(KEY);
+    const clean = await serve({ dataDir: freshDir(), dev: false });
+    expect(clean.output()).not.toMatch(/demo merchant/);
+  });
+
   test('TESSERA_TEST_LOOPBACK=on lets a production gateway allow it (a QA environment)', async () => {
     const dir = freshDir();
     const qa = await serve({ dataDir: dir, dev: false, env: { TESSERA_TEST_LOOPBACK: 'on' } });
