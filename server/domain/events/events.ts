@@ -140,10 +140,14 @@ export interface EventFilter {
 
 const EVENT_ID = /^evt_[0-9a-f]{24}$/;
 
-/** GET /events: the scope's events, newest first; `type` and `resource` filter. */
+/**
+ * GET /events: the scope's events, newest first; `type` and `resource` filter. A webhook test
+ * send (resource `test`, recorded for its delivery: webhook-test.ts) is not an event of the
+ * merchant's resources: it is listed under deliveries only, and GET /events/:id knows no evt_test_ id.
+ */
 export async function listEvents(q: Queryable, scope: Scope, page: Page, filter: EventFilter = {}) {
   const params: unknown[] = [scope.merchantId, scope.env];
-  let where = 'merchant_id = $1 AND env = $2';
+  let where = "merchant_id = $1 AND env = $2 AND resource <> 'test'";
   for (const f of ['type', 'resource'] as const) {
     const v = filter[f];
     if (v === undefined || v === '') continue;

@@ -78,6 +78,10 @@ describe('POST /webhooks/strategies/:id/test', () => {
       // The home page's latest events leave it out.
       const summary = await gw.app.inject({ url: '/api/v1/dashboard/summary', headers: basic(m.test.private_key) });
       expect(summary.json().recent_events.map((e: any) => e.type)).not.toContain('test');
+      // Nor does GET /events: a test send is a delivery, not an event of the merchant's resources.
+      const events = await a.ok('GET', '/events?limit=100');
+      expect(events.list.map((e: any) => e.id)).not.toContain(sent.event_id);
+      expect((await a.ok('GET', '/events?type=test')).list).toEqual([]);
     } finally {
       await a.ok('DELETE', `/webhooks/rules/${rule.id}`);
     }
