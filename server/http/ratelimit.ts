@@ -47,17 +47,20 @@ export const DEFAULT_LIMITS: Readonly<Required<RateLimits>> = {
   perIp: 300, perKey: 3000, keyFloor: 10, failures: 200, keyIpFailures: 10, ipFailures: 30, authFailures: 20,
 };
 
+/** An IPv4 address (IPv4-mapped IPv6 included) as is, or the first `v6Groups` 16-bit groups of an IPv6 address as a prefix. */
+function addressUnit(ip: string, v6Groups: number): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const a = ipaddr.process(ip);
+  if (a.kind() === 'ipv4') return a.toString();
+  return `${(a as ipaddr.IPv6).parts.slice(0, v6Groups).map((p) => p.toString(16)).join(':')}::/${v6Groups * 16}`;
+}
+
 /**
  * The unit an address is counted in: an IPv4 address (IPv4-mapped IPv6 included), or the /64 of
  * an IPv6 address, since one subscriber usually holds a whole /64 and could otherwise draw a fresh
  * address for every attempt.
  */
-export function clientOf(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
-  const a = ipaddr.process(ip);
-  if (a.kind() === 'ipv4') return a.toString();
-  return `${(a as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
-}
+export const clientOf = (ip: string) => addressUnit(ip, 4);
 
 /**
  * The unit the key's shares are counted in (past the key's ceiling, each has its share): an IPv4
@@ -65,38 +68,27 @@ export function clientOf(ip: string): string {
  * free tunnel-broker allocation) be 65,536 addresses and take the floor 65,536 times a minute (an
  * outside review measured 655,360 requests through a ceiling of 3,000); a /48 is one site.
  */
-export function shareUnitOf(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
-  const a = ipaddr.process(ip);
-  if (a.kind() === 'ipv4') return a.toString();
-  return `${(a as ipaddr.IPv6).parts.slice(0, 3).map((p) => p.toString(16)).join(':')}::/48`;
-}
-
-const hashedShares = new Map<string, string>();
-const hashShare = (ip: string) => {
-  let h = hashedShares.get(ip);
-  if (h === undefined) {
-    h = createHash('sha256').update(shareUnitOf(ip)).digest('hex').slice(0, 16);
-    remember(hashedShares, ip, h, HASHED_MAX);
-  }
-  return h;
-};
+export const shareUnitOf = (ip: string) => addressUnit(ip, 3);
 
 /**
- * Addresses are counted, not stored: buckets hold a hash. Remembered for the last HASHED_MAX
- * addresses (every token request asks; parsing and hashing cost 5-12 µs); an attacker drawing
- * fresh addresses only pushes older ones out.
+ * Addresses are counted, not stored: buckets hold a hash of their unit. Remembered for the last
+ * HASHED_MAX addresses (every token request asks; parsing and hashing cost 5-12 µs); an attacker
+ * drawing fresh addresses only pushes older ones out.
  */
 const HASHED_MAX = 4096;
-const hashed = new Map<string, string>();
-const hashClient = (ip: string) => {
-  let h = hashed.get(ip);
-  if (h === undefined) {
-    h = createHash('sha256').update(clientOf(ip)).digest('hex').slice(0, 16);
-    remember(hashed, ip, h, HASHED_MAX);
-  }
-  return h;
-};
+function unitHasher(unitOf: (ip: string) => string): (ip: string) => string {
+  const hashed = new Map<string, string>();
+  return (ip) => {
+    let h = hashed.get(ip);
+    if (h === undefined) {
+      h = createHash('sha256').update(unitOf(ip)).digest('hex').slice(0, 16);
+      remember(hashed, ip, h, HASHED_MAX);
+    }
+    return h;
+  };
+}
+const hashClient = unitHasher(clientOf);
+const hashShare = unitHasher(shareUnitOf);
 
 /** Codes that mean "this card or account data was refused": what card testing produces. */
 const REFUSALS = new Set<string>([E.CARD_NUMBER_INVALID, E.VISA_INVALID, E.MASTERCARD_INVALID, E.AMEX_INVALID, E.DINERS_INVALID,
