@@ -15,6 +15,7 @@ import { TokenLimiter } from './http/ratelimit.js';
 import { ConnectionLimits, capConnections, connectionLimitsFrom, proxyPeers } from './http/connections.js';
 import { Metrics } from './metrics.js';
 import { collectRoutes } from './openapi.js';
+import { readFieldTables } from './http/input.js';
 import demoRoutes from './routes/demo.js';
 import fieldsRoutes from './routes/fields.js';
 import dashboardRoutes from './routes/dashboard.js';
@@ -172,6 +173,7 @@ export async function buildApp(
   registerHeaders(app);
 
   const openapi = collectRoutes(app);
+  readFieldTables(app);
   await app.register(staticRoutes);
   await app.register(fieldsRoutes);
   await app.register(healthRoutes);

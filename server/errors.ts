@@ -304,6 +304,7 @@ export const MUST = {
   COUNTRY: 'must be a 3-letter ISO 3166 code',
   PHONE: 'must be 7 to 15 digits, optionally with a leading +',
   REQUIRED: 'is required',
+  EMAIL: 'must be an email address',
 } as const;
 
 /** 400 REQ01 naming one field: `invalid('send_receipt', MUST.BOOL)` is "send_receipt must be true or false". */

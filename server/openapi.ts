@@ -1,6 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { CATALOGUE, E, type ErrorCode } from './errors.js';
 import { DOCUMENTED, Errors } from './schemas/common.js';
+import { documentedOf, tableOf } from './schemas/fields.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,8 +32,11 @@ interface Collected {
 /** `/charge/:id` → `/charge/{id}` */
 const openPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-/** The documented form of a body or query schema (a `loose()` one keeps it apart from what is validated). */
-const documented = (schema: any) => schema?.[DOCUMENTED] ?? schema;
+/** The documented form of a body or query schema: a field table's (closed, with what is required), else the schema. */
+const documented = (schema: any) => {
+  const table = tableOf(schema);
+  return table ? documentedOf(table) : schema?.[DOCUMENTED] ?? schema;
+};
 
 /**
  * Builds OpenAPI 3.1 from the routes' own schemas and error lists, so the document cannot drift
@@ -150,6 +154,7 @@ function operation(r: Collected): Record<string, unknown> {
   if (body) {
     const media = { schema: body, example: exampleOf(body) };
     op.requestBody = {
+      required: (body.required ?? []).length > 0,
       content: { 'application/json': media, 'application/x-www-form-urlencoded': media, 'multipart/form-data': media },
     };
   }
@@ -168,7 +173,10 @@ function build(routes: Collected[]): object {
       title: 'Tessera payment gateway',
       version: '1',
       description: 'HTTP Basic: the API key is the username, the password is empty. Bodies: JSON, form-encoded or '
-        + 'multipart/form-data. Every error answers `{ errors: [{ code, message }] }`; x-error-codes lists every code.',
+        + 'multipart/form-data. Every error answers `{ errors: [{ code, message }] }`; x-error-codes lists every code. '
+        + 'Request bodies are documented closed (`additionalProperties: false`) so that a client generated from this '
+        + 'document catches a misspelt field; the gateway itself ignores fields it does not know, as existing clients '
+        + 'of this API family send extra ones. Form bodies may send numbers and booleans as text.',
     },
     servers: [{ url: '/api/v1' }],
     components: {

@@ -1,4 +1,4 @@
-import type { OpenPage } from '../domain/shared/validate.js';
+import type { OpenPage } from '../lib/validate.js';
 
 /** The list envelope every list answers with (design §Wire). An open page's limit is the rows answered. */
 export function listEnvelope<T>(list: T[], page: OpenPage, total: number) {

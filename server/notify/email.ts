@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import { isEmail } from '../domain/shared/validate.js';
+import { isEmail } from '../lib/validate.js';
 import type { EmailMessage } from '../domain/events/outbox.js';
 import { SendError, Transport } from './outbox.js';
 

@@ -1,4 +1,4 @@
-import { isEmail, normalisePhone } from '../domain/shared/validate.js';
+import { isEmail, normalisePhone } from '../lib/validate.js';
 import type { MessageKind } from '../domain/events/outbox.js';
 
 // Which test-mode messages may leave the gateway (docs/decisions/test-messages.md). A test key is

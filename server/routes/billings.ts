@@ -9,7 +9,7 @@ import { sendChargeReceipt } from '../domain/documents/receipts.js';
 import { resolveRuns } from '../domain/billing/run-outcome.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../domain/shared/validate.js';
+import { readPage } from '../lib/validate.js';
 
 
 /** Spec 4.7 (billings), plus GET /billings. Callbacks are signed with the secret of GET /webhooks/secret (routes/webhooks.ts). */

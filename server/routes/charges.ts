@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { readChargeInput, readRefundAmount } from '../domain/payments/charge-input.js';
+import { readChargeInput } from '../domain/payments/charge-input.js';
 import { chargeTokenAtOnce, chargesAtOnce, createCharge } from '../domain/payments/charges.js';
 import { chargeFailure, completeCharge } from '../domain/payments/charge-finish.js';
 import { connectorFor } from '../domain/merchant/connectors.js';
@@ -12,12 +12,11 @@ import { resolveRuns } from '../domain/billing/run-outcome.js';
 import { getSettings } from '../domain/merchant/settings.js';
 import type { Scope } from '../domain/merchant/keys.js';
 import { Transaction, getTransaction, listTransactions, refundCharge } from '../domain/payments/transactions.js';
-import { ChargeBody, RefundBody, TransactionSchema, TransactionsQuery, presentTransaction } from '../schemas/transactions.js';
+import { ChargeFields, RefundFields, TransactionSchema, TransactionsQuery, presentTransaction } from '../schemas/transactions.js';
 import { List } from '../schemas/common.js';
 import { E, ErrorCode, GatewayError } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../domain/shared/validate.js';
 
 
 
@@ -87,7 +86,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
         E.DATA_KEY_MISMATCH, E.DATA_INTEGRITY_FAILED, E.NO_LIVE_PROCESSOR, E.PROCESSOR_OUTCOME_UNKNOWN, E.PROCESSOR_REFUSED, E.PROCESSOR_NO_RECORD],
       deadlineMs: PROCESSING_DEADLINE_MS,
     },
-    schema: { summary: 'Charge a token, a stored method or a card', body: ChargeBody, response: { 200: TransactionSchema } },
+    schema: { summary: 'Charge a token, a stored method or a card', body: ChargeFields, response: { 200: TransactionSchema } },
   }, async (req, reply) => {
     // A decline is recorded (committed) before its 402 is answered. Without an Idempotency-Key to
     // remember in the same transaction, a test-mode charge writes in one statement and needs no
@@ -97,12 +96,11 @@ export default async function chargeRoutes(app: FastifyInstance) {
     // too, and the charge's one statement queues its deliveries (domain/events/events.ts, recordEvent).
     const connector = await connectorOf(req.identity);
     const deps = { vault, connector };
-    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const fields = ChargeFields.from(req);
     const atOnce = !req.idempotency && !!connector?.local;
-    const first = atOnce ? await readForCharge(db, req.identity, raw, req.now) : null;
+    const first = atOnce ? await readForCharge(db, req.identity, fields, req.now) : null;
     const settings = first?.settings ?? await getSettings(db, req.identity);
-    const body = await applyReceiptDefaults(db, req.identity, raw, settings);
-    const input = readChargeInput(req.identity, body, req.now);
+    const input = readChargeInput(req.identity, await applyReceiptDefaults(db, req.identity, fields, settings), req.now);
     const targets = first?.heard ? await readTargets(db, req.identity, 'transaction') : undefined;
     const opts = { settings, first: first ?? undefined, targets, payerIp: req.ip };
     if (!connector?.local) {
@@ -143,10 +141,10 @@ export default async function chargeRoutes(app: FastifyInstance) {
         errors: [E.CHARGE_NOT_FOUND, E.REFUND_TOO_LARGE, E.REFUND_NOT_SETTLED, E.AMOUNT_INVALID, E.NO_LIVE_PROCESSOR,
           E.REFUND_BEFORE_SETTLEMENT, E.REFUND_REFUSED, E.PROCESSOR_OUTCOME_UNKNOWN],
       },
-      schema: { summary: 'Refund a settled charge, whole or in part', body: RefundBody, response: { 200: TransactionSchema } },
+      schema: { summary: 'Refund a settled charge, whole or in part', body: RefundFields, response: { 200: TransactionSchema } },
     },
     async (req) => {
-      const amount = readRefundAmount((req.body as Record<string, unknown> | undefined)?.amount);
+      const { amount } = RefundFields.from(req);
       const connector = await connectorOf(req.identity);
       // A live refund's record is its refund row (replayRefund reads what became of it).
       const { txn, pending } = await req.tx((q) => refundCharge(q, req.identity, req.params.id, amount, req.now, connector),
@@ -160,7 +158,7 @@ export default async function chargeRoutes(app: FastifyInstance) {
   app.get('/transactions', {
     config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List transactions, newest first', querystring: TransactionsQuery, response: { 200: List(TransactionSchema) } },
   }, async (req) => {
-    const page = readPage(req.query);
+    const page = TransactionsQuery.from(req);
     const { list, total } = await listTransactions(db, req.identity, page);
     return listEnvelope(list.map(presentTransaction), page, total);
   });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { E, GatewayError } from '../errors.js';
-import { readBool } from '../domain/shared/validate.js';
+import { readBool } from '../lib/validate.js';
 import { AdvanceDeps, advanceTestClock, clockStatus, stopAdvances } from '../jobs/test-clock.js';
 import { AdvanceBody, ClockSchema, WaitQuery } from '../schemas/test-helpers.js';
 

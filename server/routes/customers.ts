@@ -3,7 +3,7 @@ import { createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCust
 import { readCustomerInput } from '../domain/instruments/customer-input.js';
 import { E, invalid, MUST } from '../errors.js';
 import { BRAND_ERRORS } from './methods.js';
-import { readPage, text } from '../domain/shared/validate.js';
+import { readPage, text } from '../lib/validate.js';
 import { CustomerBody, CustomerList, CustomerSchema, CustomerSearchBody, DeleteCustomerQuery } from '../schemas/customers.js';
 import { PageQuery, Success } from '../schemas/common.js';
 

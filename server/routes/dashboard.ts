@@ -14,7 +14,7 @@ import { List } from '../schemas/common.js';
 import {
   DashboardTransactionSchema, KeysSchema, NewKeySetBody, NewKeySetSchema, OverviewSchema, ProcessorSchema, TestCardsSchema, TransactionsQuery,
 } from '../schemas/dashboard.js';
-import { readPage } from '../domain/shared/validate.js';
+import { readPage } from '../lib/validate.js';
 import { PUBLIC_DIR } from '../paths.js';
 
 

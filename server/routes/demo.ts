@@ -6,7 +6,7 @@ import { createCharge } from '../domain/payments/charges.js';
 import { createCustomer } from '../domain/instruments/customers.js';
 import { readCustomerInput } from '../domain/instruments/customer-input.js';
 import { Scope, demoMerchantId, demoPublicKey } from '../domain/merchant/keys.js';
-import { TransactionSchema, presentTransaction } from '../schemas/transactions.js';
+import { TransactionSchema, presentTransaction, ChargeFields } from '../schemas/transactions.js';
 import { E, GatewayError } from '../errors.js';
 import { PUBLIC_DIR } from '../paths.js';
 
@@ -101,7 +101,7 @@ function demoCharge(app: FastifyInstance): void {
       charge = { customer_id: customerId, amount, description: 'Demo checkout (saved customer)' };
     }
     const now = clock.now();
-    const input = readChargeInput(scope, charge, now);
+    const input = readChargeInput(scope, ChargeFields.read(charge), now);
     const { txn, failure } = await req.tx((q) => createCharge(q, { vault, connector: app.services.processors.simulator }, scope, input, now));
     if (failure) throw failure;
     return { customer_id: customerId, transaction: presentTransaction(txn) };

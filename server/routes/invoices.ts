@@ -3,7 +3,7 @@ import { InvoiceInput } from '../domain/documents/invoice-input.js';
 import { InvoiceBody, InvoiceSchema, InvoicesQuery, MarkPaidBody, presentInvoice } from '../schemas/invoices.js';
 import { List, Success } from '../schemas/common.js';
 import { E } from '../errors.js';
-import { readMetadata, readPage, text } from '../domain/shared/validate.js';
+import { readMetadata, readPage, text } from '../lib/validate.js';
 import {
   createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, updateInvoice,
 } from '../domain/documents/invoices.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { E, invalid } from '../errors.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../domain/shared/validate.js';
+import { readPage } from '../lib/validate.js';
 import { OUTBOX_STATUSES, OutboxFilter, getOutboxMessage, listOutbox, retryOutboxMessage } from '../domain/events/outbox.js';
 import { OutboxQuery, OutboxSchema, presentOutbox } from '../schemas/outbox.js';
 import { List } from '../schemas/common.js';

@@ -8,7 +8,7 @@ import { E } from '../errors.js';
 import { getSubscription, subscribe, unsubscribe, withLastBillings } from '../domain/billing/subscriptions.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPageOrAll } from '../domain/shared/validate.js';
+import { readPageOrAll } from '../lib/validate.js';
 import { runSubscriptionNow } from '../jobs/scheduler.js';
 
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   cancelScheduled, createScheduled, getScheduled, listScheduled, readScheduledInput,
 } from '../domain/billing/scheduled.js';
-import { SPEC_PAGE_CODES, readPage } from '../domain/shared/validate.js';
+import { SPEC_PAGE_CODES, readPage } from '../lib/validate.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
 import { ScheduledBody, ScheduledSchema, presentScheduled } from '../schemas/scheduled.js';

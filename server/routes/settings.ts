@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { MerchantSettings, getSettings, readAllowedOrigins, updateSettings } from '../domain/merchant/settings.js';
 import { namedTemplateId } from '../domain/merchant/templates.js';
 import { forgetAllowedOrigins } from '../domain/merchant/allowed-origins.js';
-import { readBool, text } from '../domain/shared/validate.js';
+import { readBool, text } from '../lib/validate.js';
 import { E, GatewayError } from '../errors.js';
 import { SettingsBody, SettingsSchema } from '../schemas/settings.js';
 

@@ -7,7 +7,7 @@ import { listEnvelope } from '../http/paging.js';
 import { SubscribeBody } from '../schemas/plans.js';
 import { AllQuery, SubscriptionList, SubscriptionPair, SubscriptionSchema, presentSubscription } from '../schemas/subscriptions.js';
 import { E, type ErrorCode } from '../errors.js';
-import { readPageOrAll } from '../domain/shared/validate.js';
+import { readPageOrAll } from '../lib/validate.js';
 
 
 /** Spec 4.9, plus GET and POST /subscriptions/:id. */

@@ -4,7 +4,7 @@ import {
 } from '../domain/merchant/templates.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../domain/shared/validate.js';
+import { readPage } from '../lib/validate.js';
 import { TemplateBody, TemplateSchema, presentTemplate } from '../schemas/receipts.js';
 import { List, PageQuery, Success } from '../schemas/common.js';
 import { E } from '../errors.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { E, GatewayError, invalid } from '../errors.js';
 import { ResetSchema, SettleBody, SettleSchema } from '../schemas/test-helpers.js';
 import { SETTLE_DEFAULT_MS, SETTLE_MAX_MS, settle } from '../jobs/settle.js';
-import { wholeNumber } from '../domain/shared/validate.js';
+import { wholeNumber } from '../lib/validate.js';
 import { ResetCancelled, resetGate, resetPlan, resetTestEnvironment } from '../domain/merchant/reset.js';
 
 /** `timeout_ms` from the body or the query string: 0 to 60000 milliseconds, default 10000. */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Side, sideOf } from '../domain/merchant/allowed-origins.js';
 import { KeyIdentity } from '../domain/merchant/keys.js';
 import { createToken, getToken } from '../domain/instruments/tokens.js';
-import { CreatedTokenSchema, JsonpQuery, TokenBody, TokenSchema, presentToken } from '../schemas/tokens.js';
+import { CreatedTokenSchema, JsonpFields, TokenFields, TokenSchema, presentToken } from '../schemas/tokens.js';
 import { E, GatewayError } from '../errors.js';
 import { identify, nowFor } from '../http/auth.js';
 import { assertNoNul } from '../lib/input.js';
@@ -22,11 +22,11 @@ export default async function tokenRoutes(app: FastifyInstance) {
   app.get('/tokens/jsonp', {
     // No HEAD twin: it would make a token whose answer nobody reads (a script tag only GETs).
     exposeHeadRoute: false,
-    config: { access: 'none', errors: [E.JSONP_CALLBACK_INVALID] },
+    config: { access: 'none', errors: [E.JSONP_CALLBACK_INVALID], readsInput: 'handler' },
     schema: {
       summary: 'Tokenize from a web page (JSONP)',
       description: "The tokenizer's script load: answers `callback({...})` with status 200, the token or `{ errors }` inside, as POST /tokens would (key, card and rate-limit codes).",
-      querystring: JsonpQuery,
+      querystring: JsonpFields,
       produces: { 'application/javascript': { schema: { type: 'string' }, example: 'Tessera.callback_1({"class":"token","id":"tok_4f3c2b1a0e9d8c7b"});' } },
     },
   }, async (req, reply) => {
@@ -43,7 +43,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
       id = await identify(app, req, key, now, { browser: true });
       side = await sideFor(req, id, now);
       await limiter?.checkKey(id, req.ip, now, side);
-      const token = await createToken(db, vault, id, query, nowFor(id, now));
+      const token = await createToken(db, vault, id, TokenFields.read(query), nowFor(id, now));
       payload = reply.serializeInput(presentToken(token, { withBin: true }), CreatedTokenSchema);
     } catch (err) {
       let ge = toGatewayError(err as Error);
@@ -69,11 +69,13 @@ export default async function tokenRoutes(app: FastifyInstance) {
     '/tokens',
     {
       config: {
+        // Read in the handler, after the card-testing limits: a refused field counts against them as a refused card does.
+        readsInput: 'handler',
         access: 'public',
         errors: [E.CARD_NUMBER_INVALID, E.VISA_INVALID, E.MASTERCARD_INVALID, E.AMEX_INVALID, E.DINERS_INVALID, E.DISCOVER_INVALID,
           E.CSC_INVALID, E.ACCOUNT_UNVERIFIABLE, E.TOKEN_AMOUNT_INVALID, E.REAL_CARD_IN_TEST, E.TOKEN_RETRY, E.DATA_KEY_RETIRED],
       },
-      schema: { summary: 'Tokenize a card or bank account', body: TokenBody, response: { 200: CreatedTokenSchema } },
+      schema: { summary: 'Tokenize a card or bank account', body: TokenFields, response: { 200: CreatedTokenSchema } },
     },
     async (req, reply) => {
       const now = clock.now(); // limits count real time; the token lives on the merchant's clock
@@ -84,7 +86,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
       const side = limits ? await sideFor(req, req.identity, now) : 'other';
       await limits?.checkKey(req.identity, req.ip, now, side);
       try {
-        const token = await createToken(db, vault, req.identity, (req.body ?? {}) as Record<string, unknown>, req.now);
+        const token = await createToken(db, vault, req.identity, TokenFields.read(req.body), req.now);
         reply.header('cache-control', 'no-store');
         return presentToken(token, { withBin: true });
       } catch (err) {

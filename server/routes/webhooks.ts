@@ -15,7 +15,7 @@ import { sendTestEvent } from '../domain/events/webhook-test.js';
 import { E } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../domain/shared/validate.js';
+import { readPage } from '../lib/validate.js';
 
 type WithId = { Params: { id: string } };
 type Relation = { Params: { rule_id: string; strategy_id: string } };

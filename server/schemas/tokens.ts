@@ -1,6 +1,7 @@
 // A token (spec 2.3): what the tokenizer answers, and what it reads.
 import type { TokenRow } from '../domain/instruments/tokens.js';
-import { Bool, NullableInt, NullableStr as NStr, Str, Timestamp, Type, loose, type Static } from './common.js';
+import { Bool, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+import { type Input, fields, raw, scalar } from './fields.js';
 
 /** The allow-list of a token: never a number, a CVV or an account number. */
 const tokenProperties = {
@@ -53,36 +54,42 @@ export function presentToken(t: TokenRow, opts: { withBin: boolean }): TokenOut 
   return opts.withBin ? Object.assign(token, { bin_brand: t.bin_brand, bin_type: t.bin_type, bin_level: t.bin_level }) : token;
 }
 
-/** A payment-data field: text or a number; the domain checks it and answers the spec's codes. */
-const field = (description: string, example?: string | number) =>
-  Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], description, ...(example === undefined ? {} : { examples: [example] }) });
+/** A token's text fields (owner, address): also a charge's payer fields and a method's zip. */
+export const MAX_TEXT = 255;
 
-/** Payment data (spec 4.2): a card or a bank account. */
-const paymentFields = {
-  token_type: field('credit_card (default) or bank_account.', 'credit_card'),
-  card_owner_name: field('Name on the card.', 'Ada Lovelace'),
-  card_number: field('The card number (test mode: a test card).', '4111111111111111'),
-  card_exp_month: field('1 to 12.', '12'),
-  card_exp_year: field('Four digits.', '2030'),
-  csc: field('Security code.', '123'),
-  cvv: field('Security code (the same as csc).'),
-  bank_account_number: field('A bank account instead of a card.'),
-  bank_routing_number: field('ABA routing number, checksummed.'),
-  bank_account_holder_first_name: field("Account holder's first name."),
-  bank_account_holder_last_name: field("Account holder's last name."),
-  bank_account_type: field('checking or savings.'),
-  address_1: field('Billing address.'), address_2: field('Billing address.'), city: field('City.'),
-  state: field('Two-letter state.'), zip: field('For address verification.'), country: field('Country.'),
-  amount: field('The amount the token is meant for, in cents (informational).'),
+/**
+ * Payment data (spec 4.2), a card or a bank account: each field a string or a number (or absent),
+ * read as the browser tokenizer reads it; the card checks (src/checks.ts, through the domain's
+ * preparePaymentData) answer its faults with the spec's codes, in the spec's order.
+ */
+export const paymentFields = {
+  token_type: scalar('credit_card (default) or bank_account.', { example: 'credit_card', doc: { enum: ['credit_card', 'bank_account'] } }),
+  card_owner_name: scalar('Name on the card.', { example: 'Ada Lovelace', doc: { maxLength: 255 } }),
+  card_number: scalar('The card number (test mode: a test card).', { example: '4111111111111111' }),
+  card_exp_month: scalar('1 to 12.', { example: '12' }),
+  card_exp_year: scalar('Four digits (or two).', { example: '2030' }),
+  csc: scalar('Security code.', { example: '123' }),
+  cvv: scalar('Security code (the same as csc).'),
+  bank_account_number: scalar('A bank account instead of a card.'),
+  bank_routing_number: scalar('ABA routing number, checksummed.'),
+  bank_account_holder_first_name: scalar("Account holder's first name.", { doc: { maxLength: 255 } }),
+  bank_account_holder_last_name: scalar("Account holder's last name.", { doc: { maxLength: 255 } }),
+  bank_account_type: scalar('checking or savings.', { doc: { enum: ['checking', 'savings'] } }),
+  address_1: scalar('Billing address.', { doc: { maxLength: 255 } }), address_2: scalar('Billing address.', { doc: { maxLength: 255 } }),
+  city: scalar('City.', { doc: { maxLength: 255 } }), state: scalar('Two-letter state.', { doc: { maxLength: 255 } }),
+  zip: scalar('For address verification.', { doc: { maxLength: 255 } }), country: scalar('3-letter ISO 3166 code (default USA).'),
+  amount: scalar('The amount the token is meant for, in cents (informational).'),
 };
-/** Validated as it is (string, number or null per field), the rest by the domain. */
-export const TokenBody = Type.Partial(Type.Object(paymentFields), {
-  examples: [{ card_owner_name: 'Ada Lovelace', card_number: '4111111111111111', card_exp_month: '12', card_exp_year: '2030', csc: '123' }],
-});
+const TOKEN_EXAMPLE = { card_owner_name: 'Ada Lovelace', card_number: '4111111111111111', card_exp_month: '12', card_exp_year: '2030', csc: '123' };
+
+/** POST /tokens. */
+export const TokenFields = fields(paymentFields, { examples: [TOKEN_EXAMPLE] });
+/** Payment data as read: what the card checks take (preparePaymentData). */
+export type PaymentData = Partial<Input<typeof TokenFields>>;
 
 /** GET /tokens/jsonp: the tokenizer's request, a script load with everything in the query. */
-export const JsonpQuery = loose({
-  callback: Str({ description: 'The JavaScript function the answer calls.', examples: ['Tessera.callback_1'] }),
-  public_api_key: Str({ description: 'The public key (a private key here is refused as unknown).', examples: ['test_pk_…'] }),
+export const JsonpFields = fields({
+  callback: raw('The JavaScript function the answer calls.', { type: 'string' }, { example: 'Tessera.callback_1', required: true }),
+  public_api_key: raw('The public key (a private key here is refused as unknown).', { type: 'string' }, { example: 'test_pk_…', required: true }),
   ...paymentFields,
 });

@@ -1,7 +1,10 @@
 // A transaction (spec 2.2): a charge, its refunds, and what a charge request may carry.
+import { E, GatewayError } from '../errors.js';
 import {
-  Bool, Int, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, NullableTime, Type, loose, pageQuery, type Static,
+  Bool, Int, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, NullableTime, Type, type Static,
 } from './common.js';
+import { MAX_TEXT } from './tokens.js';
+import { type Amount, type Input, amount, bool, email, fields, metadata, optionalAmount, pageFields, sentText, text } from './fields.js';
 
 // The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
 export interface TransactionRow {
@@ -179,30 +182,87 @@ export function presentTransaction(t: Transaction): TransactionOut {
   };
 }
 
-const amount = Type.Union([Int(), Str()], { description: 'Cents, above zero (a form body sends it as text).', examples: [1999] });
-const text = (description: string, example?: string) => Str({ description, ...(example ? { examples: [example] } : {}) });
+/** The payer fields a charge may carry: each wins over the instrument's own (spec 4.1). */
+export const PAYER_FIELDS = ['company', 'website', 'email', 'first_name', 'last_name', 'address_1', 'address_2',
+  'city', 'state', 'zip', 'country', 'phone', 'fax'] as const;
+export type PayerField = (typeof PAYER_FIELDS)[number];
+const MAX_DESCRIPTION = 1000;
 
-/** POST /charge: a token, a customer's stored method, or a card sent directly (spec 4.1). */
-export const ChargeBody = loose({
-  token: text('A one-time token from the tokenizer.', 'tok_4f3c2b1a0e9d8c7b'),
-  customer_id: text("Charge this customer's stored method instead of a token."),
-  method_id: text("Which of the customer's methods (default: the customer's default method)."),
-  charge_bank_account: Type.Union([Bool(), Str()], { description: "true: the customer's default bank account; false: their default card." }),
-  amount,
-  description: text('At most 1000 characters.', 'Order 42'),
-  metadata: Type.Union([Metadata(), Str()], { description: 'Up to 8 KiB of your own keys, as an object or a JSON-encoded string.' }),
+export type ChargeShape = 'token' | 'customer' | 'card';
+type ParamsMissing = typeof E.CUSTOMER_CHARGE_PARAMS_MISSING | typeof E.TOKEN_CHARGE_PARAMS_MISSING;
+
+/**
+ * 48291 or 69002 when the shape's instrument (customer_id, token) or the amount is missing (absent
+ * or empty), naming only what is: "amount missing", or the catalogue's "parameters missing
+ * (customer_id, amount)" when both are. Scheduled transactions answer the same.
+ */
+export function requireChargeParams(code: ParamsMissing, instrument: [field: string, value: string | null], amount: Amount): void {
+  const missing = [instrument[1] === null && instrument[0], (amount === 'missing' || amount === 'empty') && 'amount'].filter((f): f is string => !!f);
+  if (missing.length) throw new GatewayError(code, missing.length === 1 ? `${missing[0]} missing` : undefined);
+}
+
+/**
+ * One path, three request shapes, chosen by the fields present (spec 4.1). A body naming a
+ * customer's method (or an empty customer_id) without a token is a charge by customer that lacks
+ * its customer_id: 48291, not the token shape's 69002.
+ */
+export function chargeShape(c: {
+  customer_id?: string | null; card_number?: string | null; token?: string | null; method_id?: string | null; charge_bank_account?: boolean;
+}): ChargeShape {
+  if (c.customer_id) return 'customer';
+  if (c.card_number) return 'card';
+  if (!c.token && (c.customer_id !== undefined || c.method_id || c.charge_bank_account !== undefined)) return 'customer';
+  return 'token';
+}
+
+/** A payer field: undefined when not sent (the instrument's own stands), null when sent blank (cleared). */
+const payerText = (description: string) => sentText(description, { max: MAX_TEXT });
+
+/**
+ * POST /charge (spec 4.1): a token, a customer's stored method, or a card sent directly, checked in
+ * the order its faults are answered: the shape's fields, then its required ones (69002, 48291) and
+ * the amount (59112, 99819), metadata, description, the receipt fields (69006), then the card's and
+ * the payer's own. A card's fields are then checked as a token's are (the domain: test cards and
+ * expiry depend on the merchant and the time).
+ */
+export const ChargeFields = fields({
+  customer_id: sentText("Charge this customer's stored method instead of a token."),
   card_number: text('A card sent directly instead of a token (cards only).'),
+  token: text('A one-time token from the tokenizer.', { example: 'tok_4f3c2b1a0e9d8c7b' }),
+  method_id: text("Which of the customer's methods (default: the customer's default method)."),
+  charge_bank_account: bool("true: the customer's default bank account; false: their default card."),
+  amount: amount('Cents, above zero (a form body sends it as text).', { required: true, example: 1999 }),
+  metadata: metadata(),
+  description: text('At most 1000 characters.', { max: MAX_DESCRIPTION, example: 'Order 42' }),
+  send_receipt: bool("Email a receipt (true/false, \"1\"/\"0\"); default: the customer's or merchant's setting."),
+  email_address: email('Where the receipt goes.', { code: E.RECEIPT_EMAIL_INVALID, example: 'ada@example.com' }),
+  receipt_template_id: text('The receipt template to use.'),
+  token_type: text('credit_card, if sent: a direct charge takes cards only (tokenize a bank account).'),
   card_exp_month: text('MM'), card_exp_year: text('YYYY'), card_owner_name: text('Name on the card (optional here).'),
   csc: text('Security code (cvv is read the same).'), cvv: text('Security code.'),
-  address_1: text('Billing address.'), address_2: text('Billing address.'), city: text('City.'), state: text('Two-letter state.'),
-  zip: text('For address verification.'), country: text('Country.'),
-  send_receipt: Type.Union([Bool(), Str()], { description: "Email a receipt (true/false, \"1\"/\"0\"); default: the customer's or merchant's setting." }),
-  email_address: text('Where the receipt goes.', 'ada@example.com'),
-  receipt_template_id: text('The receipt template to use.'),
-}, { examples: [{ token: 'tok_4f3c2b1a0e9d8c7b', amount: 1999, description: 'Order 42' }] });
+  company: payerText('Payer company.'), website: payerText('Payer website.'), email: payerText("Payer's email."),
+  first_name: payerText("Payer's first name."), last_name: payerText("Payer's last name."),
+  address_1: payerText('Billing address.'), address_2: payerText('Billing address.'), city: payerText('City.'),
+  state: payerText('Two-letter state.'), zip: payerText('For address verification.'), country: payerText('Country.'),
+  phone: payerText("Payer's phone."), fax: payerText("Payer's fax."),
+}, {
+  examples: [{ token: 'tok_4f3c2b1a0e9d8c7b', amount: 1999, description: 'Order 42' }],
+  rules: [{
+    after: 'amount',
+    check(c) {
+      const shape = chargeShape(c);
+      if (shape === 'token') requireChargeParams(E.TOKEN_CHARGE_PARAMS_MISSING, ['token', c.token ?? null], c.amount!);
+      if (shape === 'customer') requireChargeParams(E.CUSTOMER_CHARGE_PARAMS_MISSING, ['customer_id', c.customer_id ?? null], c.amount!);
+      if (shape === 'customer' && c.amount === 'not_positive') throw new GatewayError(E.CUSTOMER_AMOUNT_INVALID);
+      if (typeof c.amount !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
+    },
+  }],
+});
+export type ChargeFieldsInput = Input<typeof ChargeFields>;
 
-/** POST /charge/{id}/cancel: without an amount, the whole remainder is refunded. */
-export const RefundBody = loose({ amount }, { examples: [{ amount: 500 }] });
+/** POST /charge/{id}/cancel: without an amount, the whole remainder is refunded; a present but empty one is 59112. */
+export const RefundFields = fields({ amount: optionalAmount('Cents to refund (default: what remains).', E.AMOUNT_INVALID, { example: 500 }) },
+  { examples: [{ amount: 500 }] });
 
 /** GET /transactions. */
-export const TransactionsQuery = loose(pageQuery);
+export const TransactionsQuery = fields(pageFields());

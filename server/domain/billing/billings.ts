@@ -15,7 +15,7 @@ import { readIntId } from './plans.js';
 import { getSettings } from '../merchant/settings.js';
 import { SUB, SubscriptionRow, dueAtRun } from './subscriptions.js';
 import type { Transaction } from '../payments/transactions.js';
-import { isEmail, type Page, text } from '../shared/validate.js';
+import { isEmail, type Page, text } from '../../lib/validate.js';
 
 /**
  * What a run of recurring work needs inside its transaction: the vault for stored numbers, the

@@ -4,7 +4,7 @@ import { Frequency, FREQUENCIES, isFrequency, readDay } from './calendar.js';
 import type { OutboundPolicy } from '../../net/outbound.js';
 import type { Scope } from '../merchant/keys.js';
 import { vetTargetUrl } from '../merchant/target-url.js';
-import { isScalar, type OpenPage, parseAmount, text } from '../shared/validate.js';
+import { isScalar, type OpenPage, parseAmount, text } from '../../lib/validate.js';
 
 export interface PlanRow {
   id: number;

@@ -5,7 +5,7 @@ import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js
 import { findChargeableMethod } from '../instruments/customers.js';
 import type { Scope } from '../merchant/keys.js';
 import { getPlan, readIntId } from './plans.js';
-import { isScalar, type OpenPage, parseAmount, readBool, readMetadata, text } from '../shared/validate.js';
+import { isScalar, type OpenPage, parseAmount, readBool, readMetadata, text } from '../../lib/validate.js';
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'ended';
 

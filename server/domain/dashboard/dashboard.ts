@@ -6,7 +6,7 @@ import { E, GatewayError, invalid } from '../../errors.js';
 import { TEST_BANK, TEST_CARDS } from '../../processor/test-cards.js';
 import { Env, KeyIdentity, KeySet, Scope, createKeySet, listKeys } from '../merchant/keys.js';
 import type { TransactionFilter } from '../payments/transactions.js';
-import { END_INSTANT, MAX_AMOUNT, readInstant } from '../shared/validate.js';
+import { END_INSTANT, MAX_AMOUNT, readInstant } from '../../lib/validate.js';
 
 export type KeySetStatus = 'active' | 'expiring' | 'expired';
 

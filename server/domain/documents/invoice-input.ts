@@ -4,7 +4,7 @@ import { decodeJsonParam, isEmptyList } from '../../lib/input.js';
 import { MAX_LENGTH } from '../../schemas/customers.js';
 import { CUSTOMER_FIELDS, ContactField, invoiceField } from '../../schemas/invoices.js';
 import { Scope } from '../merchant/keys.js';
-import { isEmail, MAX_AMOUNT, parseAmount, readMetadata, text } from '../shared/validate.js';
+import { isEmail, MAX_AMOUNT, parseAmount, readMetadata, text } from '../../lib/validate.js';
 import type { Item } from '../../schemas/invoices.js';
 export type { Item } from '../../schemas/invoices.js';
 
@@ -123,7 +123,7 @@ function readContact(f: ContactField, v: unknown): string | null {
     if (!/^[A-Za-z]{2}$/.test(s)) throw invalid(name, 'must be the two-character state abbreviation');
     s = s.toUpperCase();
   }
-  if (f === 'email' && !isEmail(s)) throw invalid(name, 'must be an email address');
+  if (f === 'email' && !isEmail(s)) throw invalid(name, MUST.EMAIL);
   if (s.length > MAX_LENGTH[f]) throw tooLong(name, MAX_LENGTH[f]);
   return s;
 }

@@ -5,7 +5,7 @@ import { EventType, emitEvent } from '../events/events.js';
 import { InvoiceInput, Item, applyCustomer, readFields } from './invoice-input.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { dollars, escapeHtml } from './render.js';
-import { type Page, parseAmount } from '../shared/validate.js';
+import { type Page, parseAmount } from '../../lib/validate.js';
 import { CONTACT_COLUMNS, presentInvoice } from '../../schemas/invoices.js';
 import type { InvoiceStatus, Payment, InvoiceRow } from '../../schemas/invoices.js';
 export type { InvoiceStatus, Payment, InvoiceRow } from '../../schemas/invoices.js';

@@ -6,7 +6,7 @@ import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, re
 import { MerchantSettings, getSettings } from '../merchant/settings.js';
 import { findTemplate, getTemplate } from '../merchant/templates.js';
 import { Transaction, TransactionRow, getTransaction } from '../payments/transactions.js';
-import { isEmail, isScalar, normalisePhone, readBool, text } from '../shared/validate.js';
+import { isEmail, isScalar, normalisePhone, readBool, text } from '../../lib/validate.js';
 import type { ReceiptRow, ReceiptType } from '../../schemas/receipts.js';
 
 // Receipts (spec 2.6, 4.4). One path for every receipt: POST /charge/:id/receipt and the receipt
@@ -134,14 +134,14 @@ export async function sendReceipt(q: Queryable, scope: Scope, txnId: string, bod
 /**
  * Before a charge runs (outside its transaction): a template named in the body must exist
  * (10300, so nothing is charged on a typo), and the merchant's `default_receipts` counts as
- * `send_receipt: true` when the body does not say; the charge then applies its own rules
- * (69005 without an address). Returns the body the charge should see.
+ * `send_receipt: true` when the charge does not say; the charge then applies its own rules
+ * (69005 without an address). Returns the fields the charge should see.
  */
-export async function applyReceiptDefaults(q: Queryable, scope: Scope, body: Body, settings: MerchantSettings): Promise<Body> {
-  const named = text(body.receipt_template_id, 'receipt_template_id');
-  if (named !== null) await getTemplate(q, scope, named);
-  if (readBool(body.send_receipt, 'send_receipt') !== undefined) return body;
-  return settings.default_receipts ? { ...body, send_receipt: true } : body;
+export async function applyReceiptDefaults<F extends { receipt_template_id: string | null; send_receipt: boolean | undefined }>(
+  q: Queryable, scope: Scope, f: F, settings: MerchantSettings): Promise<F> {
+  if (f.receipt_template_id !== null) await getTemplate(q, scope, f.receipt_template_id);
+  if (f.send_receipt !== undefined) return f;
+  return settings.default_receipts ? { ...f, send_receipt: true } : f;
 }
 
 /**

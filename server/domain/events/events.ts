@@ -1,5 +1,5 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
-import type { Page } from '../shared/validate.js';
+import type { Page } from '../../lib/validate.js';
 import { E, GatewayError, invalid, MUST } from '../../errors.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { RecordedEvent, Target, deliveryCtes, fanOut, matching } from './dispatch.js';

@@ -1,5 +1,5 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
-import type { Page } from '../shared/validate.js';
+import type { Page } from '../../lib/validate.js';
 import { E, GatewayError } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
 

@@ -1,5 +1,5 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
-import type { Page } from '../shared/validate.js';
+import type { Page } from '../../lib/validate.js';
 import { E, GatewayError, invalid } from '../../errors.js';
 import { Constraint, parseConstraints } from './constraints.js';
 import { EVENT_TYPES, EventResource } from './events.js';

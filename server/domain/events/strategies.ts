@@ -4,7 +4,7 @@ import type { OutboundPolicy } from '../../net/outbound.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { getRule } from './rules.js';
 import { vetTargetUrl } from '../merchant/target-url.js';
-import { isEmail, normalisePhone, type Page, text } from '../shared/validate.js';
+import { isEmail, normalisePhone, type Page, text } from '../../lib/validate.js';
 
 // Webhook strategies (spec 4.10): how a merchant hears about an event. `webhook` POSTs the signed
 // event to a URL; `email` and `sms` queue a message in the notify outbox (the receipts transports).

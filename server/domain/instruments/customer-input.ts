@@ -7,7 +7,7 @@
 import { E, ErrorCode, GatewayError, invalid, MUST } from '../../errors.js';
 import { MAX_LENGTH } from '../../schemas/customers.js';
 import { type Edge, type PaymentInput, readPayment } from './payment-fields.js';
-import { isEmail, readBool, readMetadata, text } from '../shared/validate.js';
+import { isEmail, readBool, readMetadata, text } from '../../lib/validate.js';
 
 type Body = Record<string, unknown>;
 export type TextField = keyof typeof MAX_LENGTH;

@@ -4,7 +4,7 @@ import { Vault } from '../../vault.js';
 import { emitEvent } from '../events/events.js';
 import { namedTemplateId } from '../merchant/templates.js';
 import { Scope, newId } from '../merchant/keys.js';
-import type { Page } from '../shared/validate.js';
+import type { Page } from '../../lib/validate.js';
 import type { CustomerInput } from './customer-input.js';
 import {
   CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer,

@@ -7,7 +7,7 @@
 // the method type (82001), then the token or the card or bank fields, whose holder is the stored customer.
 import { tooLong } from '../../errors.js';
 import { type Edge, type PaymentInput, readPayment } from './payment-fields.js';
-import { MAX_TEXT } from './tokens.js';
+import { MAX_TEXT } from '../../schemas/tokens.js';
 
 type Body = Record<string, unknown>;
 

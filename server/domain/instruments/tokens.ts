@@ -5,17 +5,12 @@ import { TEST_BANK, findTestCard } from '../../processor/test-cards.js';
 import { Vault } from '../../vault.js';
 import { tokenHome } from '../../vault-homes.js';
 import { Scope, newId } from '../merchant/keys.js';
-import { isScalar, wrongType } from '../shared/validate.js';
+import { MAX_TEXT, type PaymentData } from '../../schemas/tokens.js';
 
 export const TOKEN_TTL_MS = 15 * 60 * 1000;
 
 const TEXT_FIELDS = ['card_owner_name', 'bank_account_holder_first_name', 'bank_account_holder_last_name',
   'address_1', 'address_2', 'city', 'state', 'zip'] as const;
-/** A token's text fields (owner, address): also a charge's payer fields and a method's zip. */
-export const MAX_TEXT = 255;
-/** Every field payment data is read from: each must be a string or a number (or absent). */
-const PAYMENT_FIELDS = [...TEXT_FIELDS, 'token_type', 'card_number', 'card_exp_month', 'card_exp_year', 'csc', 'cvv',
-  'bank_account_number', 'bank_routing_number', 'bank_account_type', 'country', 'amount'] as const;
 
 export interface TokenRow {
   id: string;
@@ -80,8 +75,7 @@ const str = (v: unknown): string | null => (v === undefined || v === null || v =
  * the row they go to (createToken, or a method stored from card fields), or uses them at once (a
  * charge by card). `ownerOptional`: the card may come without card_owner_name (server paths only).
  */
-export function preparePaymentData(scope: Scope, data: Record<string, unknown>, now: Date, opts: { ownerOptional?: boolean } = {}) {
-  for (const f of PAYMENT_FIELDS) if (data[f] !== undefined && data[f] !== null && !isScalar(data[f])) throw wrongType(f);
+export function preparePaymentData(scope: Scope, data: PaymentData, now: Date, opts: { ownerOptional?: boolean } = {}) {
   const failed = validatePaymentData(data, now, opts.ownerOptional);
   if (failed) throw new GatewayError(isErrorCode(failed.code) ? failed.code : E.INVALID_REQUEST, failed.message);
   for (const f of TEXT_FIELDS) {
@@ -150,7 +144,7 @@ export async function createToken(
   q: Queryable,
   vault: Vault,
   scope: Scope,
-  data: Record<string, unknown>,
+  data: PaymentData,
   now: Date,
 ): Promise<TokenRow> {
   const { secret, csc, ...fields } = preparePaymentData(scope, data, now);

@@ -4,7 +4,7 @@ import { E, GatewayError } from '../../errors.js';
 import { emitEvent } from '../events/events.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { decodeJsonParam } from '../../lib/input.js';
-import { clip, text } from '../shared/validate.js';
+import { clip, text } from '../../lib/validate.js';
 import { presentSummary } from '../../schemas/updater.js';
 import type { EntryError, EntryRow, UpdateRow, Submitted } from '../../schemas/updater.js';
 export type { EntryError, EntryRow, UpdateRow, Submitted } from '../../schemas/updater.js';

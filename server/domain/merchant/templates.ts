@@ -1,7 +1,7 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
 import { E, GatewayError, invalid, MUST, tooLong } from '../../errors.js';
 import type { Scope } from './keys.js';
-import { isScalar, type Page, text } from '../shared/validate.js';
+import { isScalar, type Page, text } from '../../lib/validate.js';
 import type { TemplateRow } from '../../schemas/receipts.js';
 
 // Receipt templates (spec 2.6, 4.4): integer ids, scoped to merchant and environment.

@@ -1,18 +1,16 @@
-// POST /charge's body, read and checked once at the edge (spec 4.1): the charge routes (and the
-// demo) turn a body into a ChargeInput here; the gateway's own charges (billings, scheduled
-// transactions) build one from their stored rows; createCharge works on that typed input only. Pure: nothing here reads the database; what needs
-// it (the token, the stored method, the customer's receipt address) is createCharge's.
-import { badRequest, E, GatewayError, tooLong } from '../../errors.js';
+// POST /charge's fields, as its field table read them (schemas/transactions.ts ChargeFields: types,
+// limits, the shape's required fields and the amount's codes), made into the one typed input a
+// charge runs on: the charge routes (and the demo) turn the table's reading into a ChargeInput here;
+// the gateway's own charges (billings, scheduled transactions) build one from their stored rows;
+// createCharge works on that typed input only. Pure: nothing here reads the database; what needs it
+// (the token, the stored method, the customer's receipt address) is createCharge's.
+import { badRequest } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
-import { MAX_TEXT, preparePaymentData } from '../instruments/tokens.js';
-import { PAYER_FIELDS } from './transactions.js';
-import { isEmail, parseAmount, readBool, readMetadata, text } from '../shared/validate.js';
+import { preparePaymentData } from '../instruments/tokens.js';
+import { type ChargeFieldsInput, type ChargeShape, PAYER_FIELDS, type PayerField, chargeShape } from '../../schemas/transactions.js';
+import { cents } from '../../schemas/fields.js';
 
-type Body = Record<string, unknown>;
-export type ChargeShape = 'token' | 'customer' | 'card';
-export type PayerField = (typeof PAYER_FIELDS)[number];
-
-const MAX_DESCRIPTION = 1000;
+export type { ChargeShape, PayerField };
 
 interface ChargeCommon {
   /** Cents, above zero. */
@@ -35,93 +33,36 @@ export type ChargeInput =
   })
   | (ChargeCommon & { shape: 'card'; card: PreparedCard; csc: string | null });
 
+const CARDS_ONLY = 'direct charges take cards only; tokenize bank accounts';
+
 /** A card sent with the charge, checked as a token's card is (never a bank account). */
 export type PreparedCard = Extract<ReturnType<typeof preparePaymentData>, { token_type: 'credit_card' }>;
 
 /**
- * POST /charge/:id/cancel's amount: cents above zero, or null when absent (refund what remains). A
- * present but empty value ("", null) is 59112, so "refund everything" never comes from an empty field.
+ * The charge's input from its fields: the instrument's own checks after the table's (a card is
+ * checked as a token's card is: its scope and the time decide test cards and expiry).
  */
-export function readRefundAmount(v: unknown): number | null {
-  const a = parseAmount(v);
-  if (a === 'missing') return null;
-  if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
-  return a;
-}
-
-/** One path, three request shapes, chosen by the fields present (spec 4.1). */
-export function chargeShape(body: Body): ChargeShape {
-  if (text(body.customer_id, 'customer_id') !== null) return 'customer';
-  if (text(body.card_number, 'card_number') !== null) return 'card';
-  // A body naming a customer's method (or an empty customer_id) without a token is a charge by
-  // customer that lacks its customer_id: 48291, not the token shape's 69002.
-  if (text(body.token, 'token') === null && (body.customer_id !== undefined || text(body.method_id, 'method_id') !== null
-    || body.charge_bank_account !== undefined)) return 'customer';
-  return 'token';
-}
-
-type ParamsMissing = typeof E.CUSTOMER_CHARGE_PARAMS_MISSING | typeof E.TOKEN_CHARGE_PARAMS_MISSING;
-
-/**
- * 48291 or 69002 when the shape's instrument (customer_id, token) or the amount is missing (absent
- * or empty), naming only what is: "amount missing", or the catalogue's "parameters missing
- * (customer_id, amount)" when both are. Scheduled transactions answer the same (scheduled.ts).
- */
-export function requireChargeParams(code: ParamsMissing, instrument: [field: string, value: string | null], amount: ReturnType<typeof parseAmount>): void {
-  const missing = [instrument[1] === null && instrument[0], (amount === 'missing' || amount === 'empty') && 'amount'].filter((f): f is string => !!f);
-  if (missing.length) throw new GatewayError(code, missing.length === 1 ? `${missing[0]} missing` : undefined);
-}
-
-function amountOf(shape: ChargeShape, body: Body): number {
-  const a = parseAmount(body.amount);
-  if (shape === 'customer' && a === 'not_positive') throw new GatewayError(E.CUSTOMER_AMOUNT_INVALID);
-  if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
-  return a;
-}
-
-/**
- * The whole charge body, checked in the order its faults are answered: the shape's required
- * fields (69002, 48291), amount (59112, 99819), metadata, description, the receipt fields (69006),
- * then the instrument's own fields (a card is checked as a token's card is: its scope and the time
- * decide test cards and expiry).
- */
-export function readChargeInput(scope: Scope, body: Body, now: Date): ChargeInput {
-  const shape = chargeShape(body);
-  const token = text(body.token, 'token');
-  const customerId = text(body.customer_id, 'customer_id');
-  if (shape === 'token') requireChargeParams(E.TOKEN_CHARGE_PARAMS_MISSING, ['token', token], parseAmount(body.amount));
-  if (shape === 'customer') requireChargeParams(E.CUSTOMER_CHARGE_PARAMS_MISSING, ['customer_id', customerId], parseAmount(body.amount));
-  const amount = amountOf(shape, body);
-  const metadata = readMetadata(body.metadata) ?? {};
-  const description = text(body.description, 'description');
-  if (description && description.length > MAX_DESCRIPTION) throw tooLong('description', MAX_DESCRIPTION);
-  const send = readBool(body.send_receipt, 'send_receipt');
-  const email = text(body.email_address, 'email_address');
-  if (email !== null && !isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);
-  const receipt = { send, email, templateId: text(body.receipt_template_id, 'receipt_template_id') };
-  const common = { amount, description, metadata, receipt, payer: {} as ChargeCommon['payer'] };
+export function readChargeInput(scope: Scope, f: ChargeFieldsInput, now: Date): ChargeInput {
+  const shape = chargeShape(f);
+  const receipt = { send: f.send_receipt, email: f.email_address, templateId: f.receipt_template_id };
+  const common = { amount: cents(f.amount), description: f.description, metadata: f.metadata ?? {}, receipt, payer: {} as ChargeCommon['payer'] };
   let input: ChargeInput;
   if (shape === 'customer') {
-    const bankAccount = readBool(body.charge_bank_account, 'charge_bank_account');
-    input = { ...common, shape, customerId: customerId!, methodId: text(body.method_id, 'method_id'), bankAccount };
+    input = { ...common, shape, customerId: f.customer_id!, methodId: f.method_id, bankAccount: f.charge_bank_account };
   } else if (shape === 'card') {
     // Which would be charged is not for us to guess (a customer's fields beside a token are refused alike).
-    if (token !== null) throw badRequest('send a token or the card fields, not both');
+    if (f.token !== null) throw badRequest('send a token or the card fields, not both');
+    if (f.token_type !== null && f.token_type !== 'credit_card') throw badRequest(CARDS_ONLY);
     // Used at once and never stored. The owner's name is optional here (the clients' own examples
     // send none); the rest is checked as for a token.
-    const card = preparePaymentData(scope, body, now, { ownerOptional: true });
-    if (card.token_type !== 'credit_card') throw badRequest('direct charges take cards only; tokenize bank accounts');
-    input = { ...common, shape, card, csc: text(body.csc ?? body.cvv, 'csc') };
+    const card = preparePaymentData(scope, { ...f, token_type: 'credit_card', amount: cents(f.amount) }, now, { ownerOptional: true });
+    if (card.token_type !== 'credit_card') throw badRequest(CARDS_ONLY);
+    input = { ...common, shape, card, csc: f.csc ?? f.cvv };
   } else {
-    input = { ...common, shape, token: token!, csc: text(body.cvv ?? body.csc, 'csc'), zip: text(body.zip, 'zip') };
+    input = { ...common, shape, token: f.token!, csc: f.cvv ?? f.csc, zip: f.zip ?? null };
   }
-  // Payer fields override the instrument's on every shape, bounded as a token's or a card's are:
-  // they are copied into the transaction, its events, webhooks and exports.
-  for (const f of PAYER_FIELDS) {
-    if (body[f] === undefined) continue;
-    const v = text(body[f], f);
-    if (v !== null && v.length > MAX_TEXT) throw tooLong(f, MAX_TEXT);
-    input.payer[f] = v;
-  }
+  // Payer fields override the instrument's on every shape (bounded by the table as a token's are:
+  // they are copied into the transaction, its events, webhooks and exports).
+  for (const k of PAYER_FIELDS) if (f[k] !== undefined) input.payer[k] = f[k];
   return input;
 }

@@ -6,7 +6,7 @@ import { TOKEN_COLUMNS, TokenRow, usableToken } from '../instruments/tokens.js';
 import { listensTo } from '../events/events.js';
 
 /**
- * A charge's first read, with the merchant's settings, as one statement: the usable token the body
+ * A charge's first read, with the merchant's settings, as one statement: the usable token the charge
  * names, or the customer it names and that customer's methods. A test-mode charge without an
  * Idempotency-Key is then two statements (this read, then the one that records it) instead of three;
  * each statement is a round trip and, on PostgreSQL, a socket write on each side (docs/decisions/charges-and-refunds.md,
@@ -34,8 +34,8 @@ const fromSettings = (m: number) =>
 const TOKEN_JOINED = TOKEN_COLUMNS.map((c) => `t.${c}`).join(', ');
 
 /** The charge's first read: its settings, whether a rule listens, and the token or customer the body names. */
-export async function readForCharge(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date): Promise<FirstRead> {
-  const customerId = typeof body.customer_id === 'string' ? body.customer_id.trim() : '';
+export async function readForCharge(q: Queryable, scope: Scope, f: { customer_id?: string | null; token: string | null }, now: Date): Promise<FirstRead> {
+  const customerId = f.customer_id ?? '';
   if (customerId !== '') {
     const rows = await q.query<ChargeableRow & { heard: boolean }>(
       `SELECT ${SETTINGS_JOINED}, ${CHARGE_COLUMNS} ${fromSettings(1)}
@@ -44,7 +44,7 @@ export async function readForCharge(q: Queryable, scope: Scope, body: Record<str
     );
     return { settings: joinedSettings(rows[0]), heard: rows[0].heard, customer: { id: customerId, rows } };
   }
-  const token = typeof body.token === 'string' ? body.token.trim() : '';
+  const token = f.token ?? '';
   if (token !== '') {
     const [row] = await q.query<TokenRow & { heard: boolean }>(
       `SELECT ${SETTINGS_JOINED}, ${TOKEN_JOINED} ${fromSettings(2)} LEFT JOIN tokens t ON ${usableToken(1, 't.')}`,

@@ -1,5 +1,5 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
-import type { Page } from '../shared/validate.js';
+import type { Page } from '../../lib/validate.js';
 import { E, GatewayError } from '../../errors.js';
 import type { Connector } from '../../processor/processor.js';
 import { emitEvent } from '../events/events.js';
@@ -7,9 +7,6 @@ import { Scope, newId } from '../merchant/keys.js';
 import { presentTransaction } from '../../schemas/transactions.js';
 import type { TransactionRow, RefundRow, Transaction } from '../../schemas/transactions.js';
 export type { TransactionRow, RefundRow, Transaction } from '../../schemas/transactions.js';
-
-export const PAYER_FIELDS = ['company', 'website', 'email', 'first_name', 'last_name', 'address_1', 'address_2',
-  'city', 'state', 'zip', 'country', 'phone', 'fax'] as const;
 
 async function withRefunds(q: Queryable, rows: TransactionRow[]): Promise<Transaction[]> {
   if (rows.length === 0) return [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../server/errors.js';
-import { chargeShape, readChargeInput, readRefundAmount } from '../../../server/domain/payments/charge-input.js';
+import { readChargeInput } from '../../../server/domain/payments/charge-input.js';
+import { ChargeFields, RefundFields, chargeShape } from '../../../server/schemas/transactions.js';
 import type { Scope } from '../../../server/domain/merchant/keys.js';
 import { refusal as refusalOf } from './refusal.js';
 
@@ -8,21 +9,33 @@ import { refusal as refusalOf } from './refusal.js';
 
 const scope: Scope = { merchantId: 'm_test', env: 'test' };
 const now = new Date('2026-06-01T00:00:00Z');
-const read = (body: Record<string, unknown>) => readChargeInput(scope, body, now);
+// The route's field table reads the body, then the domain makes the charge's input of it.
+const read = (body: Record<string, unknown>) => readChargeInput(scope, ChargeFields.read(body), now);
+const readRefundAmount = (v: unknown) => RefundFields.read({ amount: v }).amount;
 
 const refusal = (body: Record<string, unknown>) => refusalOf(() => read(body));
 
 describe('chargeShape', () => {
   it.each([
-    [{ token: 't', amount: 1 }, 'token'],
-    [{ amount: 1 }, 'token'],
-    [{ customer_id: 'c1', amount: 1 }, 'customer'],
-    [{ customer_id: '', amount: 1 }, 'customer'],
-    [{ method_id: 'm1', amount: 1 }, 'customer'],
-    [{ charge_bank_account: true, amount: 1 }, 'customer'],
-    [{ card_number: '4111111111111111', amount: 1 }, 'card'],
-  ])('%j is a charge by %s', (body, shape) => {
-    expect(chargeShape(body)).toBe(shape);
+    // As the field table reads them: customer_id undefined when not sent, null when sent blank.
+    [{ token: 't' }, 'token'],
+    [{}, 'token'],
+    [{ customer_id: 'c1' }, 'customer'],
+    [{ customer_id: null }, 'customer'],
+    [{ method_id: 'm1' }, 'customer'],
+    [{ charge_bank_account: true }, 'customer'],
+    [{ charge_bank_account: false }, 'customer'],
+    [{ card_number: '4111111111111111' }, 'card'],
+  ])('%j is a charge by %s', (fields, shape) => {
+    expect(chargeShape(fields)).toBe(shape);
+  });
+  it.each([
+    [{ amount: 1 }, '69002'],
+    [{ customer_id: '', amount: 1 }, '48291'],
+    [{ method_id: 'm1', amount: 1 }, '48291'],
+    [{ charge_bank_account: 'true', amount: 1 }, '48291'],
+  ])('%j is refused by its shape\'s code', (body, code) => {
+    expect(refusal(body).code).toBe(code);
   });
 });
 

@@ -2,6 +2,7 @@ import { simulator } from '../../../server/processor/processor.js';
 import type { Queryable } from '../../../server/db/index.js';
 import { chargeTokenAtOnce, chargesAtOnce } from '../../../server/domain/payments/charges.js';
 import { readChargeInput } from '../../../server/domain/payments/charge-input.js';
+import { ChargeFields } from '../../../server/schemas/transactions.js';
 import { consumeToken } from '../../../server/domain/instruments/tokens.js';
 import { GatewayError } from '../../../server/errors.js';
 import { tokenFor } from '../../helpers/gateway.js';
@@ -15,7 +16,7 @@ const settings = { cvv_check: false, zip_check: false, default_receipts: false, 
 test('a token consumed between the read and the recording statement: TOKEN_REQUIRED, nothing recorded', async ({ gateway }) => {
   const scope = { merchantId: gateway.merchant.id, env: 'test' as const };
   const token = await tokenFor(gateway, visa);
-  const input = readChargeInput(scope, { token, amount: 500 }, gateway.clock.now());
+  const input = readChargeInput(scope, ChargeFields.read({ token, amount: 500 }), gateway.clock.now());
   if (!chargesAtOnce({ vault: gateway.vault, connector: simulator }, input)) throw new Error('a test-mode token charge is made at once');
   let statements = 0;
   // The other charge wins the token right after this one's read of it.
@@ -38,7 +39,7 @@ test('a token consumed between the read and the recording statement: TOKEN_REQUI
 test('a charge by token wipes the token, records one row and one event, in one statement after the read', async ({ gateway }) => {
   const scope = { merchantId: gateway.merchant.id, env: 'test' as const };
   const token = await tokenFor(gateway, visa);
-  const input = readChargeInput(scope, { token, amount: 700 }, gateway.clock.now());
+  const input = readChargeInput(scope, ChargeFields.read({ token, amount: 700 }), gateway.clock.now());
   if (!chargesAtOnce({ vault: gateway.vault, connector: simulator }, input)) throw new Error('a test-mode token charge is made at once');
   const seen: string[] = [];
   const counting: Queryable = { query: (sql, params) => (seen.push(sql), gateway.db.query(sql, params)), exec: (sql) => gateway.db.exec(sql) };

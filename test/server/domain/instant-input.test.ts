@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { END_INSTANT, FIRST_INSTANT, readInstant } from '../../../server/domain/shared/validate.js';
+import { END_INSTANT, FIRST_INSTANT, readInstant } from '../../../server/lib/validate.js';
 import { refusal } from './refusal.js';
 
 // readInstant, the reader of every date filter of a list (issue 27, item 10a): strict ISO 8601,

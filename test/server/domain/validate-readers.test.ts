@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE, E, MUST, badRequest, invalid, tooLong } from '../../../server/errors.js';
 import {
   MAX_METADATA_JSON, PAGE_CODES, SPEC_PAGE_CODES, readBool, readMetadata, readPage, readPageOrAll,
-} from '../../../server/domain/shared/validate.js';
+} from '../../../server/lib/validate.js';
 import { refusal as refusalOf } from './refusal.js';
 
 /** The code, status and message a reader refuses `run` with. */

@@ -1,4 +1,4 @@
-import { clip, isEmail, parseAmount, text } from '../../../server/domain/shared/validate.js';
+import { clip, isEmail, parseAmount, text } from '../../../server/lib/validate.js';
 import { GatewayError } from '../../../server/errors.js';
 import { calls } from '../routes/receipts-fixtures.js';
 import { TestGateway, bank, basic, describe, expect, expectError, test as base, tokenFor } from '../../fixtures.js';

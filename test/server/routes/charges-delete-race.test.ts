@@ -1,6 +1,7 @@
 import { simulator } from '../../../server/processor/processor.js';
 import type { Db, Queryable } from '../../../server/db/index.js';
 import { readChargeInput } from '../../../server/domain/payments/charge-input.js';
+import { ChargeFields } from '../../../server/schemas/transactions.js';
 import { createCharge } from '../../../server/domain/payments/charges.js';
 import { deleteCustomer } from '../../../server/domain/instruments/customers.js';
 import type { Scope } from '../../../server/domain/merchant/keys.js';
@@ -99,7 +100,7 @@ describe('a charge of a customer being deleted', () => {
     const s = scope(gw);
     let charged = '';
     const charge = await hold(gw.db, async (q) => {
-      const input = readChargeInput(s, { customer_id: c.id, amount: 1300 }, gw.clock.now());
+      const input = readChargeInput(s, ChargeFields.read({ customer_id: c.id, amount: 1300 }), gw.clock.now());
       charged = (await createCharge(q, { vault: gw.vault, connector: simulator }, s, input, gw.clock.now())).txn.id;
     });
     const deletion = call(gw, 'DELETE', `/customers/${c.id}`);

@@ -71,13 +71,13 @@ export async function run(create: typeof createClient, fetch: typeof globalThis.
 let previous: ts.Program | undefined;
 
 /** tsc's complaints about PROGRAM against the types generated from `document`, in a folder of its own. */
-async function typeCheck(dir: string, document: object, name: string): Promise<string[]> {
+async function typeCheck(dir: string, document: object, name: string, source = PROGRAM): Promise<string[]> {
   const folder = join(dir, name);
   const types = astToString(await openapiTS(document as any));
   const main = join(folder, 'program.ts');
   mkdirSync(folder);
   writeFileSync(join(folder, 'api.d.ts'), types);
-  writeFileSync(main, PROGRAM);
+  writeFileSync(main, source);
   const program = ts.createProgram([main], {
     strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [], skipLibCheck: true,
@@ -128,4 +128,27 @@ test('without a field the program reads, or with a path renamed, the program no 
   renamed.paths['/charge/{id}/refund'] = renamed.paths['/charge/{id}/cancel'];
   delete renamed.paths['/charge/{id}/cancel'];
   expect((await typeCheck(dir, renamed, 'no-cancel')).join('\n')).toMatch(/\/charge\/\{id\}\/cancel/);
+}, 120_000);
+
+test('a charge without its amount, or with a misspelt field, does not type-check against the generated client (tsc --strict)', async ({ doc, dir }) => {
+  const call = "body: { token: tokenId, amount: 1999, description: 'Order 42' }";
+  expect(PROGRAM).toContain(call);
+  const missing = await typeCheck(dir, used(doc), 'no-amount', PROGRAM.replace(call, "body: { token: tokenId, description: 'Order 42' }"));
+  expect(missing.join('\n')).toMatch(/Property 'amount' is missing/);
+  // openapi-fetch infers its init argument, so TypeScript's excess-property check does not reach a
+  // literal written inline in the call; a body typed by the generated request type is checked.
+  const typed = (body: string) => `import type { paths } from './api';
+type ChargeBody = NonNullable<paths['/charge']['post']['requestBody']>['content']['application/json'];
+export const order: ChargeBody = ${body};
+`;
+  expect(await typeCheck(dir, used(doc), 'typed', typed("{ token: 'tok_1', amount: 1999, description: 'Order 42', metadata: { order: 42 } }"))).toEqual([]);
+  const misspelt = await typeCheck(dir, used(doc), 'misspelt', typed("{ token: 'tok_1', amount: 1999, descripton: 'Order 42' }"));
+  expect(misspelt.join('\n')).toMatch(/'descripton' does not exist in type/);
+  const noAmount = await typeCheck(dir, used(doc), 'typed-no-amount', typed("{ token: 'tok_1', description: 'Order 42' }"));
+  expect(noAmount.join('\n')).toMatch(/Property 'amount' is missing/);
+  const amountText = await typeCheck(dir, used(doc), 'typed-amount-text', typed("{ token: 'tok_1', amount: '19.99' }"));
+  expect(amountText.join('\n')).toMatch(/'string' is not assignable to type 'number'/);
+  // A refund's body is optional (no amount refunds what remains), and so is its amount.
+  const refundAll = await typeCheck(dir, used(doc), 'refund-all', PROGRAM.replace('body: { amount: 500 }', 'body: {}'));
+  expect(refundAll).toEqual([]);
 }, 120_000);

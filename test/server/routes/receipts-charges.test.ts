@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../server/app.js';
 import { Db, Queryable } from '../../../server/db/index.js';
 import { readChargeInput } from '../../../server/domain/payments/charge-input.js';
+import { ChargeFields } from '../../../server/schemas/transactions.js';
 import { createCharge } from '../../../server/domain/payments/charges.js';
 import { SWEEP_GRACE_MS, sendDueReceipt } from '../../../server/domain/documents/receipts.js';
 import { sweepDueReceipts } from '../../../server/jobs/sweeps.js';
@@ -214,7 +215,7 @@ describe('exactly once', () => {
     // A charge recorded without its receipt (as after a crash between commit and receipt).
     const token = await tokenFor(gw);
     const scopeOf = { merchantId: gw.merchant.id, env: 'test' as const };
-    const input = readChargeInput(scopeOf, { token, amount: 300, send_receipt: true, email_address: 'race@example.com' }, gw.clock.now());
+    const input = readChargeInput(scopeOf, ChargeFields.read({ token, amount: 300, send_receipt: true, email_address: 'race@example.com' }), gw.clock.now());
     const { txn } = await gw.db.tx((q) => createCharge(q, { vault: gw.vault, connector: simulator }, scopeOf, input, gw.clock.now()));
     const scope = { merchantId: gw.merchant.id, env: 'test' as const };
     const results = await Promise.all(Array.from({ length: 5 }, () => gw.db.tx((q) => sendDueReceipt(q, scope, txn.id, gw.clock.now()))));

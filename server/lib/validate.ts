@@ -4,9 +4,9 @@
 // with 400 REQ01 naming the field: a value is never coerced with String()/Number()/`${}` before
 // its type is known, so no value can reach a throwing toString or valueOf. One reader per kind of
 // input: a boolean (readBool), metadata (readMetadata), a page of a list (readPage).
-import { E, ErrorCode, GatewayError, MUST, invalid } from '../../errors.js';
-import { parseObjectParam } from '../../lib/input.js';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lib/paging.js';
+import { E, ErrorCode, GatewayError, MUST, invalid } from '../errors.js';
+import { parseObjectParam } from './input.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './paging.js';
 
 /** Cents: a positive integer, given as a number or a digit string; the cap keeps sums in range. */
 export const MAX_AMOUNT = 99_999_999_999;
