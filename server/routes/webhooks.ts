@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import { EVENT_TYPES, EventFilter, getEvent, listEvents } from '../domain/events/events.js';
+import { EVENT_TYPES, getEvent, listEvents } from '../domain/events/events.js';
 import { createRule, deleteRule, getRule, listRules, updateRule } from '../domain/events/rules.js';
 import {
   createStrategy, deleteStrategy, getStrategy, listStrategies, relate, unrelate, updateStrategy, vetStrategy,
 } from '../domain/events/strategies.js';
-import { DeliveryFilter, getDelivery, listDeliveries, retryDelivery } from '../domain/events/deliveries.js';
+import { getDelivery, listDeliveries, retryDelivery } from '../domain/events/deliveries.js';
 import {
-  CatalogueSchema, DeliveriesQuery, DeliverySchema, EventSchema, EventsQuery, ExpireOld, RelationBody, RelationSchema, RotateBody, RuleBody, RuleSchema,
-  SecretSchema, StrategyBody, StrategySchema, TestEventSchema, presentDelivery, presentEvent, presentRelation, presentRule, presentStrategy,
+  CatalogueSchema, DeliveriesQuery, DeliverySchema, EventSchema, EventsQuery, ExpireOld, RelationFields, RelationSchema, RotateBody, RuleFields,
+  RuleSchema, RuleUpdateFields, RulesQuery, SecretSchema, StrategiesQuery, StrategyFields, StrategySchema, StrategyUpdateFields, TestEventSchema,
+  presentDelivery, presentEvent, presentRelation, presentRule, presentStrategy,
 } from '../schemas/webhooks.js';
-import { List, PageQuery, Success } from '../schemas/common.js';
+import { List, Success } from '../schemas/common.js';
 import { readSecret, rotateSecret } from '../domain/merchant/signing.js';
 import { sendTestEvent } from '../domain/events/webhook-test.js';
 import { E } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../lib/validate.js';
 
 type WithId = { Params: { id: string } };
 type Relation = { Params: { rule_id: string; strategy_id: string } };
@@ -23,8 +23,6 @@ type Relation = { Params: { rule_id: string; strategy_id: string } };
 /** Spec 4.10: webhook rules, strategies and their relations, plus the event catalogue, events, deliveries and the signing secret. */
 export default async function webhookRoutes(app: FastifyInstance) {
   const { db, vault, clock } = app.services;
-  const body = (req: { body: unknown }) => (req.body ?? {}) as Record<string, unknown>;
-  const query = (req: { query: unknown }) => (req.query ?? {}) as Record<string, unknown>;
 
   // --- catalogue and events ------------------------------------------------------------------------
   app.get('/webhooks/event_types', { schema: { summary: 'List the event types rules can match', response: { 200: CatalogueSchema } } }, async () => ({
@@ -33,8 +31,9 @@ export default async function webhookRoutes(app: FastifyInstance) {
   }));
 
   app.get('/events', { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List events, newest first', querystring: EventsQuery, response: { 200: List(EventSchema) } } }, async (req) => {
-    const page = readPage(req.query);
-    const { list, total } = await listEvents(db, req.identity, page, query(req) as EventFilter);
+    const { limit, offset, ...filter } = EventsQuery.from(req);
+    const page = { limit, offset };
+    const { list, total } = await listEvents(db, req.identity, page, filter);
     return listEnvelope(list.map(presentEvent), page, total);
   });
 
@@ -43,8 +42,8 @@ export default async function webhookRoutes(app: FastifyInstance) {
   );
 
   // --- rules ---------------------------------------------------------------------------------------
-  app.get('/webhooks/rules', { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List webhook rules', querystring: PageQuery, response: { 200: List(RuleSchema) } } }, async (req) => {
-    const page = readPage(req.query);
+  app.get('/webhooks/rules', { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List webhook rules', querystring: RulesQuery, response: { 200: List(RuleSchema) } } }, async (req) => {
+    const page = RulesQuery.from(req);
     const { list, total } = await listRules(db, req.identity, page);
     return listEnvelope(list.map(presentRule), page, total);
   });
@@ -53,9 +52,9 @@ export default async function webhookRoutes(app: FastifyInstance) {
   const replayStrategy: IdempotentReplay = async (req, id) => presentStrategy(await getStrategy(db, req.identity, id));
   app.post('/webhooks/rules', {
     config: { idempotentReplay: replayRule, errors: [E.WEBHOOK_EVENT_UNKNOWN] },
-    schema: { summary: 'Create a webhook rule (which events, on what conditions)', body: RuleBody, response: { 200: RuleSchema } },
+    schema: { summary: 'Create a webhook rule (which events, on what conditions)', body: RuleFields, response: { 200: RuleSchema } },
   }, async (req) =>
-    presentRule(await req.tx((q) => createRule(q, req.identity, body(req), req.now), { resource: (r) => r.id })),
+    presentRule(await req.tx((q) => createRule(q, req.identity, RuleFields.from(req), req.now), { resource: (r) => r.id })),
   );
 
   app.get<WithId>('/webhooks/rules/:id', { config: { errors: [E.RULE_NOT_FOUND] }, schema: { summary: 'Retrieve a webhook rule', response: { 200: RuleSchema } } }, async (req) =>
@@ -66,9 +65,9 @@ export default async function webhookRoutes(app: FastifyInstance) {
   for (const path of ['/webhooks/rule/:id', '/webhooks/rules/:id']) {
     app.put<WithId>(path, {
       config: { errors: [E.RULE_NOT_FOUND, E.WEBHOOK_EVENT_UNKNOWN] },
-      schema: { summary: path.includes('/rule/') ? 'Update a webhook rule (the spec’s singular path)' : 'Update a webhook rule', body: RuleBody, response: { 200: RuleSchema } },
+      schema: { summary: path.includes('/rule/') ? 'Update a webhook rule (the spec’s singular path)' : 'Update a webhook rule', body: RuleUpdateFields, response: { 200: RuleSchema } },
     }, async (req) =>
-      presentRule(await req.tx((q) => updateRule(q, req.identity, req.params.id, body(req), req.now))),
+      presentRule(await req.tx((q) => updateRule(q, req.identity, req.params.id, RuleUpdateFields.from(req), req.now))),
     );
   }
 
@@ -80,9 +79,9 @@ export default async function webhookRoutes(app: FastifyInstance) {
   // --- relations -----------------------------------------------------------------------------------
   app.post<{ Params: { rule_id: string } }>('/webhooks/rules/:rule_id/strategies', {
     config: { errors: [E.RULE_NOT_FOUND, E.STRATEGY_NOT_FOUND] },
-    schema: { summary: 'Relate a strategy to a rule', body: RelationBody, response: { 200: RelationSchema } },
+    schema: { summary: 'Relate a strategy to a rule', body: RelationFields, response: { 200: RelationSchema } },
   },
-    async (req) => presentRelation(await req.tx((q) => relate(q, req.identity, req.params.rule_id, body(req).strategy_id, req.now))),
+    async (req) => presentRelation(await req.tx((q) => relate(q, req.identity, req.params.rule_id, RelationFields.from(req).strategy_id, req.now))),
   );
 
   app.delete<Relation>('/webhooks/rules/:rule_id/strategies/:strategy_id', { config: { errors: [E.RULE_NOT_FOUND, E.STRATEGY_NOT_FOUND] }, schema: { summary: 'Unrelate a strategy from a rule', response: { 200: Success } } }, async (req) => {
@@ -91,18 +90,19 @@ export default async function webhookRoutes(app: FastifyInstance) {
   });
 
   // --- strategies ----------------------------------------------------------------------------------
-  app.get('/webhooks/strategies', { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List webhook strategies', querystring: PageQuery, response: { 200: List(StrategySchema) } } }, async (req) => {
-    const page = readPage(req.query);
+  app.get('/webhooks/strategies', { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List webhook strategies', querystring: StrategiesQuery, response: { 200: List(StrategySchema) } } }, async (req) => {
+    const page = StrategiesQuery.from(req);
     const { list, total } = await listStrategies(db, req.identity, page);
     return listEnvelope(list.map(presentStrategy), page, total);
   });
 
   app.post('/webhooks/strategies', {
     config: { idempotentReplay: replayStrategy, errors: [E.URL_NOT_PUBLIC] },
-    schema: { summary: 'Create a webhook strategy (where and how events are sent)', body: StrategyBody, response: { 200: StrategySchema } },
+    schema: { summary: 'Create a webhook strategy (where and how events are sent)', body: StrategyFields, response: { 200: StrategySchema } },
   }, async (req) => {
-    await vetStrategy(db, req.identity, body(req)); // resolves the url's host: before the transaction
-    return presentStrategy(await req.tx((q) => createStrategy(q, req.identity, body(req), req.now), { resource: (s) => s.id }));
+    const input = StrategyFields.from(req);
+    await vetStrategy(db, req.identity, input); // resolves the url's host: before the transaction
+    return presentStrategy(await req.tx((q) => createStrategy(q, req.identity, input, req.now), { resource: (s) => s.id }));
   });
 
   app.get<WithId>('/webhooks/strategies/:id', { config: { errors: [E.STRATEGY_NOT_FOUND] }, schema: { summary: 'Retrieve a webhook strategy', response: { 200: StrategySchema } } }, async (req) =>
@@ -110,10 +110,11 @@ export default async function webhookRoutes(app: FastifyInstance) {
   );
 
   app.put<WithId>('/webhooks/strategies/:id', {
-    config: { errors: [E.STRATEGY_NOT_FOUND, E.URL_NOT_PUBLIC] }, schema: { summary: 'Update a webhook strategy', body: StrategyBody, response: { 200: StrategySchema } },
+    config: { errors: [E.STRATEGY_NOT_FOUND, E.URL_NOT_PUBLIC] }, schema: { summary: 'Update a webhook strategy', body: StrategyUpdateFields, response: { 200: StrategySchema } },
   }, async (req) => {
-    await vetStrategy(db, req.identity, body(req), req.params.id); // resolves the url's host: before the transaction
-    return presentStrategy(await req.tx((q) => updateStrategy(q, req.identity, req.params.id, body(req), req.now)));
+    const input = StrategyUpdateFields.from(req);
+    await vetStrategy(db, req.identity, input, req.params.id); // resolves the url's host: before the transaction
+    return presentStrategy(await req.tx((q) => updateStrategy(q, req.identity, req.params.id, input, req.now)));
   });
 
   app.delete<WithId>('/webhooks/strategies/:id', { config: { errors: [E.STRATEGY_NOT_FOUND] }, schema: { summary: 'Delete a webhook strategy', response: { 200: Success } } }, async (req) => {
@@ -133,8 +134,9 @@ export default async function webhookRoutes(app: FastifyInstance) {
 
   // --- deliveries ----------------------------------------------------------------------------------
   app.get('/webhooks/deliveries', { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List webhook deliveries, newest first', querystring: DeliveriesQuery, response: { 200: List(DeliverySchema) } } }, async (req) => {
-    const page = readPage(req.query);
-    const { list, total } = await listDeliveries(db, req.identity, page, query(req) as DeliveryFilter);
+    const { limit, offset, ...filter } = DeliveriesQuery.from(req);
+    const page = { limit, offset };
+    const { list, total } = await listDeliveries(db, req.identity, page, filter);
     return listEnvelope(list.map(presentDelivery), page, total);
   });
 

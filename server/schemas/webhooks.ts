@@ -3,7 +3,9 @@ import type { DeliveryRow } from '../domain/events/deliveries.js';
 import type { EventRow } from '../domain/events/events.js';
 import type { RuleRow } from '../domain/events/rules.js';
 import type { RelationRow, StrategyRow } from '../domain/events/strategies.js';
-import { Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
+import { MUST, invalid } from '../errors.js';
+import { Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
+import { type Field, type Input, custom, fields, pageFields, raw } from './fields.js';
 
 /** How long the secret being replaced keeps signing deliveries beside the new one. */
 export const EXPIRE_OLD = { now: 0, '1h': 3600_000, '24h': 86_400_000 } as const;
@@ -153,25 +155,85 @@ export const CatalogueSchema = Type.Object({
   resources: Type.Array(Type.Object({ resource: Str({ examples: ['transaction'] }), event_types: strings(['transaction.created', 'transaction.failed']) })),
 });
 
-const list = (description: string) => Type.Union([Type.Array(Str()), Str()], { description });
-export const RuleBody = loose({
-  event_resource: Str({ description: 'GET /webhooks/event_types lists them.', examples: ['transaction'] }),
-  event_types: list('Full event type names (none: every type of the resource), a list or a JSON-encoded one.'),
-  constraints: Type.Union([Type.Array(Type.Object({ field: Str(), operator: Str(), value: Type.Unknown() })), Str()], {
-    description: 'Conditions on the event data, a list or a JSON-encoded one.',
-  }),
-}, { examples: [{ event_resource: 'transaction', event_types: ['transaction.created'] }] });
-export const StrategyBody = loose({
-  mode: Str({ enum: ['webhook', 'email', 'sms'], examples: ['webhook'] }),
-  url: Str({ description: 'webhook: a public https URL.', examples: ['https://shop.example.com/hooks'] }),
-  email_address: Str({ description: 'email (or `email`).' }),
-  phone_number: Str({ description: 'sms (or `phone`).' }),
-}, { examples: [{ mode: 'webhook', url: 'https://shop.example.com/hooks' }] });
-export const RelationBody = loose({ strategy_id: Str({ examples: ['str_1e2f3a4b'] }) }, { examples: [{ strategy_id: 'str_1e2f3a4b' }] });
+// Requests. The rule and strategy fields are read as sent: what they may be depends on the
+// catalogue, the mode and, on update, the stored record (404 first), so the domain reads each in
+// the spec's order (events/rules.ts, events/strategies.ts). Each list is filtered by the table.
+const listOf = (item: Record<string, unknown>) => ({ anyOf: [{ type: 'array', items: item }, { type: 'string' }] });
+const ruleFields = (create: boolean) => ({
+  event_resource: raw('GET /webhooks/event_types lists them.', { type: 'string' }, { required: create, example: 'transaction' }),
+  event_types: raw('Full event type names or their suffixes (none: every type of the resource), a list, a JSON-encoded one or comma-separated.',
+    listOf({ type: 'string' }), { example: ['transaction.created'] }),
+  constraints: raw('Conditions on the event data, a list or a JSON-encoded one.',
+    listOf({ type: 'object', properties: { field: { type: 'string' }, operator: { type: 'string' }, value: {} } })),
+});
+const ruleExamples = { examples: [{ event_resource: 'transaction', event_types: ['transaction.created'] }] };
+/** POST /webhooks/rules: event_resource required (WEBHOOK01 without it). */
+export const RuleFields = fields(ruleFields(true), ruleExamples);
+/** PUT /webhooks/rule/:id (and /rules/:id): the fields sent replace the stored ones. */
+export const RuleUpdateFields = fields(ruleFields(false), ruleExamples);
+export type RuleInput = Input<typeof RuleUpdateFields>;
+
+const strategyFields = (create: boolean) => ({
+  mode: raw('webhook, email or sms.', { type: 'string', enum: ['webhook', 'email', 'sms'] }, { required: create, example: 'webhook' }),
+  url: raw('webhook: a public http(s) URL (https in live mode), at most 2048 characters.', { type: 'string', maxLength: 2048 },
+    { example: 'https://shop.example.com/hooks' }),
+  email_address: raw('email: where the message goes.', { type: 'string', format: 'email' }),
+  email: raw('email: read when email_address is not sent.', { type: 'string', format: 'email' }),
+  phone_number: raw('sms: 7 to 15 digits, optionally with a leading +.', { type: 'string' }),
+  phone: raw('sms: read when phone_number is not sent.', { type: 'string' }),
+});
+const strategyExamples = { examples: [{ mode: 'webhook', url: 'https://shop.example.com/hooks' }] };
+/** POST /webhooks/strategies: mode and its target. */
+export const StrategyFields = fields(strategyFields(true), strategyExamples);
+/** PUT /webhooks/strategies/:id: mode may change; the target of the (new) mode is read when sent. */
+export const StrategyUpdateFields = fields(strategyFields(false), strategyExamples);
+export type StrategyInput = Input<typeof StrategyUpdateFields>;
+
+/** POST /webhooks/rules/:rule_id/strategies: the rule is looked up first (100001), then strategy_id (REQ01 absent, 200007 unknown). */
+export const RelationFields = fields({
+  strategy_id: raw('The strategy to relate.', { type: 'string' }, { required: true, example: 'str_1e2f3a4b' }),
+}, { examples: [{ strategy_id: 'str_1e2f3a4b' }] });
+
 export const RotateBody = Type.Object({
   expire_old: Type.Optional(Str({ enum: Object.keys(EXPIRE_OLD), description: 'When the secret being replaced stops signing (default now).' })),
 }, { examples: [{ expire_old: '1h' }] });
-export const EventsQuery = loose({ ...pageQuery, type: Str({ description: 'Only events of this type.' }), resource: Str({ description: 'Only events of this resource.' }) });
-export const DeliveriesQuery = loose({
-  ...pageQuery, event_id: Str(), rule_id: Str(), strategy_id: Str(), mode: Str(), status: Str({ enum: ['pending', 'delivered', 'failed'] }),
+
+/** A list filter: compared as sent; absent or empty is no filter, any other non-string REQ01. */
+export function filterText(description: string, o: { enum?: readonly string[] } = {}): Field<string | undefined> {
+  return custom(description, { type: 'string', ...(o.enum ? { enum: o.enum } : {}) }, (v, name) => {
+    if (v === undefined || v === '') return undefined;
+    if (typeof v !== 'string') throw invalid(name, MUST.STRING);
+    return v;
+  });
+}
+
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** GET /events: the page, then `type` and `resource`. */
+export const EventsQuery = fields({
+  ...pageFields(),
+  type: filterText('Only events of this type.'),
+  resource: filterText('Only events of this resource.'),
 });
+export type EventFilter = Pick<Input<typeof EventsQuery>, 'type' | 'resource'>;
+
+/** GET /webhooks/deliveries: the page, then event_id, rule_id, strategy_id, mode, status. */
+export const DeliveriesQuery = fields({
+  ...pageFields(),
+  event_id: filterText('Only deliveries of this event.'),
+  rule_id: filterText('Only deliveries this rule made.'),
+  strategy_id: filterText('Only deliveries to this strategy.'),
+  mode: filterText('webhook, email or sms.'),
+  status: custom('Only deliveries in this state.', { type: 'string', enum: DELIVERY_STATUSES }, (v): DeliveryStatus | undefined => {
+    if (v === undefined || v === '') return undefined;
+    const key = typeof v === 'string' ? v : '';
+    if (!(DELIVERY_STATUSES as readonly string[]).includes(key)) throw invalid('status', `must be one of ${DELIVERY_STATUSES.join(', ')}`);
+    return key as DeliveryStatus;
+  }),
+});
+export type DeliveryFilter = Omit<Input<typeof DeliveriesQuery>, 'limit' | 'offset'>;
+
+/** GET /webhooks/rules and /webhooks/strategies. */
+export const RulesQuery = fields(pageFields());
+export const StrategiesQuery = fields(pageFields());

@@ -43,13 +43,9 @@ export interface DeliveryRow {
   attempts: Attempt[];
 }
 
-export interface DeliveryFilter {
-  event_id?: unknown;
-  rule_id?: unknown;
-  strategy_id?: unknown;
-  mode?: unknown;
-  status?: unknown;
-}
+/** GET /webhooks/deliveries' filters, as its query table read them (schemas/webhooks.ts DeliveriesQuery). */
+import type { DeliveryFilter } from '../../schemas/webhooks.js';
+export type { DeliveryFilter };
 
 const DELIVERY = `SELECT d.*, e.type AS event_type,
     COALESCE(c.status, o.status) AS state, COALESCE(c.attempts, o.attempts) AS attempt_count,
@@ -63,10 +59,10 @@ const DELIVERY = `SELECT d.*, e.type AS event_type,
   LEFT JOIN callbacks c ON c.id = d.callback_id
   LEFT JOIN outbox o ON o.id = d.outbox_id`;
 
-const STATES: Record<string, string> = { pending: 'pending', delivered: 'sent', failed: 'failed' };
+const STATES: Record<DeliveryStatus, string> = { pending: 'pending', delivered: 'sent', failed: 'failed' };
 
 /** GET /webhooks/deliveries: newest first; filters event_id, rule_id, strategy_id, mode, status. */
-export async function listDeliveries(q: Queryable, scope: Scope, page: Page, filter: DeliveryFilter = {}) {
+export async function listDeliveries(q: Queryable, scope: Scope, page: Page, filter: Partial<DeliveryFilter> = {}) {
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'd.merchant_id = $1 AND d.env = $2';
   const add = (sql: string, v: unknown) => {
@@ -75,16 +71,9 @@ export async function listDeliveries(q: Queryable, scope: Scope, page: Page, fil
   };
   for (const f of ['event_id', 'rule_id', 'strategy_id', 'mode'] as const) {
     const v = filter[f];
-    if (v === undefined || v === '') continue;
-    if (typeof v !== 'string') throw invalid(f, MUST.STRING);
-    add(`d.${f}`, v);
+    if (v !== undefined) add(`d.${f}`, v);
   }
-  if (filter.status !== undefined && filter.status !== '') {
-    const key = typeof filter.status === 'string' ? filter.status : '';
-    const s = Object.prototype.hasOwnProperty.call(STATES, key) ? STATES[key] : undefined;
-    if (!s) throw invalid('status', 'must be one of pending, delivered, failed');
-    add('COALESCE(c.status, o.status)', s);
-  }
+  if (filter.status !== undefined) add('COALESCE(c.status, o.status)', STATES[filter.status]);
   const from = 'webhook_deliveries d LEFT JOIN callbacks c ON c.id = d.callback_id LEFT JOIN outbox o ON o.id = d.outbox_id';
   return pagedQuery<DeliveryRow>(q, page, `${DELIVERY} WHERE ${where} ORDER BY d.id DESC`, `${from} WHERE ${where}`, params);
 }

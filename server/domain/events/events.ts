@@ -133,10 +133,9 @@ export interface EventRow {
   dispatched_at: Date | null;
 }
 
-export interface EventFilter {
-  type?: unknown;
-  resource?: unknown;
-}
+/** GET /events' filters, as its query table read them (schemas/webhooks.ts EventsQuery). */
+import type { EventFilter } from '../../schemas/webhooks.js';
+export type { EventFilter };
 
 const EVENT_ID = /^evt_[0-9a-f]{24}$/;
 
@@ -145,13 +144,12 @@ const EVENT_ID = /^evt_[0-9a-f]{24}$/;
  * send (resource `test`, recorded for its delivery: webhook-test.ts) is not an event of the
  * merchant's resources: it is listed under deliveries only, and GET /events/:id knows no evt_test_ id.
  */
-export async function listEvents(q: Queryable, scope: Scope, page: Page, filter: EventFilter = {}) {
+export async function listEvents(q: Queryable, scope: Scope, page: Page, filter: Partial<EventFilter> = {}) {
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = "merchant_id = $1 AND env = $2 AND resource <> 'test'";
   for (const f of ['type', 'resource'] as const) {
     const v = filter[f];
-    if (v === undefined || v === '') continue;
-    if (typeof v !== 'string') throw invalid(f, MUST.STRING);
+    if (v === undefined) continue;
     params.push(v);
     where += ` AND ${f} = $${params.length}`;
   }

@@ -5,6 +5,7 @@ import { Constraint, parseConstraints } from './constraints.js';
 import { EVENT_TYPES, EventResource } from './events.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { decodeJsonParam } from '../../lib/input.js';
+import type { RuleInput } from '../../schemas/webhooks.js';
 
 /** Whether an event satisfies a rule: with the fan-out that applies it (dispatch.ts). */
 export { ruleMatches } from './dispatch.js';
@@ -26,7 +27,6 @@ export interface RuleRow {
   strategies: string[];
 }
 
-type Body = Record<string, unknown>;
 
 const RULE_ID = /^rule_[0-9a-f]{16}$/;
 
@@ -96,11 +96,11 @@ export async function listRules(q: Queryable, scope: Scope, page: Page) {
     'webhook_rules WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }
 
-/** POST /webhooks/rules: event_resource required; event_types and constraints optional. */
-export async function createRule(q: Queryable, scope: Scope, body: Body, now: Date): Promise<RuleRow> {
-  const resource = readResource(body.event_resource);
-  const types = readEventTypes(resource, body.event_types);
-  const constraints = parseConstraints(body.constraints);
+/** POST /webhooks/rules (RuleFields): event_resource required; event_types and constraints optional. */
+export async function createRule(q: Queryable, scope: Scope, input: RuleInput, now: Date): Promise<RuleRow> {
+  const resource = readResource(input.event_resource);
+  const types = readEventTypes(resource, input.event_types);
+  const constraints = parseConstraints(input.constraints);
   const id = `rule_${newId(8)}`;
   await q.query(
     `INSERT INTO webhook_rules (id, merchant_id, env, event_resource, event_types, constraints, created_at, updated_at)
@@ -111,16 +111,16 @@ export async function createRule(q: Queryable, scope: Scope, body: Body, now: Da
 }
 
 /**
- * PUT /webhooks/rule/:id (and /rules/:id): the fields given replace the stored ones; absent ones
+ * PUT /webhooks/rule/:id (and /rules/:id; RuleUpdateFields), the rule found first: the fields given replace the stored ones; absent ones
  * stay. A new event_resource without event_types resets the types to "all of the new resource".
  */
-export async function updateRule(q: Queryable, scope: Scope, id: string, body: Body, now: Date): Promise<RuleRow> {
+export async function updateRule(q: Queryable, scope: Scope, id: string, input: RuleInput, now: Date): Promise<RuleRow> {
   const rule = await getRule(q, scope, id, true);
-  const resource = body.event_resource === undefined ? rule.event_resource : readResource(body.event_resource);
-  const types = body.event_types !== undefined
-    ? readEventTypes(resource, body.event_types)
+  const resource = input.event_resource === undefined ? rule.event_resource : readResource(input.event_resource);
+  const types = input.event_types !== undefined
+    ? readEventTypes(resource, input.event_types)
     : resource === rule.event_resource ? rule.event_types : [];
-  const constraints = body.constraints !== undefined ? parseConstraints(body.constraints) : rule.constraints;
+  const constraints = input.constraints !== undefined ? parseConstraints(input.constraints) : rule.constraints;
   await q.query(
     `UPDATE webhook_rules SET event_resource = $4, event_types = $5, constraints = $6, updated_at = $7
       WHERE id = $1 AND merchant_id = $2 AND env = $3`,

@@ -5,6 +5,7 @@ import { Scope, newId } from '../merchant/keys.js';
 import { getRule } from './rules.js';
 import { vetTargetUrl } from '../merchant/target-url.js';
 import { isEmail, normalisePhone, type Page, text } from '../../lib/validate.js';
+import type { StrategyInput } from '../../schemas/webhooks.js';
 
 // Webhook strategies (spec 4.10): how a merchant hears about an event. `webhook` POSTs the signed
 // event to a URL; `email` and `sms` queue a message in the notify outbox (the receipts transports).
@@ -26,7 +27,6 @@ export interface StrategyRow {
   rules: string[];
 }
 
-type Body = Record<string, unknown>;
 
 const STRATEGY_ID = /^strat_[0-9a-f]{16}$/;
 const MAX_URL = 2048;
@@ -53,11 +53,11 @@ export function readUrl(scope: Scope, raw: unknown): string {
   return u.toString();
 }
 
-/** The webhook URL a create or update body may set, vetted before its transaction (malformed ones are left to readUrl). */
-async function vetBodyUrl(scope: Scope, body: Body, policy?: OutboundPolicy): Promise<void> {
+/** The webhook URL a create or update may set, vetted before its transaction (malformed ones are left to readUrl). */
+async function vetBodyUrl(scope: Scope, input: StrategyInput, policy?: OutboundPolicy): Promise<void> {
   let url: string;
   try {
-    url = readUrl(scope, body.url);
+    url = readUrl(scope, input.url);
   } catch {
     return;
   }
@@ -70,19 +70,19 @@ function readMode(v: unknown): Mode {
   return s as Mode;
 }
 
-/** The target of a mode, from the body (`email` and `phone` are accepted beside the full names). */
-function readTarget(scope: Scope, mode: Mode, body: Body): Pick<StrategyRow, 'url' | 'email_address' | 'phone_number'> {
+/** The target of a mode, from the request (`email` and `phone` are accepted beside the full names). */
+function readTarget(scope: Scope, mode: Mode, input: StrategyInput): Pick<StrategyRow, 'url' | 'email_address' | 'phone_number'> {
   const out = { url: null as string | null, email_address: null as string | null, phone_number: null as string | null };
-  if (mode === 'webhook') out.url = readUrl(scope, body.url);
+  if (mode === 'webhook') out.url = readUrl(scope, input.url);
   if (mode === 'email') {
-    const raw = body.email_address ?? body.email;
+    const raw = input.email_address ?? input.email;
     if (raw === undefined || raw === null || raw === '') throw invalid('email_address', 'is required for mode email');
     const e = typeof raw === 'string' ? raw.trim() : '';
     if (!isEmail(e)) throw invalid('email_address', 'is not a valid email address');
     out.email_address = e;
   }
   if (mode === 'sms') {
-    const raw = body.phone_number ?? body.phone;
+    const raw = input.phone_number ?? input.phone;
     if (raw === undefined || raw === null || raw === '') throw invalid('phone_number', 'is required for mode sms');
     const p = typeof raw === 'string' || typeof raw === 'number' ? normalisePhone(String(raw)) : null;
     if (!p) throw invalid('phone_number', MUST.PHONE);
@@ -114,23 +114,23 @@ export async function listStrategies(q: Queryable, scope: Scope, page: Page) {
  * Before the route opens its transaction (it resolves a name): the webhook url a new strategy, or
  * the update of strategy `id`, would keep. An unknown id still answers 200007 first.
  */
-export async function vetStrategy(q: Queryable, scope: Scope, body: Body, id?: string, policy?: OutboundPolicy): Promise<void> {
+export async function vetStrategy(q: Queryable, scope: Scope, input: StrategyInput, id?: string, policy?: OutboundPolicy): Promise<void> {
   if (id === undefined) {
-    const t = readTarget(scope, readMode(body.mode), body);
+    const t = readTarget(scope, readMode(input.mode), input);
     if (t.url !== null) await vetTargetUrl(scope, t.url, 'url', policy);
     return;
   }
-  const mode = typeof body.mode === 'string' ? body.mode.trim().toLowerCase() : body.mode;
-  if (body.url !== undefined && (mode === undefined || mode === 'webhook')) {
+  const mode = typeof input.mode === 'string' ? input.mode.trim().toLowerCase() : input.mode;
+  if (input.url !== undefined && (mode === undefined || mode === 'webhook')) {
     await getStrategy(q, scope, id);
-    await vetBodyUrl(scope, body, policy);
+    await vetBodyUrl(scope, input, policy);
   }
 }
 
 /** POST /webhooks/strategies: `mode` and its target (url, email_address or phone_number); the caller has run vetStrategy. */
-export async function createStrategy(q: Queryable, scope: Scope, body: Body, now: Date): Promise<StrategyRow> {
-  const mode = readMode(body.mode);
-  const t = readTarget(scope, mode, body);
+export async function createStrategy(q: Queryable, scope: Scope, input: StrategyInput, now: Date): Promise<StrategyRow> {
+  const mode = readMode(input.mode);
+  const t = readTarget(scope, mode, input);
   const id = `strat_${newId(8)}`;
   await q.query(
     `INSERT INTO webhook_strategies (id, merchant_id, env, mode, url, email_address, phone_number, created_at, updated_at)
@@ -145,11 +145,11 @@ export async function createStrategy(q: Queryable, scope: Scope, body: Body, now
  * body when given, else kept when the mode is unchanged, else required. Other modes' targets clear.
  * The caller has run vetStrategy with the id.
  */
-export async function updateStrategy(q: Queryable, scope: Scope, id: string, body: Body, now: Date): Promise<StrategyRow> {
+export async function updateStrategy(q: Queryable, scope: Scope, id: string, input: StrategyInput, now: Date): Promise<StrategyRow> {
   const s = await getStrategy(q, scope, id, true);
-  const mode = body.mode === undefined ? s.mode : readMode(body.mode);
-  const given = mode === 'webhook' ? body.url : mode === 'email' ? body.email_address ?? body.email : body.phone_number ?? body.phone;
-  const t = given === undefined && mode === s.mode ? { url: s.url, email_address: s.email_address, phone_number: s.phone_number } : readTarget(scope, mode, body);
+  const mode = input.mode === undefined ? s.mode : readMode(input.mode);
+  const given = mode === 'webhook' ? input.url : mode === 'email' ? input.email_address ?? input.email : input.phone_number ?? input.phone;
+  const t = given === undefined && mode === s.mode ? { url: s.url, email_address: s.email_address, phone_number: s.phone_number } : readTarget(scope, mode, input);
   await q.query(
     `UPDATE webhook_strategies SET mode = $4, url = $5, email_address = $6, phone_number = $7, updated_at = $8
       WHERE id = $1 AND merchant_id = $2 AND env = $3`,

@@ -6,6 +6,7 @@ import { createKeySet, createMerchant, Scope } from '../../../server/domain/merc
 import { createRule } from '../../../server/domain/events/rules.js';
 import { createStrategy, relate } from '../../../server/domain/events/strategies.js';
 import { DeliveryWake } from '../../../server/jobs/dispatch.js';
+import { RuleFields, StrategyFields } from '../../../server/schemas/webhooks.js';
 import { Vault } from '../../../server/vault.js';
 import { basic, testDb } from '../../helpers/gateway.js';
 
@@ -27,8 +28,8 @@ afterAll(async () => {
 const scopeOf = async (): Promise<Scope> => ({ merchantId: await createMerchant(db, 'Kick merchant', clock.now()), env: 'test' });
 /** A rule of `scope` related to a new strategy of `mode`. */
 async function listen(scope: Scope, strategy: Record<string, unknown>): Promise<void> {
-  const rule = await createRule(db, scope, { event_resource: 'transaction' }, clock.now());
-  const s = await createStrategy(db, scope, strategy, clock.now());
+  const rule = await createRule(db, scope, RuleFields.read({ event_resource: 'transaction' }), clock.now());
+  const s = await createStrategy(db, scope, StrategyFields.read(strategy), clock.now());
   await relate(db, scope, rule.id, s.id, clock.now());
 }
 
