@@ -1,9 +1,9 @@
 // Schema atoms every resource schema is built from (TypeBox: JSON Schema with its TypeScript type).
 // A resource's response schema is its allow-list: Fastify serialises by it, so a field it does not
 // name never leaves the gateway.
-import { type SchemaOptions, type Static, type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import { type SchemaOptions, type Static, type TObject, type TProperties, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
 
-export { Type, type Static };
+export { Type, type Static, type TUnsafe };
 
 export const Str = (o?: SchemaOptions) => Type.String(o);
 export const Int = (o?: SchemaOptions) => Type.Integer(o);
@@ -16,6 +16,32 @@ export const Timestamp = (o?: SchemaOptions) =>
   Type.Unsafe<Date | string>({ examples: ['2026-01-15T12:00:00.000Z'], ...o, type: 'string', format: 'date-time' });
 export const NullableTime = (o?: SchemaOptions) =>
   Type.Unsafe<Date | string | null>({ examples: ['2026-01-15T12:00:00.000Z'], ...o, type: ['string', 'null'], format: 'date-time' });
+/** A stored instant: a Date as the database driver reads it, an ISO 8601 string on the wire. */
+export const At = (o?: SchemaOptions) => Type.Unsafe<Date>({ examples: ['2026-01-15T12:00:00.000Z'], ...o, type: 'string', format: 'date-time' });
+export const NullableAt = (o?: SchemaOptions) => Type.Unsafe<Date | null>({ examples: ['2026-01-15T12:00:00.000Z'], ...o, type: ['string', 'null'], format: 'date-time' });
+/** A merchant environment. */
+export const Env = () => Str({ enum: ['test', 'live'] }) as TUnsafe<'test' | 'live'>;
+
+// ---------------------------------------------------------------------------------------------
+// Row schemas: one TypeBox object per stored table (its columns, in order), from which the row
+// type (Static), the column list (columnsOf) and the answer's stored fields (shownOf) come.
+
+const SHOWN: unique symbol = Symbol('shown');
+type Shown = { readonly [SHOWN]: true };
+/** A column that is in the resource's answer as it is stored. */
+export function shown<T extends TSchema>(column: T): T & Shown {
+  return Object.assign(column, { [SHOWN]: true as const });
+}
+type ShownKey<P> = { [K in keyof P]: P[K] extends Shown ? K : never }[keyof P] & string;
+/** Every column of a row schema, in order: what a statement reading a whole row names. */
+export const columnsOf = <T extends TObject>(row: T) => Object.keys(row.properties) as (keyof Static<T> & string)[];
+/** The columns marked `shown`, in order. */
+export const shownKeys = <T extends TObject>(row: T) =>
+  Object.entries(row.properties).filter(([, s]) => (s as Partial<Shown>)[SHOWN]).map(([k]) => k) as ShownKey<T['properties']>[];
+/** The schemas of the shown columns, to spread into the answer's schema. */
+export const shownOf = <T extends TObject>(row: T) =>
+  Object.fromEntries(shownKeys(row).map((k) => [k, row.properties[k]])) as Pick<T['properties'], ShownKey<T['properties']>>;
+
 /** The merchant's own keys and values, echoed as sent. */
 export const Metadata = (o?: SchemaOptions) =>
   Type.Unsafe<Record<string, unknown>>({ examples: [{ order_id: '42' }], ...o, type: 'object', additionalProperties: true });

@@ -25,6 +25,8 @@ export interface Field<T> {
   doc: Record<string, unknown>;
   /** Documented as required (the reader or a rule answers its absence with the spec's code). */
   required: boolean;
+  /** Kept as it is read in the record's column of the same name (storedOf). */
+  stored: boolean;
   read(v: unknown, name: string): T;
 }
 
@@ -92,6 +94,16 @@ export function fields<F extends Fields>(table: F, options: SchemaOptions & { ru
   }) as FieldTable<F> & { read: typeof read; from: typeof from };
 }
 
+/**
+ * The fields of `input` its table marks `stored`, by name: what the command writes as they are
+ * into the record's columns of the same names (a stored field is a column of the row schema).
+ */
+export function storedOf<F extends Fields>(table: FieldTable<F>, input: Input<FieldTable<F>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, f] of Object.entries(table[TABLE].fields)) if (f.stored) out[name] = input[name as keyof typeof input];
+  return out;
+}
+
 /** The table behind a route's schema.body or schema.querystring, if it has one. */
 export function tableOf(schema: unknown): FieldTable<Fields>[typeof TABLE] | undefined {
   return (schema as { [TABLE]?: FieldTable<Fields>[typeof TABLE] } | undefined)?.[TABLE];
@@ -117,11 +129,17 @@ export function documentedOf(t: FieldTable<Fields>[typeof TABLE]): Record<string
 // The kinds of field. Each takes its description first; `required` documents that the request
 // fails without it (with the code the reader or a rule gives).
 
-interface Common { required?: boolean; example?: unknown; doc?: Record<string, unknown> }
+interface Common {
+  required?: boolean;
+  example?: unknown;
+  doc?: Record<string, unknown>;
+  /** The value read is kept in the record's column of the same name (see storedOf). */
+  stored?: boolean;
+}
 const docOf = (description: string, base: Record<string, unknown>, o: Common) =>
   ({ ...base, description, ...(o.example !== undefined ? { examples: [o.example] } : {}), ...o.doc });
 const field = <T>(doc: Record<string, unknown>, o: Common, read: (v: unknown, name: string) => T): Field<T> =>
-  ({ doc, required: o.required ?? false, read });
+  ({ doc, required: o.required ?? false, stored: o.stored ?? false, read });
 
 /**
  * Text: trimmed, null when absent, null or blank; a JSON number is taken as its decimal text; any

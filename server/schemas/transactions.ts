@@ -1,125 +1,109 @@
 // A transaction (spec 2.2): a charge, its refunds, and what a charge request may carry.
 import { E, GatewayError } from '../errors.js';
 import {
-  Bool, Int, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, NullableTime, Type, type Static,
+  At, Bool, Env, Int, Metadata, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe,
+  columnsOf, shown, shownKeys, shownOf,
 } from './common.js';
 import { MAX_TEXT } from './tokens.js';
 import { type Amount, type Input, amount, bool, email, fields, metadata, optionalAmount, pageFields, sentText, text } from './fields.js';
 
-// The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
-export interface TransactionRow {
-  id: string;
-  merchant_id: string;
-  env: string;
-  source: string;
-  payment_method: 'credit_card' | 'bank_account';
-  transaction_type: string;
-  status: string;
-  successful: boolean;
-  reference_number: string;
-  system_trace: string | null;
-  amount_authorized: number;
-  amount_settled: number;
-  amount_failed: number;
-  amount_refunded: number;
-  authorized: boolean;
-  settled: boolean;
-  refunded: boolean;
-  voided: boolean;
-  error_code: string | null;
-  error_message: string | null;
-  customer_id: string | null;
-  card_type: string | null;
-  card_number: string | null;
-  card_exp_month: string | null;
-  card_exp_year: string | null;
-  card_owner_name: string | null;
-  account_holder_name: string | null;
-  csc_check: string;
-  avs_address_check: string | null;
-  metadata: Record<string, unknown>;
-  recurring: boolean;
-  receipt_due: boolean;
-  receipt_email: string | null;
-  receipt_template_id: string | null;
+/**
+ * The stored row (002_charges.sql and the migrations after it), one schema from which come the
+ * row's type (TransactionRow), its column list (TRANSACTION_COLUMNS: every statement that reads a
+ * whole row names them) and its wire form: a column marked `shown` is in the answer as stored, in
+ * this order (TransactionSchema, presentTransaction); the rest stay inside the gateway. A new
+ * column is a migration, one line here, and, if a request sets it, a `stored` field of its table.
+ */
+export const TransactionRowSchema = Type.Object({
+  id: shown(Str({ examples: ['f1a0b2c3d4e5f6a7'] })),
+  merchant_id: shown(Str()),
+  env: Env(),
+  payment_method: shown(Str({ enum: ['credit_card', 'bank_account'], examples: ['credit_card'] }) as TUnsafe<'credit_card' | 'bank_account'>),
+  transaction_type: shown(Str({ examples: ['sale'] })),
+  status: shown(Str({ description: 'SETTLED, AUTHORIZED, FAILED, VOIDED…', examples: ['SETTLED'] })),
+  successful: shown(Bool({ examples: [true] })),
+  reference_number: shown(Str()),
+  system_trace: shown(NStr()),
+  amount_authorized: shown(Int({ description: 'Cents.', examples: [1999] })),
+  amount_settled: shown(Int({ description: 'Cents.', examples: [1999] })),
+  amount_failed: shown(Int({ description: 'Cents.', examples: [0] })),
+  amount_refunded: shown(Int({ description: 'Cents.', examples: [0] })),
+  authorized: shown(Bool({ examples: [true] })),
+  settled: shown(Bool({ examples: [true] })),
+  refunded: shown(Bool()),
+  voided: shown(Bool()),
+  description: shown(NStr({ examples: ['Order 42'] })),
+  // Shown as text (presentTransaction): the spec types these as strings, and strict client
+  // decoders refuse null; a bank-account charge has no card type or expiry, so they are empty there.
+  card_type: NStr({ examples: ['Visa'] }),
+  card_number: NStr({ description: 'Masked: the last four digits only (of the account number for a bank-account charge).' }),
+  card_exp_month: NStr(),
+  card_exp_year: NStr(),
+  card_owner_name: shown(NStr({ examples: ['Ada Lovelace'] })),
+  account_holder_name: NStr(),
+  token_id: NStr(),
+  customer_id: shown(NStr()),
+  method_id: NStr(),
+  csc_check: shown(Str({ examples: ['Passed'] })),
+  avs_address_check: shown(NStr()),
+  source: shown(Str({ examples: ['api'] })),
+  metadata: shown(Metadata()),
+  error_code: shown(NStr({ description: 'The decline code of a failed charge.' })),
+  error_message: shown(NStr()),
+  recurring: shown(Bool()),
+  receipt_due: Bool(),
+  receipt_email: NStr(),
+  receipt_template_id: NStr(),
   /** The receipt made for this charge (receipts.ts), once it exists. */
-  receipt_id?: number | null;
-  created_at: Date;
-  processed_at: Date | null;
-  [payer: string]: unknown;
-}
+  receipt_id: NullableInt(),
+  // The payer's own fields, echoed as sent (null when not sent).
+  company: shown(NStr()), website: shown(NStr()), email: shown(NStr()),
+  first_name: shown(NStr({ examples: ['Ada'] })), last_name: shown(NStr({ examples: ['Lovelace'] })),
+  address_1: shown(NStr()), address_2: shown(NStr()), city: shown(NStr()), state: shown(NStr()), zip: shown(NStr()),
+  country: shown(NStr()), phone: shown(NStr()), fax: shown(NStr()),
+  /** A live charge: its connector, account and amount, then what the processor said (charge-finish.ts). */
+  processor: Type.Unsafe<Record<string, string | number | null> | null>({ type: ['object', 'null'] }),
+  /** A live charge still waiting for its processor's outcome, and when the reconciler looks next. */
+  pending_since: NullableAt(),
+  reconcile_after: NullableAt(),
+  created_at: shown(At()),
+  processed_at: shown(NullableAt()),
+});
+export type TransactionRow = Static<typeof TransactionRowSchema>;
+export const TRANSACTION_COLUMNS = columnsOf(TransactionRowSchema);
 
-export interface RefundRow {
-  id: string;
-  transaction_id: string;
-  amount: number;
-  /** succeeded; a live refund is pending until its processor answers, failed when it refused. */
-  status: 'pending' | 'succeeded' | 'failed';
-  /** refund, or void (a live charge refunded whole before its processor settled it). */
-  kind: 'refund' | 'void';
-  created_at: Date;
-}
+export const RefundRowSchema = Type.Object({
+  id: Str(),
+  transaction_id: Str(),
+  amount: Int({ examples: [500] }),
+  status: Str({ enum: ['pending', 'succeeded', 'failed'], description: 'A live refund is pending until its processor answers.' }) as TUnsafe<'pending' | 'succeeded' | 'failed'>,
+  kind: Str({ enum: ['refund', 'void'], description: 'void: a live charge refunded whole before its processor settled it.' }) as TUnsafe<'refund' | 'void'>,
+  created_at: At(),
+});
+/** A refund as a transaction lists it: succeeded; a live one pending until its processor answers, failed when it refused. */
+export type RefundRow = Static<typeof RefundRowSchema>;
 
 export type Transaction = TransactionRow & { refunds: RefundRow[] };
-
-
-/** The payer's own fields, echoed as sent (null when not sent). */
-const payer = {
-  company: NStr(), website: NStr(), email: NStr(), email_address: NStr({ examples: ['ada@example.com'] }),
-  first_name: NStr({ examples: ['Ada'] }), last_name: NStr({ examples: ['Lovelace'] }),
-  address_1: NStr(), address_2: NStr(), city: NStr(), state: NStr(), zip: NStr(), country: NStr(), phone: NStr(), fax: NStr(),
-};
 
 /** The allow-list of a transaction: a masked card_number is the only trace of the card that may leave. */
 export const TransactionSchema = Type.Object({
   class: Str({ examples: ['transaction'] }),
-  id: Str({ examples: ['f1a0b2c3d4e5f6a7'] }),
-  merchant_id: Str(),
-  payment_method: Str({ enum: ['credit_card', 'bank_account'], examples: ['credit_card'] }),
-  transaction_type: Str({ examples: ['sale'] }),
-  status: Str({ description: 'SETTLED, AUTHORIZED, FAILED, VOIDED…', examples: ['SETTLED'] }),
-  successful: Bool({ examples: [true] }),
-  reference_number: Str(),
-  system_trace: NStr(),
-  amount_authorized: Int({ description: 'Cents.', examples: [1999] }),
-  amount_settled: Int({ description: 'Cents.', examples: [1999] }),
-  amount_failed: Int({ description: 'Cents.', examples: [0] }),
-  amount_refunded: Int({ description: 'Cents.', examples: [0] }),
-  authorized: Bool({ examples: [true] }),
-  settled: Bool({ examples: [true] }),
-  refunded: Bool(),
-  voided: Bool(),
-  description: NStr({ examples: ['Order 42'] }),
+  ...shownOf(TransactionRowSchema),
   card_type: Str({ description: 'Empty for a bank-account charge.', examples: ['Visa'] }),
   card_number: Str({ description: 'Masked: the last four digits only (of the account number for a bank-account charge).', examples: ['XXXXXXXXXXXX1111'] }),
   card_exp_month: Str({ description: 'Empty for a bank-account charge.', examples: ['12'] }),
   card_exp_year: Str({ description: 'Empty for a bank-account charge.', examples: ['2030'] }),
-  card_owner_name: NStr({ examples: ['Ada Lovelace'] }),
   account_holder_name: Str(),
-  customer_id: NStr(),
-  csc_check: Str({ examples: ['Passed'] }),
-  avs_address_check: NStr(),
-  source: Str({ examples: ['api'] }),
-  metadata: Metadata(),
-  error_code: NStr({ description: 'The decline code of a failed charge.' }),
-  error_message: NStr(),
-  recurring: Bool(),
   receipt: Type.Object({ due: Bool(), email_address: NStr(), receipt_template_id: NStr(), receipt_id: NullableInt() }),
-  ...payer,
-  refunds: Type.Array(Type.Object({
-    id: Str(), amount: Int({ examples: [500] }),
-    status: Str({ enum: ['pending', 'succeeded', 'failed'], description: 'A live refund is pending until its processor answers.' }),
-    kind: Str({ enum: ['refund', 'void'], description: 'void: a live charge refunded whole before its processor settled it.' }),
-    created_at: Timestamp(),
-  })),
+  email_address: NStr({ examples: ['ada@example.com'] }),
+  refunds: Type.Array(Type.Omit(RefundRowSchema, ['transaction_id'])),
   processor: Type.Union([Type.Null(), Type.Object({
     connector: Str({ examples: ['authorizenet'] }), transaction_id: NStr({ description: "The processor's own transaction id." }),
     auth_code: NStr(), avs_result: NStr(), cvv_result: NStr(), response_code: NStr(), message: NStr({ description: "The processor's own text." }),
   })], { description: 'Live charges: what the processor said (null in test mode).' }),
-  created_at: Timestamp(),
-  processed_at: NullableTime(),
 });
 export type TransactionOut = Static<typeof TransactionSchema>;
+const SHOWN = shownKeys(TransactionRowSchema);
 
 function presentProcessor(p: Record<string, string | null> | null | undefined) {
   if (!p) return null;
@@ -129,57 +113,23 @@ function presentProcessor(p: Record<string, string | null> | null | undefined) {
   };
 }
 
-/** The wire form of spec 2.2. */
+/** The wire form of spec 2.2: the shown columns as stored, and what is made of the rest. */
 export function presentTransaction(t: Transaction): TransactionOut {
-  const p = (f: string) => (t[f] as string | null | undefined) ?? null;
-  return {
-    class: 'transaction',
-    id: t.id,
-    merchant_id: t.merchant_id,
-    payment_method: t.payment_method,
-    transaction_type: t.transaction_type,
-    status: t.status,
-    successful: t.successful,
-    reference_number: t.reference_number,
-    system_trace: t.system_trace,
-    amount_authorized: t.amount_authorized,
-    amount_settled: t.amount_settled,
-    amount_failed: t.amount_failed,
-    amount_refunded: t.amount_refunded,
-    authorized: t.authorized,
-    settled: t.settled,
-    refunded: t.refunded,
-    voided: t.voided,
-    description: p('description'),
-    // The spec types these as strings, and strict client decoders refuse null: a bank-account
-    // charge has no card type or expiry, so they are empty there.
-    card_type: t.card_type ?? '',
-    card_number: t.card_number ?? '',
-    card_exp_month: t.card_exp_month ?? '',
-    card_exp_year: t.card_exp_year ?? '',
-    card_owner_name: t.card_owner_name,
-    account_holder_name: t.account_holder_name ?? '',
-    customer_id: t.customer_id,
-    csc_check: t.csc_check,
-    avs_address_check: t.avs_address_check,
-    source: t.source,
-    metadata: t.metadata ?? {},
-    error_code: t.error_code,
-    error_message: t.error_message,
-    recurring: t.recurring,
-    receipt: {
-      due: t.receipt_due, email_address: t.receipt_email, receipt_template_id: t.receipt_template_id,
-      receipt_id: t.receipt_id ?? null,
-    },
-    company: p('company'), website: p('website'), email: p('email'), first_name: p('first_name'), last_name: p('last_name'),
-    address_1: p('address_1'), address_2: p('address_2'), city: p('city'), state: p('state'), zip: p('zip'),
-    country: p('country'), phone: p('phone'), fax: p('fax'),
-    email_address: t.receipt_email ?? p('email'),
-    refunds: t.refunds.map((r) => ({ id: r.id, amount: r.amount, status: r.status ?? 'succeeded', kind: r.kind ?? 'refund', created_at: r.created_at })),
-    processor: presentProcessor(t.processor as Record<string, string | null> | null | undefined),
-    created_at: t.created_at,
-    processed_at: t.processed_at,
+  const out = { class: 'transaction' } as TransactionOut;
+  for (const k of SHOWN) (out as Record<string, unknown>)[k] = t[k] ?? null;
+  out.metadata = t.metadata ?? {};
+  out.card_type = t.card_type ?? '';
+  out.card_number = t.card_number ?? '';
+  out.card_exp_month = t.card_exp_month ?? '';
+  out.card_exp_year = t.card_exp_year ?? '';
+  out.account_holder_name = t.account_holder_name ?? '';
+  out.receipt = {
+    due: t.receipt_due, email_address: t.receipt_email, receipt_template_id: t.receipt_template_id, receipt_id: t.receipt_id ?? null,
   };
+  out.email_address = t.receipt_email ?? t.email ?? null;
+  out.refunds = t.refunds.map((r) => ({ id: r.id, amount: r.amount, status: r.status ?? 'succeeded', kind: r.kind ?? 'refund', created_at: r.created_at }));
+  out.processor = presentProcessor(t.processor as Record<string, string | null> | null | undefined);
+  return out;
 }
 
 /** The payer fields a charge may carry: each wins over the instrument's own (spec 4.1). */

@@ -5,7 +5,7 @@ import { presentTransaction } from '../../schemas/transactions.js';
 import { answerRecord, ask, avsCheck, cscCheck, outcomeColumns, unknownFrom } from './charge-outcome.js';
 import { EventType, emitEvent } from '../events/events.js';
 import type { Scope } from '../merchant/keys.js';
-import { Transaction, TransactionRow, getTransaction } from './transactions.js';
+import { TRANSACTION_SELECT, Transaction, TransactionRow, getTransaction } from './transactions.js';
 
 // Steps 2 and 3 of a live charge (step 1, the pending row, is createCharge's): ask the processor
 // with no transaction open, then record its outcome and its events in a transaction of their own.
@@ -49,7 +49,7 @@ export async function recordOutcome(
 ): Promise<{ txn: Transaction; changed: boolean }> {
   if (result.outcome === 'unknown') return { txn: await getTransaction(q, scope, id), changed: false };
   const [row] = await q.query<TransactionRow & { amount: number; given_csc: boolean }>(
-    `SELECT *, (processor->>'amount')::bigint AS amount, csc_check <> 'not_provided' AS given_csc FROM transactions
+    `SELECT ${TRANSACTION_SELECT}, (processor->>'amount')::bigint AS amount, csc_check <> 'not_provided' AS given_csc FROM transactions t
       WHERE id = $1 AND merchant_id = $2 AND env = $3 AND pending_since IS NOT NULL FOR UPDATE`,
     [id, scope.merchantId, scope.env],
   );

@@ -7,8 +7,10 @@
 import { badRequest } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
 import { preparePaymentData } from '../instruments/tokens.js';
-import { type ChargeFieldsInput, type ChargeShape, PAYER_FIELDS, type PayerField, chargeShape } from '../../schemas/transactions.js';
-import { cents } from '../../schemas/fields.js';
+import {
+  ChargeFields, type ChargeFieldsInput, type ChargeShape, PAYER_FIELDS, type PayerField, type TransactionRow, chargeShape,
+} from '../../schemas/transactions.js';
+import { cents, storedOf } from '../../schemas/fields.js';
 
 export type { ChargeShape, PayerField };
 
@@ -22,6 +24,8 @@ interface ChargeCommon {
   receipt: { send: boolean | undefined; email: string | null; templateId: string | null };
   /** Payer fields sent with the charge; each wins over the instrument's own. */
   payer: Partial<Record<PayerField, string | null>>;
+  /** The charge's `stored` fields (ChargeFields), written as they are into the transaction's columns. */
+  recorded?: Partial<TransactionRow>;
 }
 
 export type ChargeInput =
@@ -45,7 +49,10 @@ export type PreparedCard = Extract<ReturnType<typeof preparePaymentData>, { toke
 export function readChargeInput(scope: Scope, f: ChargeFieldsInput, now: Date): ChargeInput {
   const shape = chargeShape(f);
   const receipt = { send: f.send_receipt, email: f.email_address, templateId: f.receipt_template_id };
-  const common = { amount: cents(f.amount), description: f.description, metadata: f.metadata ?? {}, receipt, payer: {} as ChargeCommon['payer'] };
+  const common = {
+    amount: cents(f.amount), description: f.description, metadata: f.metadata ?? {}, receipt, payer: {} as ChargeCommon['payer'],
+    recorded: storedOf(ChargeFields, f) as Partial<TransactionRow>,
+  };
   let input: ChargeInput;
   if (shape === 'customer') {
     input = { ...common, shape, customerId: f.customer_id!, methodId: f.method_id, bankAccount: f.charge_bank_account };

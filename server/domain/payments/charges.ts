@@ -323,6 +323,8 @@ async function decide(
     // A live processor's CVV and AVS results are recorded with its answer (charge-finish.ts).
     csc_check: check.csc_check ?? (inst.csc ? 'unchecked' : 'not_provided'),
     avs_address_check: check.avs_zip_check,
+    // What the request's table marks stored, written as sent; the instrument's and the charge's own after it.
+    ...input.recorded,
     ...payer,
     ...inst.fields,
     description, metadata: { ...inst.customerMetadata, ...metadata }, ...receipt,

@@ -4,9 +4,12 @@ import { E, GatewayError } from '../../errors.js';
 import type { Connector } from '../../processor/processor.js';
 import { emitEvent } from '../events/events.js';
 import { Scope, newId } from '../merchant/keys.js';
-import { presentTransaction } from '../../schemas/transactions.js';
+import { TRANSACTION_COLUMNS, presentTransaction } from '../../schemas/transactions.js';
 import type { TransactionRow, RefundRow, Transaction } from '../../schemas/transactions.js';
 export type { TransactionRow, RefundRow, Transaction } from '../../schemas/transactions.js';
+
+/** Every column of a transaction row (schemas/transactions.ts), `t.`-prefixed. */
+export const TRANSACTION_SELECT = TRANSACTION_COLUMNS.map((c) => `t.${c}`).join(', ');
 
 async function withRefunds(q: Queryable, rows: TransactionRow[]): Promise<Transaction[]> {
   if (rows.length === 0) return [];
@@ -20,7 +23,7 @@ async function withRefunds(q: Queryable, rows: TransactionRow[]): Promise<Transa
 
 export async function getTransaction(q: Queryable, scope: Scope, id: string): Promise<Transaction> {
   const rows = await q.query<TransactionRow>(
-    'SELECT * FROM transactions WHERE id = $1 AND merchant_id = $2 AND env = $3',
+    `SELECT ${TRANSACTION_SELECT} FROM transactions t WHERE id = $1 AND merchant_id = $2 AND env = $3`,
     [id, scope.merchantId, scope.env],
   );
   if (!rows[0]) throw new GatewayError(E.CHARGE_NOT_FOUND);
@@ -52,7 +55,7 @@ export async function listTransactions(
   if (filter.createdFrom !== undefined) add('created_at >= ?', filter.createdFrom);
   if (filter.createdBefore !== undefined) add('created_at < ?', filter.createdBefore);
   const cond = where.join(' AND ');
-  const { list, total } = await pagedQuery<TransactionRow>(q, page, `SELECT * FROM transactions WHERE ${cond} ORDER BY seq DESC`,
+  const { list, total } = await pagedQuery<TransactionRow>(q, page, `SELECT ${TRANSACTION_SELECT} FROM transactions t WHERE ${cond} ORDER BY seq DESC`,
     `transactions WHERE ${cond}`, params);
   return { list: await withRefunds(q, list), total };
 }
@@ -82,7 +85,7 @@ export async function refundCharge(
   connector: Connector | null,
 ): Promise<{ txn: Transaction; pending?: PendingRefund }> {
   const [txn] = await q.query<TransactionRow & { unresolved: number }>(
-    `SELECT *, (SELECT coalesce(sum(amount), 0) FROM refunds r WHERE r.transaction_id = t.id AND r.status = 'pending')::bigint AS unresolved
+    `SELECT ${TRANSACTION_SELECT}, (SELECT coalesce(sum(amount), 0) FROM refunds r WHERE r.transaction_id = t.id AND r.status = 'pending')::bigint AS unresolved
        FROM transactions t WHERE id = $1 AND merchant_id = $2 AND env = $3 FOR UPDATE`,
     [id, scope.merchantId, scope.env],
   );
