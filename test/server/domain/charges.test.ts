@@ -54,3 +54,18 @@ test('a charge by token wipes the token, records one row and one event, in one s
   const events = await gateway.db.query(`SELECT type FROM events WHERE data->>'id' = $1`, [txn.id]);
   expect(events).toEqual([{ type: 'transaction.created' }]);
 });
+
+test("a charge writes its table's stored fields into the columns of the same name (a new field: a migration, the row schema, the table)", async ({ gateway }) => {
+  const scope = { merchantId: gateway.merchant.id, env: 'test' as const };
+  // As a migration would add it; ChargeFields would read it with `stored: true`, which readChargeInput puts in `recorded`.
+  await gateway.db.exec('ALTER TABLE transactions ADD COLUMN statement_descriptor text');
+  const token = await tokenFor(gateway, visa);
+  const input = readChargeInput(scope, ChargeFields.read({ token, amount: 1999 }), gateway.clock.now());
+  expect(input.recorded).toEqual({});
+  const deps = { vault: gateway.vault, connector: simulator };
+  const recorded = { ...input, recorded: { statement_descriptor: 'SHOP*42' } } as typeof input;
+  if (!chargesAtOnce(deps, recorded)) throw new Error('a test-mode token charge is made at once');
+  const { txn } = await chargeTokenAtOnce(gateway.db, deps, scope, recorded, gateway.clock.now(), { settings });
+  const [row] = await gateway.db.query<{ statement_descriptor: string }>('SELECT statement_descriptor FROM transactions WHERE id = $1', [txn.id]);
+  expect(row.statement_descriptor).toBe('SHOP*42');
+});
