@@ -1,13 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   SubscriptionFilter, getSubscription, listSubscriptions, subscriptionOfCustomerOnPlan, updateSubscription,
   withLastBillings,
 } from '../domain/billing/subscriptions.js';
 import { listEnvelope } from '../http/paging.js';
-import { SubscribeBody } from '../schemas/plans.js';
+import { SubscribeFields } from '../schemas/plans.js';
 import { AllQuery, SubscriptionList, SubscriptionPair, SubscriptionSchema, presentSubscription } from '../schemas/subscriptions.js';
 import { E, type ErrorCode } from '../errors.js';
-import { readPageOrAll } from '../lib/validate.js';
 
 
 /** Spec 4.9, plus GET and POST /subscriptions/:id. */
@@ -15,8 +14,8 @@ export default async function subscriptionRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
   const lister = (filter: (params: Record<string, string>) => SubscriptionFilter) =>
-    async (req: { query: unknown; params: unknown; identity: any }) => {
-      const page = readPageOrAll(req.query);
+    async (req: FastifyRequest) => {
+      const page = AllQuery.from(req);
       const { list: rows, total } = await listSubscriptions(db, req.identity, filter(req.params as Record<string, string>), page);
       return listEnvelope(rows.map(presentSubscription), page, total);
     };
@@ -41,14 +40,14 @@ export default async function subscriptionRoutes(app: FastifyInstance) {
   });
 
   /** Changes amount, method (method_id / charge_bank_account), ends_after, metadata of an active subscription. */
-  app.post<{ Params: { id: string }; Body: Record<string, unknown> }>(
+  app.post<{ Params: { id: string } }>(
     '/subscriptions/:id',
     {
       config: { errors: [E.SUBSCRIPTION_NOT_FOUND, E.SUBSCRIPTION_NOT_ACTIVE, E.METHOD_NOT_FOUND, E.PAYMENT_TOKEN_NOT_FOUND, E.AMOUNT_INVALID] },
-      schema: { summary: 'Change an active subscription (amount, method, ends_after, metadata)', body: SubscribeBody, response: { 200: SubscriptionSchema } },
+      schema: { summary: 'Change an active subscription (amount, method, ends_after, metadata)', body: SubscribeFields, response: { 200: SubscriptionSchema } },
     },
     async (req) => {
-      const s = await req.tx((q) => updateSubscription(q, req.identity, req.params.id, req.body ?? {}, req.now));
+      const s = await req.tx((q) => updateSubscription(q, req.identity, req.params.id, SubscribeFields.from(req), req.now));
       return presentSubscription((await withLastBillings(db, [s]))[0]);
     },
   );

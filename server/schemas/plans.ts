@@ -1,6 +1,9 @@
 // A plan (spec 2.10, 4.8): what a subscription bills, and how often.
 import type { PlanRow } from '../domain/billing/plans.js';
-import { Int, NullableInt, NullableStr as NStr, Str, Timestamp, Type, loose, type Static } from './common.js';
+import { E, GatewayError, badRequest, invalid, MUST } from '../errors.js';
+import { isScalar, text } from '../lib/validate.js';
+import { Int, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+import { type Field, type Input, amount, bool, custom, fields, metadata, optionalAmount, text as textField } from './fields.js';
 
 /** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Plans. */
 export const PlanSchema = Type.Object({
@@ -33,21 +36,124 @@ export function presentPlan(p: PlanRow): PlanOut {
   };
 }
 
-const cents = Type.Union([Int(), Str()], { description: 'Cents, above zero.', examples: [1999] });
-export const PlanBody = loose({
-  name: Str({ examples: ['Gold monthly'] }),
-  frequency: Str({ description: 'daily, weekly, monthly, quarterly or yearly…', examples: ['monthly'] }),
-  day: Type.Union([Int(), Str()], { description: 'Day of the week or month billed, by frequency.' }),
-  amount: cents,
-  callback_url: Str({ description: 'Told of each billing (public https URL), signed as webhooks are.' }),
-}, { examples: [{ name: 'Gold monthly', frequency: 'monthly', day: 1, amount: 1999 }] });
+export const FREQUENCIES = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+export function isFrequency(v: unknown): v is Frequency {
+  return typeof v === 'string' && (FREQUENCIES as readonly string[]).includes(v);
+}
 
-/** POST /plans/{id}/subscription/{customer_id} and POST /subscriptions/{id}. */
-export const SubscribeBody = loose({
-  amount: Type.Union([cents, Type.Null()], { description: "Overrides the plan's amount." }),
-  method_id: Str({ description: "Which of the customer's methods pays (default: the customer's default)." }),
-  charge_bank_account: Type.Union([Type.Boolean(), Str()], { description: "true: the customer's default bank account." }),
-  ends_after: Type.Union([Int(), Str()], { description: 'Billings before the subscription ends.' }),
-  bill_immediately: Type.Union([Type.Boolean(), Str()], { description: 'Make the first billing now (create only).' }),
-  metadata: Type.Union([Type.Record(Str(), Type.Unknown()), Str()], { description: 'Your own keys, as an object or a JSON-encoded string.' }),
+export const MAX_PLAN_NAME = 255;
+export const MAX_CALLBACK_URL = 2048;
+export const MAX_ENDS_AFTER = 100_000;
+
+/**
+ * A callback_url's form: http or https, no credentials, at most 2048 characters as stored (the URL
+ * parser percent-encodes, up to 9 characters for one); null when absent or blank. That live mode
+ * takes https only is the domain's check (it knows the environment): domain/billing/plans.ts.
+ */
+export function readCallbackUrl(v: unknown): string | null {
+  const s = text(v);
+  if (s === null) return null;
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    throw invalid('callback_url', MUST.HTTP_URL);
+  }
+  if (u.toString().length > MAX_CALLBACK_URL || !['http:', 'https:'].includes(u.protocol) || u.username || u.password) {
+    throw invalid('callback_url', `must be an http or https URL of at most ${MAX_CALLBACK_URL} characters, without credentials`);
+  }
+  return u.toString();
+}
+
+/**
+ * POST /plans (spec 4.8). Its faults are answered in this order: callback_url (its form here, then
+ * https in live and its host, domain/billing/plans.ts vetPlan, before the transaction), then
+ * frequency, name, amount (59112) and day, which are read `later` and taken by createPlan.
+ */
+export const PlanFields = fields({
+  name: later(custom(`At most ${MAX_PLAN_NAME} characters.`, { type: 'string', minLength: 1, maxLength: MAX_PLAN_NAME }, (v, name) => {
+    const s = text(v, name);
+    if (s === null || s.length > MAX_PLAN_NAME) throw invalid(name, `is required, at most ${MAX_PLAN_NAME} characters`);
+    return s;
+  }, { required: true, example: 'Gold monthly' })),
+  frequency: later(custom('How often a subscription is billed.', { type: 'string', enum: FREQUENCIES }, (v, name) => {
+    const f = text(v, name)?.toLowerCase();
+    if (!isFrequency(f)) throw invalid(name, `must be one of ${FREQUENCIES.join(', ')}`);
+    return f;
+  }, { required: true, example: 'monthly' })),
+  day: later(custom(
+    'The day billed: a weekday 0 to 7 for a weekly plan (0 and 7: Sunday), a day of the month 1 to 31 otherwise (the last day of a shorter month); ignored for a daily plan.',
+    { type: 'integer', minimum: 0, maximum: 31 },
+    (v) => {
+      if (v === undefined || v === null || v === '') return null;
+      if (typeof v !== 'string' && typeof v !== 'number') throw badRequest('day must be a whole number');
+      return String(v);
+    }, { example: 1 })),
+  amount: amount('Cents, above zero (a form body sends it as text).', { required: true, example: 1999 }),
+  callback_url: custom('Told of each billing (a public https URL; http in test mode), signed as webhooks are.',
+    { type: 'string', format: 'uri', maxLength: MAX_CALLBACK_URL }, (v) => readCallbackUrl(v), { example: 'https://shop.example.com/billing' }),
+}, { examples: [{ name: 'Gold monthly', frequency: 'monthly', day: 1, amount: 1999 }] });
+export type PlanInput = Input<typeof PlanFields>;
+
+/** ends_after: absent is undefined; null, '' or 0 mean "until unsubscribed"; else 1 to MAX_ENDS_AFTER runs. */
+function readEndsAfter(v: unknown, name: string): number | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === null || v === '') return null;
+  const s = isScalar(v) ? String(v).trim() : '';
+  const n = /^\d{1,9}$/.test(s) ? Number(s) : NaN;
+  if (!(n >= 0 && n <= MAX_ENDS_AFTER)) {
+    throw invalid(name, `must be a whole number of billings from 1 to ${MAX_ENDS_AFTER} (0 or absent: no end)`);
+  }
+  return n === 0 ? null : n;
+}
+
+/**
+ * POST /plans/{id}/subscription/{customer_id} and POST /subscriptions/{id}. Every field is read
+ * `later`: the plan, the customer or the subscription is looked up first (subscribe,
+ * updateSubscription in domain/billing/subscriptions.ts), and each takes the fields in its order.
+ */
+export const SubscribeFields = fields({
+  amount: later(optionalAmount("Cents, overriding the plan's amount.", E.AMOUNT_INVALID, { example: 1999 })),
+  method_id: later(textField("Which of the customer's methods pays (default: the customer's default).")),
+  charge_bank_account: later(bool("true: the customer's default bank account; false: their default card.")),
+  ends_after: later(custom(`Billings before the subscription ends, 1 to ${MAX_ENDS_AFTER} (0 or absent: until unsubscribed).`,
+    { type: 'integer', minimum: 0, maximum: MAX_ENDS_AFTER }, readEndsAfter, { example: 12 })),
+  bill_immediately: later(bool('Make the first billing now (on subscribing only).')),
+  metadata: later(metadata()),
 }, { examples: [{ bill_immediately: true }] });
+export type SubscribeInput = Input<typeof SubscribeFields>;
+
+// ---------------------------------------------------------------------------------------------
+// Fields whose refusal waits. A table is read before the handler, but some of a request's faults
+// are answered after checks no table can make (the plan or subscription exists, the merchant's
+// environment, the request's time): a field read `later` keeps what it read, or why it refused
+// it, and the domain takes it (`take`) exactly where it used to read it, so the order in which
+// faults are answered is the spec's. (For the integrator: a kind schemas/fields.ts may hoist.)
+
+/** Why a `later` field refused what was sent, thrown where the domain takes it. */
+export class Refused {
+  constructor(readonly error: GatewayError) {}
+}
+export type Later<T> = T | Refused;
+
+/** `f`, its refusal kept for the domain to throw (`take`) in the spec's order. */
+export function later<T>(f: Field<T>): Field<Later<T>> {
+  return {
+    ...f,
+    read(v, name) {
+      try {
+        return f.read(v, name);
+      } catch (err) {
+        if (err instanceof GatewayError) return new Refused(err);
+        throw err;
+      }
+    },
+  };
+}
+
+/** What a `later` field read, or its refusal thrown now. */
+export function take<T>(v: Later<T>): T {
+  if (v instanceof Refused) throw v.error;
+  return v;
+}

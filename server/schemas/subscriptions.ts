@@ -1,7 +1,8 @@
 // A subscription (spec 2.10, 4.9): a customer billed on a plan's calendar.
 import type { SubscriptionView } from '../domain/billing/subscriptions.js';
 import { BillingSchema, presentBilling } from './billings.js';
-import { Bool, Int, List, Metadata, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
+import { Bool, Int, List, Metadata, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
+import { allPageFields, fields } from './fields.js';
 
 const properties = {
   class: Str({ examples: ['subscription'] }),
@@ -56,5 +57,5 @@ export function presentSubscription(s: SubscriptionView): SubscriptionOut {
   };
 }
 
-/** The lists the spec calls "all": without a limit, every row. */
-export const AllQuery = loose({ limit: Int({ minimum: 1, maximum: 100, description: 'Rows per page, 1 to 100 (default: all).' }), offset: pageQuery.offset });
+/** GET /plans and GET /subscriptions…: the lists the spec calls "all", every row without a limit. */
+export const AllQuery = fields(allPageFields);

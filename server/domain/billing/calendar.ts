@@ -3,8 +3,8 @@
 // (the subscription's start date) and the run's index, never from the previous date, so a monthly
 // plan on the 31st bills Jan 31, Feb 28, Mar 31 — clamping in a short month does not drift.
 
-export const FREQUENCIES = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
-export type Frequency = (typeof FREQUENCIES)[number];
+import type { Frequency } from '../../schemas/plans.js';
+export { FREQUENCIES, type Frequency, isFrequency } from '../../schemas/plans.js';
 
 export interface Schedule {
   frequency: Frequency;
@@ -16,10 +16,6 @@ export interface Schedule {
 
 const DAY_MS = 86_400_000;
 const MONTHS: Partial<Record<Frequency, number>> = { monthly: 1, quarterly: 3, yearly: 12 };
-
-export function isFrequency(v: unknown): v is Frequency {
-  return typeof v === 'string' && (FREQUENCIES as readonly string[]).includes(v);
-}
 
 /** 'YYYY-MM-DD' of a Date in UTC. */
 export function utcDate(d: Date): string {

@@ -1,10 +1,11 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
 import { badRequest, E, GatewayError, invalid, MUST } from '../../errors.js';
-import { Frequency, FREQUENCIES, isFrequency, readDay } from './calendar.js';
+import { Frequency, readDay } from './calendar.js';
 import type { OutboundPolicy } from '../../net/outbound.js';
 import type { Scope } from '../merchant/keys.js';
 import { vetTargetUrl } from '../merchant/target-url.js';
-import { isScalar, type OpenPage, parseAmount, text } from '../../lib/validate.js';
+import { isScalar, type OpenPage } from '../../lib/validate.js';
+import { type PlanInput, take } from '../../schemas/plans.js';
 
 export interface PlanRow {
   id: number;
@@ -21,61 +22,40 @@ export interface PlanRow {
   active_subscriptions?: number;
 }
 
-const MAX_NAME = 255;
-const MAX_URL = 2048;
-
 /** An integer id from a path or body; anything else can name no record. */
 export function readIntId(v: unknown): number | null {
   const s = isScalar(v) ? String(v).trim() : '';
   return /^\d{1,15}$/.test(s) ? Number(s) : null;
 }
 
-/**
- * http(s) only, no credentials in the URL; live mode requires https (the billing leaves over the
- * network, signed but not encrypted by us).
- */
-export function readCallbackUrl(scope: Scope, raw: unknown): string | null {
-  const s = text(raw);
-  if (s === null) return null;
-  let u: URL;
-  try {
-    u = new URL(s);
-  } catch {
-    throw invalid('callback_url', MUST.HTTP_URL);
-  }
-  // The length as stored: the URL parser percent-encodes, up to 9 characters for one.
-  if (u.toString().length > MAX_URL || !['http:', 'https:'].includes(u.protocol) || u.username || u.password) {
-    throw invalid('callback_url', `must be an http or https URL of at most ${MAX_URL} characters, without credentials`);
-  }
-  if (scope.env === 'live' && u.protocol !== 'https:') throw invalid('callback_url', MUST.HTTPS_IN_LIVE);
-  return u.toString();
+/** Live mode takes an https callback_url only (the billing leaves over the network, signed but not encrypted by us). */
+function liveCallbackUrl(scope: Scope, url: string | null): string | null {
+  if (url !== null && scope.env === 'live' && !url.startsWith('https:')) throw invalid('callback_url', MUST.HTTPS_IN_LIVE);
+  return url;
 }
 
-/** POST /plans: frequency, name and amount required; day and callback_url optional. */
 /**
  * The checks of a new plan that wait on the network (the callback_url's host is resolved): run
- * before the caller opens its transaction, so a slow name server holds no connection or lock.
+ * before the caller opens its transaction, so a slow name server holds no connection or lock. Its
+ * form was read by PlanFields (schemas/plans.ts).
  */
-export async function vetPlan(scope: Scope, body: Record<string, unknown>, policy?: OutboundPolicy): Promise<void> {
-  const callbackUrl = readCallbackUrl(scope, body.callback_url);
+export async function vetPlan(scope: Scope, input: Pick<PlanInput, 'callback_url'>, policy?: OutboundPolicy): Promise<void> {
+  const callbackUrl = liveCallbackUrl(scope, input.callback_url);
   if (callbackUrl !== null) await vetTargetUrl(scope, callbackUrl, 'callback_url', policy);
 }
 
-/** A new plan; the caller has run vetPlan on the same body first. */
-export async function createPlan(q: Queryable, scope: Scope, body: Record<string, unknown>, now: Date): Promise<PlanRow> {
-  const frequency = text(body.frequency, 'frequency')?.toLowerCase();
-  if (!isFrequency(frequency)) throw invalid('frequency', `must be one of ${FREQUENCIES.join(', ')}`);
-  const name = text(body.name, 'name');
-  if (name === null || name.length > MAX_NAME) throw invalid('name', `is required, at most ${MAX_NAME} characters`);
-  const amount = parseAmount(body.amount);
-  if (typeof amount !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
-  const day = readDay(frequency, body.day);
+/** POST /plans: a new plan, its fields taken in the spec's order; the caller has run vetPlan on the same input first. */
+export async function createPlan(q: Queryable, scope: Scope, input: PlanInput, now: Date): Promise<PlanRow> {
+  const frequency = take(input.frequency);
+  const name = take(input.name);
+  if (typeof input.amount !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
+  const day = readDay(frequency, take(input.day));
   if ('error' in day) throw badRequest(day.error);
-  const callbackUrl = readCallbackUrl(scope, body.callback_url);
+  const callbackUrl = liveCallbackUrl(scope, input.callback_url);
   const [row] = await q.query<PlanRow>(
     `INSERT INTO plans (merchant_id, env, name, frequency, day, amount, callback_url, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING *, 0 AS active_subscriptions`,
-    [scope.merchantId, scope.env, name, frequency, day.day, amount, callbackUrl, now],
+    [scope.merchantId, scope.env, name, frequency, day.day, input.amount, callbackUrl, now],
   );
   return row;
 }

@@ -5,7 +5,8 @@ import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js
 import { findChargeableMethod } from '../instruments/customers.js';
 import type { Scope } from '../merchant/keys.js';
 import { getPlan, readIntId } from './plans.js';
-import { isScalar, type OpenPage, parseAmount, readBool, readMetadata, text } from '../../lib/validate.js';
+import type { OpenPage } from '../../lib/validate.js';
+import { type SubscribeInput, take } from '../../schemas/plans.js';
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'ended';
 
@@ -34,8 +35,6 @@ export interface SubscriptionRow {
   cancelled_at: Date | null;
 }
 
-const MAX_ENDS_AFTER = 100_000;
-
 /** Every read of a subscription row: the date column comes back as text. */
 export const SUB = '*, anchor_date::text AS anchor_text';
 
@@ -51,18 +50,6 @@ export function dueAtRun(s: Pick<SubscriptionRow, 'frequency' | 'day' | 'anchor_
   const k = s.bill_immediately ? n - 1 : n;
   return startOfDay(nthDate(scheduleOf(s), k));
 }
-
-/** ends_after: absent, null, '' or 0 mean "until unsubscribed"; else a positive count of runs. */
-function readEndsAfter(v: unknown): number | null {
-  if (v === undefined || v === null || v === '') return null;
-  const s = isScalar(v) ? String(v).trim() : '';
-  const n = /^\d{1,9}$/.test(s) ? Number(s) : NaN;
-  if (!(n >= 0 && n <= MAX_ENDS_AFTER)) {
-    throw invalid('ends_after', `must be a whole number of billings from 1 to ${MAX_ENDS_AFTER} (0 or absent: no end)`);
-  }
-  return n === 0 ? null : n;
-}
-
 
 /** The customer exists in this environment (17001 otherwise), share-locked so a delete waits for us. */
 async function holdCustomer(q: Queryable, scope: Scope, customerId: string): Promise<void> {
@@ -82,22 +69,17 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code ===
  * Returns the subscription; with bill_immediately its first run is due at once (the route runs it).
  */
 export async function subscribe(
-  q: Queryable, scope: Scope, planId: unknown, customerId: string, body: Record<string, unknown>, now: Date,
+  q: Queryable, scope: Scope, planId: unknown, customerId: string, input: SubscribeInput, now: Date,
 ): Promise<SubscriptionRow> {
   const plan = await getPlan(q, scope, planId, { lock: 'share' });
   await holdCustomer(q, scope, customerId);
-  let amount = plan.amount;
   // Absent keeps the plan's amount; present, it must be an amount (null or "" is 59112, not "absent").
-  if (body.amount !== undefined) {
-    const a = parseAmount(body.amount);
-    if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
-    amount = a;
-  }
-  const endsAfter = readEndsAfter(body.ends_after);
-  const immediately = readBool(body.bill_immediately, 'bill_immediately');
-  const chargeBank = readBool(body.charge_bank_account, 'charge_bank_account');
-  const metadata = readMetadata(body.metadata) ?? {};
-  const method = await findChargeableMethod(q, scope, customerId, text(body.method_id, 'method_id'), chargeBank ?? null);
+  const amount = take(input.amount) ?? plan.amount;
+  const endsAfter = take(input.ends_after) ?? null;
+  const immediately = take(input.bill_immediately);
+  const chargeBank = take(input.charge_bank_account);
+  const metadata = take(input.metadata) ?? {};
+  const method = await findChargeableMethod(q, scope, customerId, take(input.method_id), chargeBank ?? null);
 
   const [existing] = await q.query(
     `SELECT number FROM subscriptions WHERE merchant_id = $1 AND env = $2 AND plan_id = $3 AND customer_id = $4 AND status = 'active'`,
@@ -160,31 +142,28 @@ export async function getSubscription(q: Queryable, scope: Scope, rawId: unknown
  * POST /subscriptions/:id (our addition): change what the next runs and retries charge — amount,
  * method (method_id or charge_bank_account), ends_after, metadata. Active subscriptions only (SUB03).
  */
-export async function updateSubscription(q: Queryable, scope: Scope, rawId: unknown, body: Record<string, unknown>, now: Date) {
+export async function updateSubscription(q: Queryable, scope: Scope, rawId: unknown, input: SubscribeInput, now: Date) {
   const s = await getSubscription(q, scope, rawId, { lock: true });
   if (s.status !== 'active') throw new GatewayError(E.SUBSCRIPTION_NOT_ACTIVE);
   const set: Record<string, unknown> = {};
-  if (body.amount !== undefined) {
-    const a = parseAmount(body.amount);
-    if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
-    set.amount = a;
-  }
-  const chargeBank = readBool(body.charge_bank_account, 'charge_bank_account');
-  const methodId = text(body.method_id, 'method_id');
+  const amount = take(input.amount);
+  if (amount !== null) set.amount = amount;
+  const chargeBank = take(input.charge_bank_account);
+  const methodId = take(input.method_id);
   if (methodId !== null || chargeBank !== undefined) {
     const m = await findChargeableMethod(q, scope, s.customer_id, methodId, chargeBank ?? null);
     set.method_id = m.method_id;
     if (chargeBank !== undefined) set.charge_bank_account = chargeBank;
   }
-  if (body.ends_after !== undefined) {
-    const endsAfter = readEndsAfter(body.ends_after);
+  const endsAfter = take(input.ends_after);
+  if (endsAfter !== undefined) {
     if (endsAfter !== null && endsAfter < s.billed_count) {
       throw invalid('ends_after', `cannot be below the ${s.billed_count} billings already made`);
     }
     set.ends_after = endsAfter;
     if (endsAfter !== null && endsAfter === s.billed_count) Object.assign(set, { status: 'ended', next_billing: null });
   }
-  const metadata = readMetadata(body.metadata);
+  const metadata = take(input.metadata);
   if (metadata !== undefined) set.metadata = metadata;
   set.updated_at = now;
   const cols = Object.keys(set);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createPlan, vetPlan } from '../../../server/domain/billing/plans.js';
+import { PlanFields } from '../../../server/schemas/plans.js';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { OutboundError, OutboundPolicy, configureOutbound, restoreOutbound } from '../../../server/net/outbound.js';
 import { Merchant } from '../../helpers/gateway.js';
@@ -123,7 +124,7 @@ describe('a slow name server holds no transaction', () => {
     configureOutbound({ resolve: async (host) => (asked.push(host), dns.resolve(host === 'slow.test' ? 'internal.test' : host)) });
     try {
       const scope = { merchantId: m.id, env: 'live' as const };
-      const body = { name: 'P', frequency: 'monthly', amount: 100, callback_url: 'https://slow.test/cb' };
+      const body = PlanFields.read({ name: 'P', frequency: 'monthly', amount: 100, callback_url: 'https://slow.test/cb' });
       await h.gw.db.tx((q) => createPlan(q, scope, body, new Date()));
       expect(asked).toEqual([]);
       await expect(vetPlan(scope, body)).rejects.toMatchObject({ code: 'URL01' });
