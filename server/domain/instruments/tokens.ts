@@ -5,45 +5,15 @@ import { TEST_BANK, findTestCard } from '../../processor/test-cards.js';
 import { Vault } from '../../vault.js';
 import { tokenHome } from '../../vault-homes.js';
 import { Scope, newId } from '../merchant/keys.js';
-import { MAX_TEXT, type PaymentData } from '../../schemas/tokens.js';
+import { MAX_TEXT, type PaymentData, TOKEN_COLUMNS, type TokenRow } from '../../schemas/tokens.js';
 
 export const TOKEN_TTL_MS = 15 * 60 * 1000;
 
 const TEXT_FIELDS = ['card_owner_name', 'bank_account_holder_first_name', 'bank_account_holder_last_name',
   'address_1', 'address_2', 'city', 'state', 'zip'] as const;
 
-export interface TokenRow {
-  id: string;
-  merchant_id: string;
-  env: string;
-  token_type: 'credit_card' | 'bank_account';
-  card_type: string | null;
-  card_owner_name: string | null;
-  last_4: string | null;
-  bin: string | null;
-  card_exp_month: number | null;
-  card_exp_year: number | null;
-  bin_brand: string | null;
-  bin_type: string | null;
-  bin_level: string | null;
-  bank_routing_number: string | null;
-  bank_account_holder_first_name: string | null;
-  bank_account_holder_last_name: string | null;
-  bank_account_type: string | null;
-  address_1: string | null; address_2: string | null; city: string | null;
-  state: string | null; zip: string | null; country: string | null;
-  secret_enc: string;
-  csc_enc: string | null;
-  created_at: Date;
-  expires_at: Date;
-  used_at: Date | null;
-}
-
-/** Every column of a token row, named: a statement that lists them can be prepared (db/pg.ts). */
-export const TOKEN_COLUMNS = ['id', 'merchant_id', 'env', 'token_type', 'card_type', 'card_owner_name', 'last_4', 'bin',
-  'card_exp_month', 'card_exp_year', 'bin_brand', 'bin_type', 'bin_level', 'bank_routing_number',
-  'bank_account_holder_first_name', 'bank_account_holder_last_name', 'bank_account_type', 'address_1', 'address_2', 'city',
-  'state', 'zip', 'country', 'secret_enc', 'csc_enc', 'created_at', 'expires_at', 'used_at'] as const satisfies readonly (keyof TokenRow)[];
+export type { TokenRow } from '../../schemas/tokens.js';
+export { TOKEN_COLUMNS };
 
 const SELECT_TOKEN = `SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE id = $1 AND merchant_id = $2 AND env = $3`;
 

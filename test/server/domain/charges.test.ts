@@ -63,7 +63,7 @@ test("a charge writes its table's stored fields into the columns of the same nam
   const input = readChargeInput(scope, ChargeFields.read({ token, amount: 1999 }), gateway.clock.now());
   expect(input.recorded).toEqual({});
   const deps = { vault: gateway.vault, connector: simulator };
-  const recorded = { ...input, recorded: { statement_descriptor: 'SHOP*42' } } as typeof input;
+  const recorded = { ...input, recorded: { statement_descriptor: "SHOP*42" } } as unknown as typeof input;
   if (!chargesAtOnce(deps, recorded)) throw new Error('a test-mode token charge is made at once');
   const { txn } = await chargeTokenAtOnce(gateway.db, deps, scope, recorded, gateway.clock.now(), { settings });
   const [row] = await gateway.db.query<{ statement_descriptor: string }>('SELECT statement_descriptor FROM transactions WHERE id = $1', [txn.id]);

@@ -8,9 +8,13 @@ import { expect, test } from '../../fixtures.js';
 import { columnsOf, shown, shownKeys, shownOf } from '../../../server/schemas/common.js';
 import { TRANSACTION_COLUMNS, TransactionRowSchema, TransactionSchema } from '../../../server/schemas/transactions.js';
 import { fields, storedOf, text } from '../../../server/schemas/fields.js';
+import { TOKEN_COLUMNS } from '../../../server/schemas/tokens.js';
 
 /** Row schemas and their tables; `seq` (the insertion order, an identity) is read by no row. */
-const ROWS = [{ table: 'transactions', columns: TRANSACTION_COLUMNS as readonly string[] }];
+const ROWS = [
+  { table: 'transactions', columns: TRANSACTION_COLUMNS as readonly string[] },
+  { table: 'tokens', columns: TOKEN_COLUMNS as readonly string[] },
+];
 
 for (const { table, columns } of ROWS) {
   test(`${table}: the row schema names exactly the table's columns`, async ({ gateway: gw }) => {
