@@ -8,7 +8,7 @@ import { $, errorBox, h, showDialog } from './dom.js';
 import { hashFor } from './nav.js';
 import { presentCustomer, renderRecord } from './tables.js';
 
-/** @typedef {{ type: 'transaction' | 'customer' | 'invoice' | 'subscription', id: string, title: string, subtitle: string, amount: number | null }} Result */
+/** @typedef {import('./api-types').Answer<'/dashboard/search'>['results'][number]} Result GET /dashboard/search (api-types.d.ts: from the OpenAPI document) */
 
 const DEBOUNCE_MS = 200;
 /** @type {Record<Result['type'], string>} */

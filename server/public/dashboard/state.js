@@ -3,15 +3,11 @@
 // cookie) and what the gateway said about the merchant when it was signed in.
 
 /**
- * @typedef {object} Overview GET /api/v1/dashboard/overview
- * @property {string} merchant_id
- * @property {string} name
- * @property {'test' | 'live'} env
- * @property {boolean} live_enabled
- * @property {string | null} test_public_key
- * @property {string} now
- * @property {number} clock_offset_ms
- * @property {string} [currency] the merchant's currency, when the gateway has one (else USD)
+ * GET /api/v1/dashboard/overview, as the OpenAPI document describes it (api-types.d.ts; npm run
+ * dashboard:types), but for two fields the document does not say: `env` is one of the two
+ * environments (the document: any string), and `currency`, the merchant's currency, read when a
+ * gateway sends one (else USD; the document has no such field, this gateway sends none).
+ * @typedef {Omit<import('./api-types').Answer<'/dashboard/overview'>, 'env'> & { env: 'test' | 'live', currency?: string }} Overview
  */
 
 const KEY_STORE = 'tessera.dashboard.key';

@@ -10,10 +10,11 @@ import { overview } from '../state.js';
 import { dataTable } from '../tables.js';
 import { drawChart } from './chart.js';
 
-/** @typedef {{ gross_volume: number, successful: number, declined: number, refunded: number, refunds: number, new_customers: number }} Totals */
-/** @typedef {Totals & { day: string }} Day */
-/** @typedef {{ id: string, type: string, resource: string, created_at: string, data: any }} GatewayEvent */
-/** @typedef {{ days: number, now: string, totals: { today: Totals, last_7_days: Totals, last_30_days: Totals, period: Totals }, series: Day[], recent_events: GatewayEvent[] }} Summary */
+// The answer's types come from the OpenAPI document (api-types.d.ts; npm run dashboard:types).
+/** @typedef {import('../api-types').Answer<'/dashboard/summary'>} Summary */
+/** @typedef {Summary['totals']['period']} Totals */
+/** @typedef {Summary['series'][number]} Day */
+/** @typedef {Summary['recent_events'][number]} GatewayEvent */
 
 /** The periods: their id (in the location), label and UTC days (the chart and its table show as many). */
 const PERIODS = /** @type {const} */ ([['today', 'Today', 1], ['last_7_days', '7 days', 7], ['last_30_days', '30 days', 30]]);

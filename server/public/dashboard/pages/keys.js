@@ -6,8 +6,10 @@ import { when } from '../format.js';
 import { overview, setSession } from '../state.js';
 import { dataTable, statusPill } from '../tables.js';
 
-/** @typedef {{ key_set_id: string, env: string, public_key: string | null, private_key: string | null, created_at: string, expires_at: string | null, status: string, private_key_exposed_at: string | null }} KeySet */
-/** @typedef {{ live_enabled: boolean, test: KeySet[], live: KeySet[] }} Keys */
+// The answers' types come from the OpenAPI document (api-types.d.ts; npm run dashboard:types).
+/** @typedef {import('../api-types').Answer<'/dashboard/keys'>} Keys */
+/** @typedef {Keys['test'][number]} KeySet */
+/** @typedef {import('../api-types').Answer<'/dashboard/keys', 'post'>} NewKeySet the new set, its private key in full */
 
 /** @type {import('../router.js').Page} */
 export async function renderKeys(view) {
@@ -87,7 +89,7 @@ function keyColumn(env, data, reveal) {
   return col;
 }
 
-/** @param {HTMLElement} reveal @param {any} set @param {boolean} switched */
+/** @param {HTMLElement} reveal @param {NewKeySet} set @param {boolean} switched */
 function showNewKeySet(reveal, set, switched) {
   const titleId = nextId('reveal');
   /** @param {string} label @param {string} value @param {string} testid */

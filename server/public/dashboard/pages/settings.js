@@ -70,13 +70,14 @@ export async function renderSettings(view) {
     h('a', { href: hashFor(['webhooks']) }, 'Webhooks'), ' page.'));
 }
 
-/** @typedef {{ env: string, connector: string | null, configured: boolean, settings: Record<string, string | boolean | null>, secrets: Record<string, string>, updated_at: string | null }} Connection */
+/** @typedef {import('../api-types').Answer<'/dashboard/processor'>} Connections GET /dashboard/processor (api-types.d.ts: from the OpenAPI document) */
+/** @typedef {Connections['live']} Connection */
 
 /** Each environment's processor connection: what it is, never a secret (only that it is set). */
 async function processorPanel() {
   const panel = h('section', { class: 'panel', 'aria-labelledby': 'processor-title', 'data-testid': 'processor' },
     h('h2', { id: 'processor-title' }, 'Payment processor'));
-  /** @type {{ test: Connection, live: Connection }} */
+  /** @type {Connections} */
   let data;
   try {
     data = await api('/dashboard/processor');

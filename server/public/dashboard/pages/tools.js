@@ -8,8 +8,9 @@ import { hashFor, txnLink } from '../nav.js';
 import { overview } from '../state.js';
 import { dataTable, statusPill } from '../tables.js';
 
-/** @typedef {{ number: string, brand: string, bin_type: string, bin_level: string, outcome: string, note: string }} TestCard */
-/** @typedef {{ list: TestCard[], bank_account: { routing_number: string, account_number: string } }} TestCards */
+// The answer's types come from the OpenAPI document (api-types.d.ts; npm run dashboard:types).
+/** @typedef {import('../api-types').Answer<'/dashboard/test-cards'>} TestCards */
+/** @typedef {TestCards['list'][number]} TestCard */
 
 /** @type {import('../router.js').Page} */
 export async function renderTools(view, _segs, _params, alive) {
@@ -36,7 +37,7 @@ export async function renderTools(view, _segs, _params, alive) {
 function clockPanel(o) {
   const panel = h('section', { class: 'panel', 'aria-labelledby': 'clock-title', 'data-testid': 'test-clock' }, h('h2', { id: 'clock-title' }, 'Test clock'));
   const now = h('p', { 'data-testid': 'clock-now' });
-  /** @param {{ now: string, clock_offset_ms: number }} ov */
+  /** @param {Pick<import('../state.js').Overview, 'now' | 'clock_offset_ms'>} ov */
   const show = (ov) => {
     now.replaceChildren('Test time: ', h('strong', {}, when(ov.now)),
       ov.clock_offset_ms > 0 ? ` (${duration(ov.clock_offset_ms)} ahead of real time)` : ' (real time)');

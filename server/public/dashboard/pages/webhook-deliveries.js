@@ -8,7 +8,11 @@ import { display, when } from '../format.js';
 import { refresh } from '../nav.js';
 import { dataTable, statusPill } from '../tables.js';
 
-/** A test send from the Webhooks page (webhook-test.ts records it with event type and rule `test`). @param {{ event_type: string }} d */
+// The answers' types come from the OpenAPI document (api-types.d.ts; npm run dashboard:types).
+/** @typedef {import('../api-types').Item<'/webhooks/deliveries'>} Delivery */
+/** @typedef {import('../api-types').Answer<'/webhooks/secret'>} Secret also what POST /webhooks/secret/rotate answers */
+
+/** A test send from the Webhooks page (webhook-test.ts records it with event type and rule `test`). @param {Delivery} d */
 const isTest = (d) => d.event_type === 'test';
 
 export async function deliveriesPanel() {
@@ -33,7 +37,7 @@ export async function deliveriesPanel() {
   return panel;
 }
 
-/** @param {{ id: number, event_type: string }} d */
+/** @param {Delivery} d */
 function resendButton(d) {
   const out = h('span', { 'aria-live': 'polite' });
   const button = h('button', { type: 'button', class: 'small', 'aria-label': `Resend delivery ${d.id} (${d.event_type})` }, 'Resend');
@@ -65,7 +69,7 @@ export async function secretPanel() {
   const since = h('p', { class: 'hint' });
   const out = h('div', { 'aria-live': 'polite' });
   const copyButton = h('button', { type: 'button', class: 'secondary', 'aria-label': 'Copy the signing secret', hidden: true, onclick: () => copy(input.value, input) }, 'Copy');
-  /** @param {{ secret: string, created_at: string, previous_secret_expires_at: string | null }} s */
+  /** @param {Secret} s */
   const show = (s) => {
     input.value = s.secret;
     input.type = 'text';

@@ -10,10 +10,11 @@ import { dataTable } from '../tables.js';
 import { attachChoice, attachNew, unattachedNotice } from './webhook-attach.js';
 import { deliveriesPanel, redrawDeliveries, secretPanel } from './webhook-deliveries.js';
 
-/** @typedef {{ id: string, mode: 'webhook' | 'email' | 'sms', url: string | null, email_address: string | null, phone_number: string | null, rules: string[] }} Endpoint */
-/** @typedef {{ field: string, operator: string, value: unknown }} Constraint */
-/** @typedef {{ id: string, event_resource: string, event_types: string[], constraints: Constraint[], strategies: string[] }} Rule */
-/** @typedef {{ resource: string, event_types: string[] }} Resource */
+// The answers' types come from the OpenAPI document (api-types.d.ts; npm run dashboard:types).
+/** @typedef {import('../api-types').Item<'/webhooks/strategies'>} Endpoint */
+/** @typedef {import('../api-types').Item<'/webhooks/rules'>} Rule */
+/** @typedef {Rule['constraints'][number]} Constraint */
+/** @typedef {import('../api-types').Answer<'/webhooks/event_types'>['resources'][number]} Resource */
 
 /** @param {Endpoint} e */
 const targetOf = (e) => e.url ?? e.email_address ?? e.phone_number ?? '—';
