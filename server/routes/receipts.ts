@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { getReceipt, sendReceipt } from '../domain/documents/receipts.js';
 import { IdempotentReplay } from '../http/idempotency.js';
-import { ReceiptBody, ReceiptSchema, presentReceipt } from '../schemas/receipts.js';
+import { ReceiptFields, ReceiptSchema, presentReceipt } from '../schemas/receipts.js';
 import { E } from '../errors.js';
 
 
@@ -14,10 +14,10 @@ export default async function receiptRoutes(app: FastifyInstance) {
   const replay: IdempotentReplay = async (req, id) => presentReceipt(await getReceipt(db, req.identity, id));
   app.post<WithId>('/charge/:id/receipt', {
     config: { idempotentReplay: replay, errors: [E.CHARGE_NOT_FOUND, E.RECEIPT_EMAIL_MISSING, E.RECEIPT_EMAIL_INVALID, E.RECEIPT_FIELD_MISSING, E.TEMPLATE_NOT_FOUND] },
-    schema: { summary: 'Send a receipt for a charge (email or SMS)', body: ReceiptBody, response: { 200: ReceiptSchema } },
+    schema: { summary: 'Send a receipt for a charge (email or SMS)', body: ReceiptFields, response: { 200: ReceiptSchema } },
   }, async (req) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const receipt = await req.tx((q) => sendReceipt(q, req.identity, req.params.id, body, req.now), { resource: (r) => r.id });
+    const input = ReceiptFields.from(req);
+    const receipt = await req.tx((q) => sendReceipt(q, req.identity, req.params.id, input, req.now), { resource: (r) => r.id });
     app.services.notify?.kick();
     return presentReceipt(receipt);
   });

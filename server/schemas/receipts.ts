@@ -1,6 +1,9 @@
 // Receipts and receipt templates (spec 2.6, 4.4): the stored shapes, the wire shapes and their
 // presenters, and receiptTime, the spec's `+00:00` timestamps (the rendered text uses it too).
-import { Int, NullableStr as NStr, Str, Type, loose, type Static } from './common.js';
+import { E, GatewayError, MUST, invalid, tooLong } from '../errors.js';
+import { text as readText } from '../lib/validate.js';
+import { Int, NullableStr as NStr, Str, Type, type Static } from './common.js';
+import { type Field, type Input, custom, fields, pageFields, text } from './fields.js';
 
 /** Receipt timestamps (spec 2.1): ISO 8601 UTC with a `+00:00` offset, whole seconds. */
 export function receiptTime(d: Date | string): string {
@@ -82,12 +85,51 @@ export function presentReceipt(r: ReceiptRow): ReceiptOut {
   };
 }
 
-export const ReceiptBody = loose({
-  receipt_type: Str({ enum: ['email', 'sms'], description: 'email (default) or sms.' }),
-  email_address: Str({ description: "Default: the charge's customer's email.", examples: ['ada@example.com'] }),
-  phone_number: Str({ description: 'For an SMS receipt: 7 to 15 digits, optionally with a leading +.' }),
-  receipt_template_id: Str({ description: 'The template to render.' }),
+// ---------------------------------------------------------------------------------------------
+// Fields whose refusal waits (the same kind as schemas/plans.ts `later`, for the integrator to
+// hoist into fields.ts): the table reads them before the handler, but the request's faults are
+// answered after the record is found, so a field keeps what it read or why it refused it, and the
+// domain takes it (`take`) where the spec checks it.
+
+/** Why a `later` field refused what was sent, thrown where the domain takes it. */
+export class Refused {
+  constructor(readonly error: GatewayError) {}
+}
+export type Later<T> = T | Refused;
+
+/** `f`, its refusal kept for the domain to throw (`take`) in the spec's order. */
+export function later<T>(f: Field<T>): Field<Later<T>> {
+  return {
+    ...f,
+    read(v, name) {
+      try {
+        return f.read(v, name);
+      } catch (err) {
+        if (err instanceof GatewayError) return new Refused(err);
+        throw err;
+      }
+    },
+  };
+}
+
+/** What a `later` field read, or its refusal thrown now. */
+export function take<T>(v: Later<T>): T {
+  if (v instanceof Refused) throw v.error;
+  return v;
+}
+
+/**
+ * POST /charge/:id/receipt: each field is taken after the charge is found (69404), in the order of
+ * its codes (domain/documents/receipts.ts): receipt_type, then phone_number (sms) or email_address,
+ * then receipt_template_id.
+ */
+export const ReceiptFields = fields({
+  receipt_type: later(text('email (default) or sms.', { doc: { enum: ['email', 'sms'] } })),
+  email_address: later(text("Default: the charge's customer's email.", { doc: { format: 'email' }, example: 'ada@example.com' })),
+  phone_number: later(text('For an SMS receipt: 7 to 15 digits, optionally with a leading +.')),
+  receipt_template_id: later(text('The template to render.')),
 }, { examples: [{ email_address: 'ada@example.com' }] });
+export type ReceiptInput = Input<typeof ReceiptFields>;
 
 export const TemplateSchema = Type.Object({
   class: Str({ examples: ['receipt_template'] }),
@@ -115,8 +157,48 @@ export function presentTemplate(t: TemplateRow): TemplateOut {
   };
 }
 
-export const TemplateBody = loose({
-  name: Str({ description: 'Blank clears it.' }),
-  subject: Str({ description: 'Blank clears it.' }),
-  receipt_text: Str({ description: 'Required on create (10302); the text with its {{placeholders}}.' }),
-}, { examples: [{ name: 'Default', subject: 'Your receipt', receipt_text: 'Thank you, {{first_name}}: {{amount}} paid.' }] });
+export const MAX_TEMPLATE_TEXT = 20_000;
+const MAX_LINE = 255;
+
+/** A template's text as sent: undefined when absent (left alone), null when null; a string, number or boolean as its text; an object REQ01. */
+function scalarString(v: unknown, name: string): string | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  if (typeof v === 'object') throw invalid(name, MUST.STRING);
+  return String(v);
+}
+
+/** name, subject: trimmed, at most 255 characters; blank (or null) clears, absent leaves alone. */
+const line = (description: string): Field<string | null | undefined> =>
+  custom(description, { type: 'string', maxLength: MAX_LINE }, (v, name) => {
+    const s = scalarString(v, name);
+    if (s === undefined) return undefined;
+    const t = readText(s);
+    if (t !== null && t.length > MAX_LINE) throw tooLong(name, MAX_LINE);
+    return t;
+  });
+
+const missingText = () => new GatewayError(E.RECEIPT_FIELD_MISSING, 'receipt_text required for a template');
+
+/** Receipt templates, checked in the spec's order: receipt_text (10302 blank, REQ01 too long), then name and subject. */
+const templateFields = (create: boolean) => ({
+  receipt_text: custom('Required on create (10302), never blank; the text with its {{placeholders}}, at most 20000 characters.',
+    { type: 'string', minLength: 1, maxLength: MAX_TEMPLATE_TEXT }, (v, name): string | undefined => {
+      const s = scalarString(v, name);
+      if (s === undefined && !create) return undefined;
+      if (!s || s.trim() === '') throw missingText();
+      if (s.length > MAX_TEMPLATE_TEXT) throw tooLong(name, MAX_TEMPLATE_TEXT);
+      return s;
+    }, { required: create }),
+  name: line('Blank clears it.'),
+  subject: line('Blank clears it.'),
+});
+const templateExamples = { examples: [{ name: 'Default', subject: 'Your receipt', receipt_text: 'Thank you, {{first_name}}: {{amount}} paid.' }] };
+/** POST /receipts/templates. */
+export const TemplateFields = fields(templateFields(true), templateExamples);
+/** POST /receipts/templates/:id, read once the template is found (10300 first): absent fields are left alone. */
+export const TemplateUpdateFields = fields(templateFields(false), templateExamples);
+export type TemplateInput = Input<typeof TemplateUpdateFields>;
+
+/** GET /receipts/templates. */
+export const TemplatesQuery = fields(pageFields());

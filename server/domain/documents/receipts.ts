@@ -7,14 +7,13 @@ import { MerchantSettings, getSettings } from '../merchant/settings.js';
 import { findTemplate, getTemplate } from '../merchant/templates.js';
 import { Transaction, TransactionRow, getTransaction } from '../payments/transactions.js';
 import { isEmail, isScalar, normalisePhone, readBool, text } from '../../lib/validate.js';
-import type { ReceiptRow, ReceiptType } from '../../schemas/receipts.js';
+import { type ReceiptInput, type ReceiptRow, type ReceiptType, take } from '../../schemas/receipts.js';
 
 // Receipts (spec 2.6, 4.4). One path for every receipt: POST /charge/:id/receipt and the receipt
 // a charge asks for (send_receipt, customer or merchant default). Each receipt is rendered,
 // recorded and queued in the outbox in one small transaction of its own; a charge's receipt is
 // made after the charge has committed, never inside the money transaction.
 
-type Body = Record<string, unknown>;
 interface Target { type: ReceiptType; to: string }
 interface Chosen { id: string | null; source: TemplateSource }
 
@@ -81,21 +80,21 @@ async function recordReceipt(q: Queryable, scope: Scope, txn: TransactionRow, ta
 }
 
 /**
- * The body of POST /charge/:id/receipt, checked in the order of its error codes. Without
+ * The target of POST /charge/:id/receipt (ReceiptFields), taken in the order of its error codes. Without
  * `email_address` an email receipt goes to the charge's customer's email, as a customer charge's
  * own receipt does; 69005 when there is neither.
  */
-function readTarget(body: Body, customerEmail: string | null): Target {
-  const type = (text(body.receipt_type, 'receipt_type') ?? 'email').toLowerCase();
+function readTarget(input: ReceiptInput, customerEmail: string | null): Target {
+  const type = (take(input.receipt_type) ?? 'email').toLowerCase();
   if (type === 'sms') {
-    const raw = text(body.phone_number, 'phone_number');
+    const raw = take(input.phone_number);
     if (raw === null) throw new GatewayError(E.RECEIPT_FIELD_MISSING, 'phone_number required for an SMS receipt');
     const phone = normalisePhone(raw);
     if (!phone) throw invalid('phone_number', MUST.PHONE);
     return { type, to: phone };
   }
   if (type !== 'email') throw invalid('receipt_type', 'must be email or sms');
-  const email = text(body.email_address, 'email_address') ?? customerEmail;
+  const email = take(input.email_address) ?? customerEmail;
   if (email === null) throw new GatewayError(E.RECEIPT_EMAIL_MISSING);
   if (!isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);
   return { type, to: email };
@@ -116,10 +115,10 @@ async function customerEmail(q: Queryable, scope: Scope, txn: TransactionRow): P
 }
 
 /** POST /charge/:id/receipt: 69404, then 69005/69006 (email) or 10302 (sms), then 10300 for a named template. */
-export async function sendReceipt(q: Queryable, scope: Scope, txnId: string, body: Body, now: Date): Promise<ReceiptRow> {
+export async function sendReceipt(q: Queryable, scope: Scope, txnId: string, input: ReceiptInput, now: Date): Promise<ReceiptRow> {
   const txn = await getTransaction(q, scope, txnId);
-  const target = readTarget(body, await customerEmail(q, scope, txn));
-  const named = text(body.receipt_template_id, 'receipt_template_id');
+  const target = readTarget(input, await customerEmail(q, scope, txn));
+  const named = take(input.receipt_template_id);
   let tpl: Chosen;
   if (named !== null) {
     const t = await getTemplate(q, scope, named);

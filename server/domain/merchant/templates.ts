@@ -1,16 +1,10 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
-import { E, GatewayError, invalid, MUST, tooLong } from '../../errors.js';
+import { E, GatewayError } from '../../errors.js';
 import type { Scope } from './keys.js';
-import { isScalar, type Page, text } from '../../lib/validate.js';
-import type { TemplateRow } from '../../schemas/receipts.js';
+import { isScalar, type Page } from '../../lib/validate.js';
+import type { TemplateInput, TemplateRow } from '../../schemas/receipts.js';
 
 // Receipt templates (spec 2.6, 4.4): integer ids, scoped to merchant and environment.
-
-export const MAX_TEMPLATE_TEXT = 20_000;
-const MAX_LINE = 255;
-
-
-type Body = Record<string, unknown>;
 
 const SELECT = `SELECT t.id, m.number AS merchant_number, t.name, t.subject, t.receipt_text, t.created_at, t.updated_at
                   FROM receipt_templates t JOIN merchants m ON m.id = t.merchant_id`;
@@ -19,34 +13,6 @@ const SELECT = `SELECT t.id, m.number AS merchant_number, t.name, t.subject, t.r
 export function parseTemplateId(raw: unknown): number | null {
   const s = isScalar(raw) ? String(raw).trim() : '';
   return /^\d{1,15}$/.test(s) ? Number(s) : null;
-}
-
-function scalarString(v: unknown, name: string): string | null | undefined {
-  if (v === undefined) return undefined;
-  if (v === null) return null;
-  if (typeof v === 'object') throw invalid(name, MUST.STRING);
-  return String(v);
-}
-
-/** receipt_text: required on create (10302), may not be blanked on update; name and subject: blank clears. */
-function readFields(body: Body, create: boolean): Partial<Record<'name' | 'subject' | 'receipt_text', string | null>> {
-  const out: Partial<Record<'name' | 'subject' | 'receipt_text', string | null>> = {};
-  const receiptText = scalarString(body.receipt_text, 'receipt_text');
-  if (receiptText !== undefined || create) {
-    if (!receiptText || receiptText.trim() === '') throw new GatewayError(E.RECEIPT_FIELD_MISSING, 'receipt_text required for a template');
-    if (receiptText.length > MAX_TEMPLATE_TEXT) {
-      throw tooLong('receipt_text', MAX_TEMPLATE_TEXT);
-    }
-    out.receipt_text = receiptText;
-  }
-  for (const f of ['name', 'subject'] as const) {
-    const v = scalarString(body[f], f);
-    if (v === undefined) continue;
-    const t = text(v);
-    if (t !== null && t.length > MAX_LINE) throw tooLong(f, MAX_LINE);
-    out[f] = t;
-  }
-  return out;
 }
 
 export async function findTemplate(q: Queryable, scope: Scope, rawId: unknown): Promise<TemplateRow | null> {
@@ -73,8 +39,9 @@ export async function namedTemplateId(q: Queryable, scope: Scope, named: string 
   return named === null ? null : String((await getTemplate(q, scope, named)).id);
 }
 
-export async function createTemplate(q: Queryable, scope: Scope, body: Body, now: Date): Promise<TemplateRow> {
-  const f = readFields(body, true);
+/** POST /receipts/templates (TemplateFields). */
+export async function createTemplate(q: Queryable, scope: Scope, input: TemplateInput, now: Date): Promise<TemplateRow> {
+  const f = input;
   const [{ id }] = await q.query<{ id: number }>(
     `INSERT INTO receipt_templates (merchant_id, env, name, subject, receipt_text, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
@@ -83,10 +50,12 @@ export async function createTemplate(q: Queryable, scope: Scope, body: Body, now
   return getTemplate(q, scope, id);
 }
 
-/** POST /receipts/templates/:id: absent fields are left alone. */
-export async function updateTemplate(q: Queryable, scope: Scope, rawId: string, body: Body, now: Date): Promise<TemplateRow> {
-  const current = await getTemplate(q, scope, rawId);
-  const f = readFields(body, false);
+/**
+ * POST /receipts/templates/:id: the template found first (10300, getTemplate), then its fields read
+ * (TemplateUpdateFields); absent fields are left alone.
+ */
+export async function updateTemplate(q: Queryable, scope: Scope, current: TemplateRow, input: TemplateInput, now: Date): Promise<TemplateRow> {
+  const f = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const cols = Object.keys(f);
   await q.query(
     `UPDATE receipt_templates SET ${[...cols, 'updated_at'].map((c, i) => `${c} = $${i + 4}`).join(', ')}
