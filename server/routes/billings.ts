@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { BillingSchema, BillingsQuery, RetryBody, presentBilling } from '../schemas/billings.js';
+import { BillingSchema, BillingsQuery, RetryFields, presentBilling } from '../schemas/billings.js';
 import { List } from '../schemas/common.js';
 import { E } from '../errors.js';
 import { getBillingByTransaction, listBillings, retryBilling } from '../domain/billing/billings.js';
@@ -9,7 +9,6 @@ import { sendChargeReceipt } from '../domain/documents/receipts.js';
 import { resolveRuns } from '../domain/billing/run-outcome.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../lib/validate.js';
 
 
 /** Spec 4.7 (billings), plus GET /billings. Callbacks are signed with the secret of GET /webhooks/secret (routes/webhooks.ts). */
@@ -19,8 +18,9 @@ export default async function billingRoutes(app: FastifyInstance) {
   app.get('/billings', {
     config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List billings, newest first', querystring: BillingsQuery, response: { 200: List(BillingSchema) } },
   }, async (req) => {
-    const page = readPage(req.query);
-    const { list, total } = await listBillings(db, req.identity, (req.query ?? {}) as Record<string, unknown>, page);
+    const { limit, offset, ...filter } = BillingsQuery.from(req);
+    const page = { limit, offset };
+    const { list, total } = await listBillings(db, req.identity, filter, page);
     return listEnvelope(list.map(presentBilling), page, total);
   });
 
@@ -32,12 +32,12 @@ export default async function billingRoutes(app: FastifyInstance) {
 
   /** Answers 200 with the new billing whatever its outcome: `status` says whether the retry paid. */
   const replay: IdempotentReplay = async (req, transactionId) => presentBilling(await getBillingByTransaction(db, req.identity, transactionId));
-  app.post<{ Body: Record<string, unknown> }>('/billings/retry', {
+  app.post('/billings/retry', {
     config: { idempotentReplay: replay, errors: [E.BILLING_TXN_NOT_FOUND, E.BILLING_NOT_FAILED, E.CARD_DECLINED, E.NO_LIVE_PROCESSOR], deadlineMs: PROCESSOR_DEADLINE_MS + 15_000 },
-    schema: { summary: 'Retry a failed billing now', body: RetryBody, response: { 200: BillingSchema } },
+    schema: { summary: 'Retry a failed billing now', body: RetryFields, response: { 200: BillingSchema } },
   }, async (req, reply) => {
     // Recorded by its transaction id, the id GET /billings/:id reads it back by.
-    const run = await req.tx((q) => retryBilling(q, { vault, clock, processors }, req.identity, req.body?.id, req.now),
+    const run = await req.tx((q) => retryBilling(q, { vault, clock, processors }, req.identity, RetryFields.from(req).id, req.now),
       { resource: (r) => String(r.billing.transaction_id ?? r.billing.id) });
     if (run.pending && run.txn) {
       // A live retry: its charge was recorded as pending; ask the processor now, no transaction open.

@@ -1,6 +1,9 @@
 // A billing (spec 2.8): one run of a subscription.
 import type { BillingRow } from '../domain/billing/billing-record.js';
-import { Int, NullableInt, NullableStr as NStr, Str, Type, loose, pageQuery, type Static } from './common.js';
+import { E, GatewayError, invalid } from '../errors.js';
+import { isScalar, text as readText } from '../lib/validate.js';
+import { Int, NullableInt, NullableStr as NStr, Str, Type, type Static } from './common.js';
+import { type Input, custom, fields, pageFields, text } from './fields.js';
 
 const time = (example = '2026-01-15 12:00:00') => Str({ description: 'UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1).', examples: [example] });
 
@@ -58,13 +61,35 @@ export function presentBilling(b: BillingRow): BillingOut {
   };
 }
 
-export const BillingsQuery = loose({
-  ...pageQuery,
-  subscription_id: Int({ description: 'Only this subscription’s billings.' }),
-  plan_id: Int({ description: 'Only this plan’s billings.' }),
-  customer_id: Str({ description: 'Only this customer’s billings.' }),
-  status: Str({ enum: ['pending', 'success', 'failed', 'retried'], description: 'Only billings in this status.' }),
+/** An integer id from a path, a query or a body; anything else can name no record. */
+export function readIntId(v: unknown): number | null {
+  const s = isScalar(v) ? String(v).trim() : '';
+  return /^\d{1,15}$/.test(s) ? Number(s) : null;
+}
+
+/** A filter by a record's integer id: null when absent, REQ01 "<name> must be an integer" when sent and not one. */
+const idFilter = (description: string) => custom(description, { type: 'integer', minimum: 0 }, (v, name) => {
+  if (v === undefined) return null;
+  const id = readIntId(v);
+  if (id === null) throw invalid(name, 'must be an integer');
+  return id;
 });
-export const RetryBody = loose({ id: Str({ description: "The failed billing's transaction_id.", examples: ['f1a0b2c3d4e5f6a7'] }) }, {
-  examples: [{ id: 'f1a0b2c3d4e5f6a7' }],
+
+/** GET /billings: a page (PAGE01), then the filters in this order. */
+export const BillingsQuery = fields({
+  ...pageFields(),
+  subscription_id: idFilter('Only this subscription’s billings.'),
+  plan_id: idFilter('Only this plan’s billings.'),
+  customer_id: text('Only this customer’s billings.'),
+  status: text('Only billings in this status.', { doc: { enum: ['pending', 'success', 'failed', 'retried'] } }),
 });
+export type BillingsFilter = Omit<Input<typeof BillingsQuery>, 'limit' | 'offset'>;
+
+/** POST /billings/retry: the failed billing, by its transaction id (11001 without one). */
+export const RetryFields = fields({
+  id: custom("The failed billing's transaction_id.", { type: 'string', minLength: 1 }, (v, name) => {
+    const id = readText(v, name);
+    if (id === null) throw new GatewayError(E.BILLING_TXN_NOT_FOUND, 'id (the billing\'s transaction_id) is required');
+    return id;
+  }, { required: true, example: 'f1a0b2c3d4e5f6a7' }),
+}, { examples: [{ id: 'f1a0b2c3d4e5f6a7' }] });

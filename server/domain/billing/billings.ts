@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock.js';
 import { pagedQuery, Queryable } from '../../db/index.js';
-import { E, GatewayError, invalid } from '../../errors.js';
+import { E, GatewayError } from '../../errors.js';
 import type { Connector, SaleRequest } from '../../processor/processor.js';
 import { BillingRow } from './billing-record.js';
-import { presentBilling } from '../../schemas/billings.js';
+import { type BillingsFilter, presentBilling } from '../../schemas/billings.js';
 import { presentSubscription } from '../../schemas/subscriptions.js';
 import type { ChargeInput } from '../payments/charge-input.js';
 import { createCharge } from '../payments/charges.js';
@@ -11,7 +11,6 @@ import { ProcessorDeps, connectorFor } from '../merchant/connectors.js';
 import { emitEvent } from '../events/events.js';
 import type { Scope } from '../merchant/keys.js';
 import { newId } from '../merchant/keys.js';
-import { readIntId } from './plans.js';
 import { getSettings } from '../merchant/settings.js';
 import { SUB, SubscriptionRow, dueAtRun } from './subscriptions.js';
 import type { Transaction } from '../payments/transactions.js';
@@ -202,10 +201,8 @@ async function emitBilling(q: Queryable, billing: BillingRow, now: Date): Promis
  * retries make one charge.
  */
 export async function retryBilling(
-  q: Queryable, deps: RecurringDeps, scope: Scope, rawTransactionId: unknown, now: Date,
+  q: Queryable, deps: RecurringDeps, scope: Scope, transactionId: string, now: Date,
 ): Promise<RunResult> {
-  const transactionId = text(rawTransactionId, 'id');
-  if (transactionId === null) throw new GatewayError(E.BILLING_TXN_NOT_FOUND, 'id (the billing\'s transaction_id) is required');
   const [failed] = await q.query<BillingRow>(
     'SELECT * FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 FOR UPDATE',
     [scope.merchantId, scope.env, transactionId],
@@ -269,30 +266,14 @@ export async function getBillingByTransaction(q: Queryable, scope: Scope, transa
   return row;
 }
 
-export interface BillingFilter {
-  subscription_id?: unknown;
-  plan_id?: unknown;
-  customer_id?: unknown;
-  status?: unknown;
-}
-
-/** GET /billings (our addition): newest first, optionally by subscription, plan, customer or status. */
-export async function listBillings(q: Queryable, scope: Scope, filter: BillingFilter, page: Page) {
+/** GET /billings (our addition): newest first, optionally by subscription, plan, customer or status (read by BillingsQuery). */
+export async function listBillings(q: Queryable, scope: Scope, filter: BillingsFilter, page: Page) {
   const params: unknown[] = [scope.merchantId, scope.env];
   let where = 'merchant_id = $1 AND env = $2';
-  const add = (col: string, v: unknown) => {
-    params.push(v);
+  for (const col of ['subscription_id', 'plan_id', 'customer_id', 'status'] as const) {
+    if (filter[col] === null) continue;
+    params.push(filter[col]);
     where += ` AND ${col} = $${params.length}`;
-  };
-  for (const col of ['subscription_id', 'plan_id'] as const) {
-    if (filter[col] === undefined) continue;
-    const id = readIntId(filter[col]);
-    if (id === null) throw invalid(col, 'must be an integer');
-    add(col, id);
   }
-  const customerId = text(filter.customer_id, 'customer_id');
-  const status = text(filter.status, 'status');
-  if (customerId !== null) add('customer_id', customerId);
-  if (status !== null) add('status', status);
   return pagedQuery<BillingRow>(q, page, `SELECT * FROM billings WHERE ${where} ORDER BY id DESC`, `billings WHERE ${where}`, params);
 }

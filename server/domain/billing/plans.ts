@@ -4,7 +4,7 @@ import { Frequency, readDay } from './calendar.js';
 import type { OutboundPolicy } from '../../net/outbound.js';
 import type { Scope } from '../merchant/keys.js';
 import { vetTargetUrl } from '../merchant/target-url.js';
-import { isScalar, type OpenPage } from '../../lib/validate.js';
+import type { OpenPage } from '../../lib/validate.js';
 import { type PlanInput, take } from '../../schemas/plans.js';
 
 export interface PlanRow {
@@ -22,11 +22,8 @@ export interface PlanRow {
   active_subscriptions?: number;
 }
 
-/** An integer id from a path or body; anything else can name no record. */
-export function readIntId(v: unknown): number | null {
-  const s = isScalar(v) ? String(v).trim() : '';
-  return /^\d{1,15}$/.test(s) ? Number(s) : null;
-}
+import { readIntId } from '../../schemas/billings.js';
+export { readIntId };
 
 /** Live mode takes an https callback_url only (the billing leaves over the network, signed but not encrypted by us). */
 function liveCallbackUrl(scope: Scope, url: string | null): string | null {
