@@ -1,64 +1,98 @@
 #!/usr/bin/env node
-// `npm test`'s suites, in two lanes side by side: each spawned-process suite (proof, QA) spends
-// most of its time waiting on the gateways, npm and Chromium it starts, and uses about one core;
-// the in-process API suite uses a little more. On a 2-core machine two lanes finish the same
+// `npm test`'s checks and suites, in two lanes side by side. Each spawned-process suite (proof,
+// QA) spends much of its time waiting on the gateways, npm and Chromium it starts, and uses about
+// one core; the in-process API suite a little more. On a 2-core machine two lanes finish the same
 // work in about half the time of one (docs/decisions/tests.md, "Projects and speed").
 //
-//   node test/run-suites.mjs              the two lanes below
-//   TEST_LANES=1 node test/run-suites.mjs one suite after another (a loaded machine, a bisect)
-//   node test/run-suites.mjs api e2e      only these suites, in the same lanes
+//   node test/run-suites.mjs              lint, build, typecheck and every suite, in the lanes below
+//   TEST_LANES=1 node test/run-suites.mjs one after another (a loaded machine, a bisect)
+//   node test/run-suites.mjs api e2e      only these, in the same lanes (no build: dist/ as it is)
 //
-// Each suite is `vitest run --project ...` (the test:* scripts); its lines are printed as they
-// come, prefixed by the suite's name, and a summary with each suite's time ends the run. Every
-// suite runs even when another failed; the exit code is 1 if any did.
+// The build is a step of a lane, not a stage before the lanes: the lint, the dashboard's typecheck
+// and the unit suite need no dist/ and run beside it; a suite that runs the built code (API: the
+// tokenizer files it serves; proof, e2e, QA: dist/server) starts once it has passed, and is not run
+// (reported FAILED) when it failed. Each suite is `vitest run --project ...` (the test:* scripts);
+// each step or suite's lines are printed as they come, prefixed by its name, and a summary with
+// each one's time ends the run. Every suite runs even when another failed; the exit code is 1 if
+// any step or suite failed.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const PROJECTS = { unit: ['unit'], api: ['api:*'], proof: ['proof'], e2e: ['e2e'], qa: ['qa'] };
-// Balanced by wall time on the 2-core CI machine, both lanes busy (docs/decisions/test-suite-time.md):
-// unit 22 + API 260 + QA ~240 s against proof ~380 + e2e 122 s. Before issue 31 the proof suite
-// spent 3 minutes waiting on reconcilers and the lanes were unit + API + e2e (404 s) against
-// proof + QA (800 s and more): one lane idled for minutes at the end.
-const LANES = [['unit', 'api', 'qa'], ['proof', 'e2e']];
+const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const suite = (...projects) => ({ cmd: process.execPath, args: [vitest, 'run', ...projects.flatMap((p) => ['--project', p])] });
+const script = (name) => ({ cmd: npm, args: ['run', '--silent', name] });
+const STEPS = {
+  lint: script('lint'),
+  build: script('build'),
+  typecheck: script('typecheck:dashboard'),
+  unit: suite('unit'),
+  api: suite('api:*'),
+  proof: suite('proof'),
+  e2e: suite('e2e'),
+  qa: suite('qa'),
+};
+/** What must have passed first, when it is part of the run. */
+const NEEDS = { api: ['build'], proof: ['build'], e2e: ['build'], qa: ['build'] };
+// Balanced by wall time on the 2-core CI machine, both lanes busy (docs/decisions/test-suite-time.md).
+const LANES = [['lint', 'typecheck', 'unit', 'api', 'qa'], ['build', 'proof', 'e2e']];
+/** TEST_LANES=1: the order `npm test` had before the build became a lane's step. */
+const SERIAL = ['lint', 'build', 'typecheck', 'unit', 'api', 'proof', 'e2e', 'qa'];
+/** What `node test/run-suites.mjs` with no names runs; naming suites runs only those. */
+const SUITES = ['unit', 'api', 'proof', 'e2e', 'qa'];
 
 const wanted = process.argv.slice(2);
-for (const name of wanted) if (!(name in PROJECTS)) throw new Error(`unknown suite "${name}" (one of ${Object.keys(PROJECTS).join(', ')})`);
-const pick = (lane) => lane.filter((s) => wanted.length === 0 || wanted.includes(s));
-const lanes = (process.env.TEST_LANES === '1' ? [pick(LANES.flat())] : LANES.map(pick)).filter((lane) => lane.length > 0);
+for (const name of wanted) if (!SUITES.includes(name)) throw new Error(`unknown suite "${name}" (one of ${SUITES.join(', ')})`);
+const pick = (lane) => lane.filter((s) => (wanted.length === 0 ? true : wanted.includes(s)));
+const lanes = (process.env.TEST_LANES === '1' ? [pick(SERIAL)] : LANES.map(pick)).filter((lane) => lane.length > 0);
+const planned = new Set(lanes.flat());
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
-const width = Math.max(...Object.keys(PROJECTS).map((s) => s.length));
+const width = Math.max(...Object.keys(STEPS).map((s) => s.length));
 const results = [];
+/** Each planned step's outcome, true when it passed, as a promise its dependents wait on. */
+const done = {};
+const settle = {};
+for (const name of planned) done[name] = new Promise((resolve) => (settle[name] = resolve));
 
-function run(suite) {
+function run(name) {
   const started = Date.now();
-  const args = [vitest, 'run', ...PROJECTS[suite].flatMap((p) => ['--project', p])];
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
-  const tag = `[${suite.padEnd(width)}] `;
+  const { cmd, args } = STEPS[name];
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const tag = `[${name.padEnd(width)}] `;
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => process.stdout.write(tag + line + '\n'));
   }
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       const ok = code === 0;
-      results.push({ suite, ok, from: (started - t0) / 1000, seconds: (Date.now() - started) / 1000, why: ok ? '' : signal ?? `exit ${code}` });
-      resolve();
+      results.push({ name, ok, from: (started - t0) / 1000, seconds: (Date.now() - started) / 1000, why: ok ? '' : signal ?? `exit ${code}` });
+      resolve(ok);
     });
   });
 }
 
 const t0 = Date.now();
 await Promise.all(lanes.map(async (lane) => {
-  for (const suite of lane) await run(suite);
+  for (const name of lane) {
+    const needs = (NEEDS[name] ?? []).filter((n) => planned.has(n));
+    const failed = [];
+    for (const n of needs) if (!(await done[n])) failed.push(n);
+    if (failed.length) {
+      results.push({ name, ok: false, from: (Date.now() - t0) / 1000, seconds: 0, why: `not run: ${failed.join(', ')} failed` });
+      settle[name](false);
+      continue;
+    }
+    settle[name](await run(name));
+  }
 }));
 
-console.log(`\nSuites (${lanes.length} lane${lanes.length > 1 ? 's' : ''}, ${((Date.now() - t0) / 1000).toFixed(0)} s in all):`);
-// Each suite's time, and when it started and ended in the run: a lane that ended long before the
-// other idled that long.
+console.log(`\nSteps and suites (${lanes.length} lane${lanes.length > 1 ? 's' : ''}, ${((Date.now() - t0) / 1000).toFixed(0)} s in all):`);
+// Each one's time, and when it started and ended in the run: a lane that ended long before the
+// other idled that long; a suite that started after its lane's previous step ended waited for the build.
 for (const r of results) {
   const span = `(${r.from.toFixed(0)}-${(r.from + r.seconds).toFixed(0)} s)`;
-  console.log(`  ${r.suite.padEnd(width)}  ${r.ok ? 'passed' : 'FAILED'}  ${r.seconds.toFixed(0).padStart(4)} s ${span.padEnd(12)} ${r.why}`);
+  console.log(`  ${r.name.padEnd(width)}  ${r.ok ? 'passed' : 'FAILED'}  ${r.seconds.toFixed(0).padStart(4)} s ${span.padEnd(12)} ${r.why}`);
 }
 process.exitCode = results.every((r) => r.ok) ? 0 : 1;
