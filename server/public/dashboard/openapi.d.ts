@@ -5590,37 +5590,31 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
+                    /** @description Required on create (10302), never blank; the text with its {{placeholders}}, at most 20000 characters. */
+                    receipt_text: string;
                     /** @description Blank clears it. */
                     name?: string;
                     /** @description Blank clears it. */
                     subject?: string;
-                    /** @description Required on create (10302); the text with its {{placeholders}}. */
-                    receipt_text?: string;
-                } & {
-                    [key: string]: unknown;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description Required on create (10302), never blank; the text with its {{placeholders}}, at most 20000 characters. */
+                    receipt_text: string;
                     /** @description Blank clears it. */
                     name?: string;
                     /** @description Blank clears it. */
                     subject?: string;
-                    /** @description Required on create (10302); the text with its {{placeholders}}. */
-                    receipt_text?: string;
-                } & {
-                    [key: string]: unknown;
                 };
                 "multipart/form-data": {
+                    /** @description Required on create (10302), never blank; the text with its {{placeholders}}, at most 20000 characters. */
+                    receipt_text: string;
                     /** @description Blank clears it. */
                     name?: string;
                     /** @description Blank clears it. */
                     subject?: string;
-                    /** @description Required on create (10302); the text with its {{placeholders}}. */
-                    receipt_text?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -5812,34 +5806,28 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description Required on create (10302), never blank; the text with its {{placeholders}}, at most 20000 characters. */
+                    receipt_text?: string;
                     /** @description Blank clears it. */
                     name?: string;
                     /** @description Blank clears it. */
                     subject?: string;
-                    /** @description Required on create (10302); the text with its {{placeholders}}. */
-                    receipt_text?: string;
-                } & {
-                    [key: string]: unknown;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description Required on create (10302), never blank; the text with its {{placeholders}}, at most 20000 characters. */
+                    receipt_text?: string;
                     /** @description Blank clears it. */
                     name?: string;
                     /** @description Blank clears it. */
                     subject?: string;
-                    /** @description Required on create (10302); the text with its {{placeholders}}. */
-                    receipt_text?: string;
-                } & {
-                    [key: string]: unknown;
                 };
                 "multipart/form-data": {
+                    /** @description Required on create (10302), never blank; the text with its {{placeholders}}, at most 20000 characters. */
+                    receipt_text?: string;
                     /** @description Blank clears it. */
                     name?: string;
                     /** @description Blank clears it. */
                     subject?: string;
-                    /** @description Required on create (10302); the text with its {{placeholders}}. */
-                    receipt_text?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -6054,14 +6042,15 @@ export interface operations {
                      * @enum {string}
                      */
                     receipt_type?: "email" | "sms";
-                    /** @description Default: the charge's customer's email. */
+                    /**
+                     * Format: email
+                     * @description Default: the charge's customer's email.
+                     */
                     email_address?: string;
                     /** @description For an SMS receipt: 7 to 15 digits, optionally with a leading +. */
                     phone_number?: string;
                     /** @description The template to render. */
                     receipt_template_id?: string;
-                } & {
-                    [key: string]: unknown;
                 };
                 "application/x-www-form-urlencoded": {
                     /**
@@ -6069,14 +6058,15 @@ export interface operations {
                      * @enum {string}
                      */
                     receipt_type?: "email" | "sms";
-                    /** @description Default: the charge's customer's email. */
+                    /**
+                     * Format: email
+                     * @description Default: the charge's customer's email.
+                     */
                     email_address?: string;
                     /** @description For an SMS receipt: 7 to 15 digits, optionally with a leading +. */
                     phone_number?: string;
                     /** @description The template to render. */
                     receipt_template_id?: string;
-                } & {
-                    [key: string]: unknown;
                 };
                 "multipart/form-data": {
                     /**
@@ -6084,14 +6074,15 @@ export interface operations {
                      * @enum {string}
                      */
                     receipt_type?: "email" | "sms";
-                    /** @description Default: the charge's customer's email. */
+                    /**
+                     * Format: email
+                     * @description Default: the charge's customer's email.
+                     */
                     email_address?: string;
                     /** @description For an SMS receipt: 7 to 15 digits, optionally with a leading +. */
                     phone_number?: string;
                     /** @description The template to render. */
                     receipt_template_id?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -10885,25 +10876,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description The failed billing's transaction_id. */
-                    id?: string;
-                } & {
-                    [key: string]: unknown;
+                    id: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The failed billing's transaction_id. */
-                    id?: string;
-                } & {
-                    [key: string]: unknown;
+                    id: string;
                 };
                 "multipart/form-data": {
                     /** @description The failed billing's transaction_id. */
-                    id?: string;
-                } & {
-                    [key: string]: unknown;
+                    id: string;
                 };
             };
         };
