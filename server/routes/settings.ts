@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { MerchantSettings, getSettings, readAllowedOrigins, updateSettings } from '../domain/merchant/settings.js';
-import { namedTemplateId } from '../domain/merchant/templates.js';
+import { changeSettings, getSettings } from '../domain/merchant/settings.js';
 import { forgetAllowedOrigins } from '../domain/merchant/allowed-origins.js';
-import { readBool, text } from '../lib/validate.js';
-import { E, GatewayError } from '../errors.js';
-import { SettingsBody, SettingsSchema } from '../schemas/settings.js';
+import { E } from '../errors.js';
+import { SettingsFields, SettingsSchema } from '../schemas/settings.js';
 
 /**
  * The merchant's switches for the key's environment: verification (spec 4.1: cvv / zip required
@@ -19,18 +17,8 @@ export default async function settingsRoutes(app: FastifyInstance) {
     present(req.identity.env, await getSettings(db, req.identity)),
   );
 
-  app.post('/settings', { config: { errors: [E.TEMPLATE_NOT_FOUND] }, schema: { summary: 'Change settings: verification, receipt defaults, allowed origins', body: SettingsBody, response: { 200: SettingsSchema } } }, async (req) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const patch: Partial<Record<keyof MerchantSettings, boolean | string | string[] | null | undefined>> = {};
-    for (const f of ['cvv_check', 'zip_check', 'default_receipts'] as const) {
-      patch[f] = readBool(body[f], f);
-    }
-    if (body.default_receipt_template_id !== undefined) {
-      // A template of this merchant and environment (10300), or empty/null to clear.
-      patch.default_receipt_template_id = await namedTemplateId(db, req.identity, text(body.default_receipt_template_id, 'default_receipt_template_id'));
-    }
-    patch.allowed_origins = readAllowedOrigins(body.allowed_origins, req.identity.env);
-    const saved = await updateSettings(db, req.identity, patch as Partial<MerchantSettings>);
+  app.post('/settings', { config: { errors: [E.TEMPLATE_NOT_FOUND] }, schema: { summary: 'Change settings: verification, receipt defaults, allowed origins', body: SettingsFields, response: { 200: SettingsSchema } } }, async (req) => {
+    const saved = await changeSettings(db, req.identity, SettingsFields.from(req));
     forgetAllowedOrigins(req.identity);
     return present(req.identity.env, saved);
   });

@@ -1,6 +1,9 @@
 import { Queryable } from '../../db/index.js';
 import type { Scope } from './keys.js';
 import { invalid } from '../../errors.js';
+import { take } from '../../schemas/receipts.js';
+import type { SettingsInput } from '../../schemas/settings.js';
+import { namedTemplateId } from './templates.js';
 
 export interface MerchantSettings {
   cvv_check: boolean;
@@ -8,7 +11,7 @@ export interface MerchantSettings {
   /** Receipts for charges that do not say (send_receipt); see domain/documents/receipts.ts. */
   default_receipts: boolean;
   default_receipt_template_id: string | null;
-  /** The origins of the merchant's checkout pages (readAllowedOrigins). */
+  /** The origins of the merchant's checkout pages (POST /settings: changeSettings). */
   allowed_origins: string[];
 }
 
@@ -52,27 +55,32 @@ export async function updateSettings(q: Queryable, scope: Scope, patch: Partial<
   return next;
 }
 
-/** At most this many origins per environment: a CSP header lists them all. */
-export const MAX_ORIGINS = 20;
+/**
+ * POST /settings (SettingsFields): the switches, the default template (a template of this merchant
+ * and environment, 10300, or null to clear), then allowed_origins, in that order.
+ */
+export async function changeSettings(q: Queryable, scope: Scope, input: SettingsInput): Promise<MerchantSettings> {
+  const patch: Partial<MerchantSettings> = { cvv_check: input.cvv_check, zip_check: input.zip_check, default_receipts: input.default_receipts };
+  if (input.default_receipt_template_id !== undefined) {
+    patch.default_receipt_template_id = await namedTemplateId(q, scope, input.default_receipt_template_id);
+  }
+  patch.allowed_origins = readOrigins(take(input.allowed_origins), scope.env);
+  return updateSettings(q, scope, patch);
+}
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const HOST = new RegExp(`^((${LABEL}\\.)*${LABEL}|\\[[0-9a-f:.]+\\])$`);
 const LOOPBACK = /^((.+\.)?localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /**
- * allowed_origins as a client sends it: a JSON array of origins, or one string of origins
- * separated by commas or whitespace (a form field); empty (`[]`, "", null) clears the list. Each is
- * an exact origin as a browser sends it: `https://shop.example` or `https://shop.example:8443`,
- * no path, query, credentials or wildcard; `http` only for a loopback host in live mode (any host in
- * test mode, for QA machines). Written lower-case and without a default port, as browsers do, so
- * it compares equal to the Origin header.
+ * The origins of allowed_origins (SettingsFields read the list; [] clears it). Each is an exact
+ * origin as a browser sends it: `https://shop.example` or `https://shop.example:8443`, no path,
+ * query, credentials or wildcard; `http` only for a loopback host in live mode (any host in test
+ * mode, for QA machines). Written lower-case and without a default port, as browsers do, so it
+ * compares equal to the Origin header.
  */
-export function readAllowedOrigins(v: unknown, env: Scope['env']): string[] | undefined {
-  if (v === undefined) return undefined;
-  if (v === null) return [];
-  const items = typeof v === 'string' ? v.split(/[\s,]+/).filter(Boolean) : v;
-  if (!Array.isArray(items)) throw invalid('allowed_origins', 'must be a list of origins (an array, or a string of origins separated by commas)');
-  if (items.length > MAX_ORIGINS) throw invalid('allowed_origins', `must hold at most ${MAX_ORIGINS} origins`);
+function readOrigins(items: unknown[] | undefined, env: Scope['env']): string[] | undefined {
+  if (items === undefined) return undefined;
   const out: string[] = [];
   for (const item of items) {
     const origin = typeof item === 'string' ? normalOrigin(item, env) : null;
