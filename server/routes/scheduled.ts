@@ -2,11 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import {
   cancelScheduled, createScheduled, getScheduled, listScheduled, readScheduledInput,
 } from '../domain/billing/scheduled.js';
-import { SPEC_PAGE_CODES, readPage } from '../lib/validate.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
-import { ScheduledBody, ScheduledSchema, presentScheduled } from '../schemas/scheduled.js';
-import { List, PageQuery } from '../schemas/common.js';
+import { ScheduledFields, ScheduledQuery, ScheduledSchema, presentScheduled } from '../schemas/scheduled.js';
+import { List } from '../schemas/common.js';
 import { E } from '../errors.js';
 
 
@@ -17,23 +16,23 @@ export default async function scheduledRoutes(app: FastifyInstance) {
   const { db, vault } = app.services;
 
   const replay: IdempotentReplay = async (req, id) => presentScheduled(await getScheduled(db, req.identity, id));
-  app.post<{ Body: Record<string, unknown> }>(
+  app.post(
     '/scheduled_transactions',
     {
       config: { idempotentReplay: replay, errors: [E.AMOUNT_INVALID, E.TOKEN_REQUIRED, E.TOKEN_CHARGE_PARAMS_MISSING, E.CUSTOMER_CHARGE_PARAMS_MISSING, E.CUSTOMER_AMOUNT_INVALID, E.CUSTOMER_ID_REQUIRED, E.PAYMENT_TOKEN_NOT_FOUND, E.RECEIPT_EMAIL_INVALID, E.RECEIPT_EMAIL_MISSING, E.TEMPLATE_NOT_FOUND] },
-      schema: { summary: 'Schedule a charge for a day', body: ScheduledBody, response: { 200: ScheduledSchema } },
+      schema: { summary: 'Schedule a charge for a day', body: ScheduledFields, response: { 200: ScheduledSchema } },
     },
     async (req) => {
-      const input = readScheduledInput((req.body ?? {}) as Record<string, unknown>, req.now);
+      const input = readScheduledInput(ScheduledFields.from(req), req.now);
       return presentScheduled(await req.tx((q) => createScheduled(q, vault, req.identity, input, req.now, req.ip), { resource: (s) => s.id }));
     },
   );
 
   app.get('/scheduled_transactions', {
     config: { errors: [E.LIMIT_INVALID, E.LIMIT_TOO_LARGE, E.OFFSET_INVALID] },
-    schema: { summary: 'List scheduled transactions', querystring: PageQuery, response: { 200: List(ScheduledSchema) } },
+    schema: { summary: 'List scheduled transactions', querystring: ScheduledQuery, response: { 200: List(ScheduledSchema) } },
   }, async (req) => {
-    const page = readPage(req.query, SPEC_PAGE_CODES);
+    const page = ScheduledQuery.from(req);
     const { list, total } = await listScheduled(db, req.identity, page);
     return listEnvelope(list.map(presentScheduled), page, total);
   });

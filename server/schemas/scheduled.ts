@@ -1,5 +1,10 @@
 // A scheduled transaction (spec 2.7, 4.3): a charge billed on a given day.
-import { Bool, NullableStr as NStr, Str, Timestamp, Type, loose, type Static } from './common.js';
+import { E, GatewayError, invalid, tooLong } from '../errors.js';
+import { SPEC_PAGE_CODES, text } from '../lib/validate.js';
+import { Bool, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+import { type Input, amount, bool, custom, email, fields, metadata, pageFields, text as textField } from './fields.js';
+import { later, take } from './plans.js';
+import { type PayerField, requireChargeParams } from './transactions.js';
 
 // The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
 export type ScheduledStatus = 'scheduled' | 'billed' | 'failed' | 'cancelled';
@@ -91,13 +96,105 @@ export function presentScheduled(r: ScheduledRow): ScheduledOut {
   };
 }
 
-export const ScheduledBody = loose({
-  bill_on: Str({ description: 'The day to bill, YYYY-MM-DD (today or later).', examples: ['2026-02-01'] }),
-  amount: Type.Union([Type.Integer(), Str()], { description: 'Cents.', examples: [1999] }),
-  token: Str({ description: 'A one-time token, kept until the day.' }),
-  customer_id: Str({ description: "Or bill a customer's stored method." }),
-  method_id: Str(), charge_bank_account: Type.Union([Bool(), Str()]),
-  csc: Str(), cvv: Str(), description: Str(),
-  send_receipt: Type.Union([Bool(), Str()]), email_address: Str(), receipt_template_id: Str(),
-  metadata: Type.Union([Type.Record(Str(), Type.Unknown()), Str()]),
-}, { examples: [{ bill_on: '2026-02-01', amount: 1999, customer_id: 'cus_1a2b3c4d' }] });
+/** A real calendar date 'YYYY-MM-DD' (no Feb 30)? */
+export function isCalendarDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00.000Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** bill_on's form: a calendar date 'YYYY-MM-DD', or an ISO date-time (its UTC date). Whether it is ahead is the domain's check (it knows the time). */
+function readBillOn(v: unknown, name: string): string {
+  let s = text(v, name);
+  if (s !== null && /^\d{4}-\d{2}-\d{2}T/.test(s)) {
+    const d = new Date(s);
+    s = Number.isNaN(d.getTime()) ? s : d.toISOString().slice(0, 10);
+  }
+  if (s === null || !isCalendarDate(s)) throw invalid(name, 'must be a date, YYYY-MM-DD');
+  return s;
+}
+
+/** The payer fields of spec 2.7, the charge field each fills, the older name a body may use instead, and their lengths. */
+export const SCHEDULED_PAYER = {
+  company: { charge: 'company', alias: null, max: 255 },
+  website: { charge: 'website', alias: null, max: 255 },
+  address_1: { charge: 'address_1', alias: null, max: 255 },
+  address_2: { charge: 'address_2', alias: null, max: 255 },
+  city: { charge: 'city', alias: null, max: 100 },
+  state: { charge: 'state', alias: null, max: 2 },
+  zip: { charge: 'zip', alias: null, max: 16 },
+  phone_number: { charge: 'phone', alias: 'phone', max: 32 },
+  fax_number: { charge: 'fax', alias: 'fax', max: 32 },
+} as const satisfies Record<string, { charge: PayerField; alias: string | null; max: number }>;
+export type ScheduledPayerField = keyof typeof SCHEDULED_PAYER;
+
+/**
+ * A payer field, named `field` in its refusal (an alias is refused by the 2.7 name it stands for):
+ * undefined when absent or null (so the alias is read instead), else text of at most its length.
+ */
+function payer(field: ScheduledPayerField, description: string) {
+  const { max } = SCHEDULED_PAYER[field];
+  return later(custom(description, { type: 'string', maxLength: max }, (v) => {
+    if (v === undefined || v === null) return undefined;
+    const s = text(v, field);
+    if (s !== null && s.length > max) throw tooLong(field, max);
+    return s;
+  }));
+}
+
+/** A security code passed on as sent: the customer a token becomes reads it (cvv, else csc), only when a token is billed. */
+const securityCode = (description: string) => custom<unknown>(description, { type: 'string', maxLength: 4 }, (v) => v);
+
+/**
+ * POST /scheduled_transactions (our endpoint; spec 2.7 gives the record), in the order its faults
+ * are answered: customer_id or token with amount (48291, 69002, 99819, 59112, as a charge), the
+ * form of bill_on; then, read `later` and taken by the domain once it has checked that bill_on is
+ * ahead (readScheduledInput), description, metadata, the booleans, email_address (69006), the
+ * payer fields, method_id and receipt_template_id.
+ */
+export const ScheduledFields = fields({
+  customer_id: textField("Bill this stored customer's method."),
+  token: later(textField('Or a one-time token: kept until the day as a new customer (new_record: true).')),
+  amount: amount('Cents, above zero (a form body sends it as text).', { required: true, example: 1999 }),
+  bill_on: custom('The day to bill, YYYY-MM-DD (an ISO date-time: its UTC date): today (UTC) or later, at most ten years ahead.',
+    { type: 'string', format: 'date' }, readBillOn, { required: true, example: '2026-02-01' }),
+  description: later(textField('At most 1000 characters.', { max: 1000 })),
+  metadata: later(metadata()),
+  send_receipt: later(bool("Email a receipt when it bills (default: the customer's setting).")),
+  charge_bank_account: later(bool("true: the customer's default bank account; false: their default card.")),
+  email_address: later(email('Where the receipt goes.', { code: E.RECEIPT_EMAIL_INVALID })),
+  company: payer('company', 'Payer company.'),
+  website: payer('website', 'Payer website.'),
+  address_1: payer('address_1', 'Billing address.'),
+  address_2: payer('address_2', 'Billing address.'),
+  city: payer('city', 'City.'),
+  state: payer('state', 'Two-letter state.'),
+  zip: payer('zip', 'ZIP code.'),
+  phone_number: payer('phone_number', "Payer's phone."),
+  fax_number: payer('fax_number', "Payer's fax."),
+  phone: payer('phone_number', 'phone_number, by the name a charge uses.'),
+  fax: payer('fax_number', 'fax_number, by the name a charge uses.'),
+  method_id: later(textField("Which of the customer's methods (default: the customer's default method).")),
+  receipt_template_id: later(textField('The receipt template to use.')),
+  cvv: securityCode("The token's security code, checked when the token becomes a customer."),
+  csc: securityCode('Security code (cvv is read first).'),
+}, {
+  examples: [{ bill_on: '2026-02-01', amount: 1999, customer_id: 'cus_1a2b3c4d' }],
+  rules: [{
+    after: 'amount',
+    check(c) {
+      const customerId = c.customer_id ?? null;
+      const token = customerId === null ? take(c.token ?? null) : null;
+      const a = c.amount!;
+      if (customerId !== null || token === null) {
+        requireChargeParams(E.CUSTOMER_CHARGE_PARAMS_MISSING, ['customer_id', customerId], a);
+        if (a === 'not_positive') throw new GatewayError(E.CUSTOMER_AMOUNT_INVALID);
+      } else requireChargeParams(E.TOKEN_CHARGE_PARAMS_MISSING, ['token', token], a);
+      if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
+    },
+  }],
+});
+export type ScheduledFieldsInput = Input<typeof ScheduledFields>;
+
+/** GET /scheduled_transactions: a page, refused with the spec's codes (1800 limit, 1802 above 100, 1801 offset). */
+export const ScheduledQuery = fields(pageFields(SPEC_PAGE_CODES));

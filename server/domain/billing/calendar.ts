@@ -27,12 +27,7 @@ export function startOfDay(date: string): Date {
   return new Date(`${date}T00:00:00.000Z`);
 }
 
-/** A real calendar date 'YYYY-MM-DD' (no Feb 30)? */
-export function isCalendarDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00.000Z`);
-  return !Number.isNaN(d.getTime()) && utcDate(d) === s;
-}
+export { isCalendarDate } from '../../schemas/scheduled.js';
 
 export function daysInMonth(year: number, month0: number): number {
   return new Date(Date.UTC(year, month0 + 1, 0)).getUTCDate();

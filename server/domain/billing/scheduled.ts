@@ -1,44 +1,27 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
-import { E, GatewayError, invalid, tooLong } from '../../errors.js';
+import { E, GatewayError, invalid } from '../../errors.js';
 import type { Vault } from '../../vault.js';
 import { PendingSale, RecurringDeps, chargeInTx, receiptWanted } from './billings.js';
-import { type ChargeInput, type PayerField } from '../payments/charge-input.js';
-import { requireChargeParams } from '../../schemas/transactions.js';
-import { isCalendarDate, startOfDay, utcDate } from './calendar.js';
+import { type ChargeInput } from '../payments/charge-input.js';
+import { startOfDay, utcDate } from './calendar.js';
 import { createCustomer, findChargeableMethod } from '../instruments/customers.js';
 import { readCustomerInput } from '../instruments/customer-input.js';
+import { CustomerCreateFields } from '../../schemas/customers.js';
 import { emitEvent } from '../events/events.js';
 import { namedTemplateId } from '../merchant/templates.js';
 import { Scope, newId } from '../merchant/keys.js';
 import type { Transaction } from '../payments/transactions.js';
-import { isEmail, isScalar, type Page, parseAmount, readBool, readMetadata, text } from '../../lib/validate.js';
-import { presentScheduled } from '../../schemas/scheduled.js';
+import { isEmail, type Page, text } from '../../lib/validate.js';
+import { cents } from '../../schemas/fields.js';
+import { take } from '../../schemas/plans.js';
+import { SCHEDULED_PAYER, type ScheduledFieldsInput, type ScheduledPayerField, presentScheduled } from '../../schemas/scheduled.js';
 import type { ScheduledStatus, ScheduledRow } from '../../schemas/scheduled.js';
 export type { ScheduledStatus, ScheduledRow } from '../../schemas/scheduled.js';
 
 export const ST = '*, bill_on::text AS bill_on_text';
 const MAX_DAYS_AHEAD = 366 * 10;
-/** Payer fields of 2.7 and the charge field each one fills. */
-const PAYER: Record<string, { charge: PayerField; aliases: string[]; max: number }> = {
-  company: { charge: 'company', aliases: [], max: 255 },
-  website: { charge: 'website', aliases: [], max: 255 },
-  address_1: { charge: 'address_1', aliases: [], max: 255 },
-  address_2: { charge: 'address_2', aliases: [], max: 255 },
-  city: { charge: 'city', aliases: [], max: 100 },
-  state: { charge: 'state', aliases: [], max: 2 },
-  zip: { charge: 'zip', aliases: [], max: 16 },
-  phone_number: { charge: 'phone', aliases: ['phone'], max: 32 },
-  fax_number: { charge: 'fax', aliases: ['fax'], max: 32 },
-};
-
-/** bill_on: a calendar date 'YYYY-MM-DD' (or an ISO date-time: its UTC date), today or later, at most ten years ahead. */
-function readBillOn(raw: unknown, now: Date): string {
-  let s = text(raw, 'bill_on');
-  if (s !== null && /^\d{4}-\d{2}-\d{2}T/.test(s)) {
-    const d = new Date(s);
-    s = Number.isNaN(d.getTime()) ? s : utcDate(d);
-  }
-  if (s === null || !isCalendarDate(s)) throw invalid('bill_on', 'must be a date, YYYY-MM-DD');
+/** bill_on (its form read by ScheduledFields): today or later, at most ten years ahead. */
+function billOnAhead(s: string, now: Date): string {
   const today = utcDate(now);
   if (s < today) throw invalid('bill_on', `must be today (${today}, UTC) or later`);
   if (startOfDay(s).getTime() - startOfDay(today).getTime() > MAX_DAYS_AHEAD * 86_400_000) {
@@ -69,37 +52,29 @@ export interface ScheduledInput {
 }
 
 /**
- * The whole body once, in the order its faults are answered: customer_id or token with amount
- * (48291, 69002, 99819, 59112), bill_on, description, metadata, the booleans, email_address
- * (69006), the payer fields. `now` decides which bill_on dates are still ahead.
+ * POST /scheduled_transactions' fields as ScheduledFields read them (customer_id or token with
+ * amount, bill_on's form), then, in the order their faults are answered: bill_on ahead of `now`,
+ * description, metadata, the booleans, email_address (69006), the payer fields (each, when absent
+ * or null, by its older name), method_id, receipt_template_id.
  */
-export function readScheduledInput(body: Record<string, unknown>, now: Date): ScheduledInput {
-  const customerId = text(body.customer_id, 'customer_id');
-  const token = customerId === null ? text(body.token, 'token') : null;
-  const a = parseAmount(body.amount);
-  if (customerId !== null || token === null) {
-    requireChargeParams(E.CUSTOMER_CHARGE_PARAMS_MISSING, ['customer_id', customerId], a);
-    if (a === 'not_positive') throw new GatewayError(E.CUSTOMER_AMOUNT_INVALID);
-  } else requireChargeParams(E.TOKEN_CHARGE_PARAMS_MISSING, ['token', token], a);
-  if (typeof a !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
-  const billOn = readBillOn(body.bill_on, now);
-  const description = text(body.description, 'description');
-  if (description && description.length > 1000) throw tooLong('description', 1000);
-  const metadata = readMetadata(body.metadata) ?? {};
-  const sendReceipt = readBool(body.send_receipt, 'send_receipt');
-  const chargeBankAccount = readBool(body.charge_bank_account, 'charge_bank_account');
-  const email = text(body.email_address, 'email_address');
-  if (email !== null && !isEmail(email)) throw new GatewayError(E.RECEIPT_EMAIL_INVALID);
+export function readScheduledInput(f: ScheduledFieldsInput, now: Date): ScheduledInput {
+  const customerId = f.customer_id;
+  const token = customerId === null ? take(f.token) : null;
+  const billOn = billOnAhead(f.bill_on, now);
+  const description = take(f.description);
+  const metadata = take(f.metadata) ?? {};
+  const sendReceipt = take(f.send_receipt);
+  const chargeBankAccount = take(f.charge_bank_account);
+  const email = take(f.email_address);
   const payer: Record<string, string | null> = {};
-  for (const [field, spec] of Object.entries(PAYER)) {
-    const v = text(body[field] ?? spec.aliases.map((k) => body[k]).find((x) => x !== undefined), field);
-    if (v !== null && v.length > spec.max) throw tooLong(field, spec.max);
-    payer[field] = v;
+  for (const field of Object.keys(SCHEDULED_PAYER) as ScheduledPayerField[]) {
+    const alias = SCHEDULED_PAYER[field].alias;
+    payer[field] = take(f[field]) ?? (alias === null ? undefined : take(f[alias])) ?? null;
   }
   return {
-    customerId, token, cvv: body.cvv, csc: body.csc, methodId: text(body.method_id, 'method_id'), chargeBankAccount,
-    amount: a, billOn, description, metadata, sendReceipt, email,
-    receiptTemplateId: text(body.receipt_template_id, 'receipt_template_id'), payer,
+    customerId, token, cvv: f.cvv, csc: f.csc, methodId: take(f.method_id), chargeBankAccount,
+    amount: cents(f.amount), billOn, description, metadata, sendReceipt, email,
+    receiptTemplateId: take(f.receipt_template_id), payer,
   };
 }
 
@@ -118,11 +93,12 @@ export async function createScheduled(
   const receiptTemplateId = await namedTemplateId(q, scope, input.receiptTemplateId);
   let customer = customerId;
   if (token !== null) {
-    const created = await createCustomer(q, vault, scope, readCustomerInput({
-      token, cvv: input.cvv, csc: input.csc, email: email ?? undefined, company: payer.company, website: payer.website,
+    // The customer is read as POST /customers reads its body; the security code as csc (cvv, else csc).
+    const created = await createCustomer(q, vault, scope, readCustomerInput(CustomerCreateFields.read({
+      token, csc: input.cvv ?? input.csc, email: email ?? undefined, company: payer.company, website: payer.website,
       address_1: payer.address_1, address_2: payer.address_2, city: payer.city, state: payer.state, zip: payer.zip,
       phone: payer.phone_number, fax: payer.fax_number,
-    }, 'create'), now);
+    }), 'create'), now);
     customer = created.id;
   }
   // Held: a deletion of the customer waits, then cancels this schedule with the others.
@@ -192,7 +168,7 @@ export async function billScheduled(
 ): Promise<{ row: ScheduledRow; txn: Transaction | null; pending?: PendingSale }> {
   const scope: Scope = { merchantId: row.merchant_id, env: row.env };
   const payer: ChargeInput['payer'] = {};
-  for (const [field, spec] of Object.entries(PAYER)) payer[spec.charge] = text((row as unknown as Record<string, unknown>)[field]);
+  for (const field of Object.keys(SCHEDULED_PAYER) as ScheduledPayerField[]) payer[SCHEDULED_PAYER[field].charge] = text(row[field]);
   const input: ChargeInput = {
     shape: 'customer', customerId: row.customer_id, methodId: row.method_id, bankAccount: undefined, amount: row.amount,
     description: row.description, metadata: row.metadata ?? {}, payer,

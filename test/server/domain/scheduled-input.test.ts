@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readScheduledInput } from '../../../server/domain/billing/scheduled.js';
+import { ScheduledFields } from '../../../server/schemas/scheduled.js';
 import { refusal as refusalOf } from './refusal.js';
 
 // POST /scheduled_transactions' body read once, at the edge, into the typed ScheduledInput.
 
 const now = new Date('2026-06-01T12:00:00Z');
-const read = (body: Record<string, unknown>) => readScheduledInput(body, now);
+const read = (body: Record<string, unknown>) => readScheduledInput(ScheduledFields.read(body), now);
 
 const refusal = (body: Record<string, unknown>) => refusalOf(() => read(body));
 
