@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { E, GatewayError } from '../errors.js';
 import { readBool } from '../lib/validate.js';
 import { AdvanceDeps, advanceTestClock, clockStatus, stopAdvances } from '../jobs/test-clock.js';
-import { AdvanceBody, ClockSchema, WaitQuery } from '../schemas/test-helpers.js';
+import { take } from '../schemas/receipts.js';
+import { AdvanceFields, ClockSchema, WaitQuery } from '../schemas/test-helpers.js';
 
 function testOnly(req: FastifyRequest): string {
   if (req.identity.env !== 'test') {
@@ -11,9 +12,9 @@ function testOnly(req: FastifyRequest): string {
   return req.identity.merchantId;
 }
 
-/** `wait` from the query string or the body, read as every boolean is (readBool); absent is false. */
+/** `wait` of an advance, from the query string or the body, read as every boolean is (readBool); absent is false. */
 function waitOf(req: FastifyRequest): boolean {
-  const v = (req.query as Record<string, unknown>)?.wait ?? (req.body as Record<string, unknown> | undefined)?.wait;
+  const v = (req.query as Record<string, unknown>)?.wait ?? AdvanceFields.from(req).wait;
   return readBool(v, 'wait') ?? false;
 }
 
@@ -46,23 +47,24 @@ export default async function clockRoutes(app: FastifyInstance) {
     config: { errors: [E.TEST_HELPER_NEEDS_TEST_KEY] },
     schema: { summary: "Read the merchant's test clock", querystring: WaitQuery, response: { 200: ClockSchema } },
   }, async (req) => {
-    const c = await clockStatus(deps(req), testOnly(req), { wait: waitOf(req) });
+    const merchantId = testOnly(req);
+    const c = await clockStatus(deps(req), merchantId, { wait: take(WaitQuery.from(req).wait) ?? false });
     return { class: 'test_clock', ...c };
   });
 
-  app.post<{ Body: Record<string, unknown> }>(
+  app.post(
     '/test_helpers/clock/advance',
     {
       config: { errors: [E.TEST_HELPER_NEEDS_TEST_KEY, E.CLOCK_BACKWARDS, E.CLOCK_BUSY] },
       schema: {
         summary: 'Move the test clock forward, running what falls due',
         description: 'A short advance answers 200 when done; a long one 202 with how far it got, and goes on in the background.',
-        querystring: WaitQuery, body: AdvanceBody, response: { 200: ClockSchema, 202: ClockSchema },
+        body: AdvanceFields, response: { 200: ClockSchema, 202: ClockSchema },
       },
     },
     async (req, reply) => {
       const merchantId = testOnly(req);
-      const out = await advanceTestClock(deps(req), merchantId, req.body ?? {}, { wait: waitOf(req) });
+      const out = await advanceTestClock(deps(req), merchantId, AdvanceFields.from(req), { wait: waitOf(req) });
       if (out.advancing) reply.code(202);
       return { class: 'test_clock', ...out };
     },

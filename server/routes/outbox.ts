@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { E, invalid } from '../errors.js';
+import { E } from '../errors.js';
 import { listEnvelope } from '../http/paging.js';
-import { readPage } from '../lib/validate.js';
-import { OUTBOX_STATUSES, OutboxFilter, getOutboxMessage, listOutbox, retryOutboxMessage } from '../domain/events/outbox.js';
+import { getOutboxMessage, listOutbox, retryOutboxMessage } from '../domain/events/outbox.js';
 import { OutboxQuery, OutboxSchema, presentOutbox } from '../schemas/outbox.js';
 import { List } from '../schemas/common.js';
 
-
-const FILTERS = { status: OUTBOX_STATUSES, kind: ['email', 'sms'] } as const;
 type WithId = { Params: { id: string } };
 
 /**
@@ -19,15 +16,8 @@ export default async function outboxRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
   app.get('/outbox', { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List queued emails and SMS, newest first', querystring: OutboxQuery, response: { 200: List(OutboxSchema) } } }, async (req) => {
-    const page = readPage(req.query);
-    const q = (req.query ?? {}) as Record<string, unknown>;
-    const filter: OutboxFilter = {};
-    for (const f of ['status', 'kind'] as const) {
-      if (q[f] === undefined || q[f] === '') continue;
-      if (!(FILTERS[f] as readonly unknown[]).includes(q[f])) throw invalid(f, `must be one of ${FILTERS[f].join(', ')}`);
-      filter[f] = q[f] as string;
-    }
-    if (typeof q.source === 'string' && q.source !== '') filter.source = q.source;
+    const { limit, offset, ...filter } = OutboxQuery.from(req);
+    const page = { limit, offset };
     const { list, total } = await listOutbox(db, req.identity, page, filter);
     return listEnvelope(list.map(presentOutbox), page, total);
   });

@@ -1,6 +1,8 @@
 // The outbox (ours): every email and SMS Tessera has queued, with its delivery state.
 import type { OutboxRow, OutboxStatus } from '../domain/events/outbox.js';
-import { Int, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
+import { invalid } from '../errors.js';
+import { Int, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
+import { custom, fields, pageFields } from './fields.js';
 
 /** domain/events/outbox.ts OUTBOX_STATUSES (schemas import domain types only). */
 const STATUSES = ['pending', 'sent', 'failed', 'captured'] satisfies OutboxStatus[];
@@ -50,9 +52,19 @@ export function presentOutbox(r: OutboxRow): OutboxOut {
   };
 }
 
-export const OutboxQuery = loose({
-  ...pageQuery,
-  status: Str({ enum: STATUSES, description: 'Only messages in this state.' }),
-  kind: Str({ enum: ['email', 'sms'] }),
-  source: Str({ description: 'Only messages about this record, e.g. receipt:1 or invoice:inv_…' }),
+/** A filter compared exactly as sent: absent or empty is none; anything else than `values` REQ01 naming them. */
+const exactly = <V extends string>(description: string, values: readonly V[]) =>
+  custom(description, { type: 'string', enum: values }, (v, name): V | undefined => {
+    if (v === undefined || v === '') return undefined;
+    if (!(values as readonly unknown[]).includes(v)) throw invalid(name, `must be one of ${values.join(', ')}`);
+    return v as V;
+  });
+
+/** GET /outbox: the page, then status, kind and source. */
+export const OutboxQuery = fields({
+  ...pageFields(),
+  status: exactly('Only messages in this state.', STATUSES),
+  kind: exactly('email or sms.', ['email', 'sms'] as const),
+  source: custom('Only messages about this record, e.g. receipt:1 or invoice:inv_…', { type: 'string' },
+    (v) => (typeof v === 'string' && v !== '' ? v : undefined)),
 });

@@ -1,7 +1,9 @@
 // The test helpers' answers (test private key only): the test clock, reset and settle. Their fields
 // depend on the call (a GET clock has `advance`, a POST one `previous`, `to`, `ran`), so none is
 // required here: the serializer writes what the job returns, within this allow-list.
-import { Bool, Int, NullableTime, Str, Timestamp, Type, loose } from './common.js';
+import { Bool, Int, NullableTime, Str, Timestamp, Type } from './common.js';
+import { bool, fields, raw } from './fields.js';
+import { later } from './receipts.js';
 
 const ran = Type.Partial(Type.Object({
   billings: Int(), failed_billings: Int(), scheduled_transactions: Int(), failed_scheduled_transactions: Int(), errors: Int(),
@@ -24,14 +26,19 @@ export const ClockSchema = Type.Partial(Type.Object({
   }),
 }));
 
-const when = (unit: string) => Type.Union([Int(), Str()], { description: `Move forward by this many ${unit}.` });
-export const AdvanceBody = loose({
-  to: Str({ format: 'date-time', description: 'Move to this time (forward only).' }),
-  months: Type.Union([Int(), Str()], { description: 'Calendar months (the day clamped: Jan 31 + 1 month = Feb 28).' }),
+// The advance's fields are read against the clock's time, in its transaction (jobs/clock-target.ts
+// targetOf), after the test-key check: the table hands them on as sent.
+const whole = { anyOf: [{ type: 'integer', minimum: 0, maximum: 999_999_999 }, { type: 'string', pattern: '^\\d{1,9}$' }] };
+const when = (unit: string) => raw(`Move forward by this many ${unit}.`, whole);
+/** POST /test_helpers/clock/advance: `to`, or any of the units; `wait` (also in the query string, which wins). */
+export const AdvanceFields = fields({
+  to: raw('Move to this time (forward only).', { type: 'string', format: 'date-time' }),
+  months: raw('Calendar months (the day clamped: Jan 31 + 1 month = Feb 28).', whole),
   days: when('days'), hours: when('hours'), minutes: when('minutes'), seconds: when('seconds'),
-  wait: Type.Union([Bool(), Str()], { description: 'Answer only when the advance is done (also in the query string).' }),
+  wait: raw('Answer only when the advance is done (also in the query string).', { type: 'boolean' }),
 }, { examples: [{ days: 30 }] });
-export const WaitQuery = loose({ wait: Bool({ description: 'Answer only when the advance under way is done.' }) });
+/** GET /test_helpers/clock: `wait`, refused (REQ01) only after the test-key check. */
+export const WaitQuery = fields({ wait: later(bool('Answer only when the advance under way is done.')) });
 
 export const ResetSchema = Type.Partial(Type.Object({
   class: Str({ examples: ['test_reset'] }),
@@ -56,6 +63,7 @@ export const SettleSchema = Type.Partial(Type.Object({
   events: Type.Partial(Type.Object({ undispatched: Int() })),
   next_retry_at: NullableTime({ examples: [null] }),
 }));
-export const SettleBody = loose({
-  timeout_ms: Type.Union([Int(), Str()], { description: '0 to 60000 milliseconds (default 10000); also in the query string.' }),
+/** POST /test_helpers/settle: timeout_ms, read after the test-key check (routes/test-helpers.ts; the body's wins over the query string's). */
+export const SettleFields = fields({
+  timeout_ms: raw('0 to 60000 milliseconds (default 10000); also in the query string.', { type: 'integer', minimum: 0, maximum: 60_000 }),
 }, { examples: [{ timeout_ms: 5000 }] });
