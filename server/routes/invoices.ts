@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { InvoiceInput } from '../domain/documents/invoice-input.js';
-import { InvoiceBody, InvoiceSchema, InvoicesQuery, MarkPaidBody, presentInvoice } from '../schemas/invoices.js';
+import { InvoiceFields, InvoiceSchema, InvoicesQuery, MarkPaidFields, presentInvoice } from '../schemas/invoices.js';
 import { List, Success } from '../schemas/common.js';
 import { E } from '../errors.js';
-import { readMetadata, readPage, text } from '../lib/validate.js';
 import {
   createInvoice, deleteInvoice, deliverInvoice, getInvoice, listInvoices, markInvoicePaid, updateInvoice,
 } from '../domain/documents/invoices.js';
@@ -11,15 +9,7 @@ import { IdempotentReplay } from '../http/idempotency.js';
 import { listEnvelope } from '../http/paging.js';
 
 
-// Bodies stay loose on purpose: the domain checks them and names the field in its message.
 type WithId = { Params: { id: string } };
-type Body = Record<string, unknown>;
-
-/** metadata arrives as an object or a JSON-encoded string (readMetadata); absent leaves it alone on update. */
-function input(body: unknown): InvoiceInput {
-  const b = (body ?? {}) as Body;
-  return { ...b, metadata: readMetadata(b.metadata) };
-}
 
 /** Invoices (spec 4.11): create and email, list, read, update while unpaid, resend, mark paid, delete. */
 export default async function invoiceRoutes(app: FastifyInstance) {
@@ -34,9 +24,9 @@ export default async function invoiceRoutes(app: FastifyInstance) {
   const replayPath: IdempotentReplay = async (req) => presentInvoice(await getInvoice(db, req.identity, (req.params as { id: string }).id));
   app.post('/invoices', {
     config: { idempotentReplay: replayCreated, errors: [...inputErrors, E.INVOICE_UNDELIVERABLE] },
-    schema: { summary: 'Create an invoice (emailed when it has an email address)', body: InvoiceBody, ...reply200 },
+    schema: { summary: 'Create an invoice (emailed when it has an email address)', body: InvoiceFields, ...reply200 },
   }, async (req) => {
-    const inv = await req.tx((q) => createInvoice(q, req.identity, input(req.body), req.now), { resource: (i) => i.id });
+    const inv = await req.tx((q) => createInvoice(q, req.identity, InvoiceFields.from(req), req.now), { resource: (i) => i.id });
     if (inv.outbox_id !== null) kick();
     return presentInvoice(inv);
   });
@@ -44,8 +34,8 @@ export default async function invoiceRoutes(app: FastifyInstance) {
   app.get('/invoices', {
     config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List invoices, newest first', querystring: InvoicesQuery, response: { 200: List(InvoiceSchema) } },
   }, async (req) => {
-    const page = readPage(req.query);
-    const status = text((req.query as Record<string, unknown> | undefined)?.status, 'status');
+    const { limit, offset, status } = InvoicesQuery.from(req);
+    const page = { limit, offset };
     const { list, total } = await listInvoices(db, req.identity, page, status ?? undefined);
     return listEnvelope(list.map(presentInvoice), page, total);
   });
@@ -55,9 +45,9 @@ export default async function invoiceRoutes(app: FastifyInstance) {
   );
 
   app.post<WithId>('/invoices/:id', {
-    config: { errors: [...inputErrors, E.INVOICE_NOT_FOUND, E.INVOICE_NOT_UNPAID] }, schema: { summary: 'Update an unpaid invoice', body: InvoiceBody, ...reply200 },
+    config: { errors: [...inputErrors, E.INVOICE_NOT_FOUND, E.INVOICE_NOT_UNPAID] }, schema: { summary: 'Update an unpaid invoice', body: InvoiceFields, ...reply200 },
   }, async (req) =>
-    presentInvoice(await req.tx((q) => updateInvoice(q, req.identity, req.params.id, input(req.body), req.now))),
+    presentInvoice(await req.tx((q) => updateInvoice(q, req.identity, req.params.id, InvoiceFields.from(req), req.now))),
   );
 
   app.post<WithId>('/invoices/:id/deliver', {
@@ -71,10 +61,10 @@ export default async function invoiceRoutes(app: FastifyInstance) {
 
   app.post<WithId>('/invoices/:id/mark_as_paid', {
     config: { idempotentReplay: replayPath, errors: [E.INVOICE_NOT_FOUND, E.INVOICE_NOT_PAYABLE, E.INVOICE_OVERPAID, E.AMOUNT_INVALID] },
-    schema: { summary: 'Record a payment of an invoice made outside the gateway', body: MarkPaidBody, ...reply200 },
+    schema: { summary: 'Record a payment of an invoice made outside the gateway', body: MarkPaidFields, ...reply200 },
   }, async (req) =>
     // Recorded by the payment it made (the last of the invoice's payments).
-    presentInvoice(await req.tx((q) => markInvoicePaid(q, req.identity, req.params.id, (req.body as Body | undefined)?.amount, req.now),
+    presentInvoice(await req.tx((q) => markInvoicePaid(q, req.identity, req.params.id, MarkPaidFields.from(req).amount, req.now),
       { resource: (i) => i.payments.at(-1)?.id })),
   );
 

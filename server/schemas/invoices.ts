@@ -1,5 +1,11 @@
 // An invoice (spec 4.11; its fields: docs/decisions/invoices.md).
-import { Int, Metadata, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery, type Static } from './common.js';
+import { badRequest, invalid, MUST, tooLong } from '../errors.js';
+import { decodeJsonParam, isEmptyList } from '../lib/input.js';
+import { isEmail, MAX_AMOUNT, text } from '../lib/validate.js';
+import { Int, Metadata, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
+import { MAX_LENGTH } from './customers.js';
+import { type Input, amount, custom, fields, metadata, pageFields, sentText, text as textField } from './fields.js';
+import { later } from './plans.js';
 
 // The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
 export type InvoiceStatus = 'unpaid' | 'partially_paid' | 'paid' | 'deleted';
@@ -126,18 +132,125 @@ export function presentInvoice(r: InvoiceRow): InvoiceOut {
 }
 
 
-const item = Type.Object({
-  description: Str(), quantity: Type.Union([Int(), Str()]), unit_amount: Type.Union([Int(), Str()], { description: 'Cents.' }),
-});
-export const InvoiceBody = loose({
-  customer_id: Str({ description: 'Fills the customer_* fields from the customer.' }),
-  ...Object.fromEntries(CONTACT_COLUMNS.map((f) => [f, Str()])),
-  items: Type.Union([Type.Array(item), Str()], { description: 'Line items (at most 100), or the same JSON-encoded.' }),
-  amount: Type.Union([Int(), Str()], { description: 'Cents, when there are no items.' }),
-  description: Str({ description: 'The one line of an invoice given by amount.' }),
-  due_date: Str({ description: 'YYYY-MM-DD.' }),
-  memo: Str(),
-  metadata: Type.Union([Metadata(), Str()], { description: 'Up to 8 KiB of your own keys, as an object or a JSON-encoded string.' }),
+export const MAX_ITEMS = 100;
+export const MAX_QUANTITY = 1_000_000;
+export const MAX_DESCRIPTION = 500;
+export const MAX_MEMO = 2000;
+
+/** A non-negative integer given as a number or a string of digits (no sign, spaces, point or exponent); NaN otherwise. */
+function wholeNumber(v: unknown): number {
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? v : NaN;
+  if (typeof v === 'string' && /^\d{1,15}$/.test(v)) return Number(v);
+  return NaN;
+}
+
+/**
+ * Line items: a JSON array, an object keyed "0", "1", … (form encoding `items[0][description]=…`),
+ * or either of them JSON-encoded. 1 to 100 items; quantity defaults to 1.
+ */
+export function readItems(raw: unknown): Item[] {
+  let v = raw;
+  if (typeof v === 'string') v = decodeJsonParam(v, 'items', () => invalid('items', 'must be a list of line items (or a JSON-encoded list)'));
+  let list: unknown[];
+  if (Array.isArray(v)) {
+    list = v;
+  } else if (v && typeof v === 'object') {
+    const keys = Object.keys(v);
+    if (!keys.every((k) => /^(0|[1-9]\d{0,5})$/.test(k))) throw invalid('items', 'must be a list, or an object keyed "0", "1", …');
+    list = keys.sort((a, b) => Number(a) - Number(b)).map((k) => (v as Record<string, unknown>)[k]);
+  } else {
+    throw invalid('items', 'must be a list of line items with description, quantity and unit_amount');
+  }
+  if (list.length < 1 || list.length > MAX_ITEMS) throw invalid('items', `must hold 1 to ${MAX_ITEMS} line items`);
+  let total = 0n;
+  const items = list.map((entry, i): Item => {
+    const at = `items[${i}]`;
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw invalid(at, 'must be an object with description, quantity and unit_amount');
+    const e = entry as Record<string, unknown>;
+    const description = text(e.description, `${at}.description`);
+    if (description === null) throw invalid(`${at}.description`, MUST.REQUIRED);
+    if (description.length > MAX_DESCRIPTION) throw tooLong(`${at}.description`, MAX_DESCRIPTION);
+    const quantity = e.quantity === undefined || e.quantity === null || e.quantity === '' ? 1 : wholeNumber(e.quantity);
+    if (!(quantity >= 1 && quantity <= MAX_QUANTITY)) throw invalid(`${at}.quantity`, `must be an integer from 1 to ${MAX_QUANTITY}`);
+    const unit = wholeNumber(e.unit_amount);
+    if (e.unit_amount === undefined || e.unit_amount === null || e.unit_amount === '') throw invalid(`${at}.unit_amount`, 'is required (cents)');
+    if (!(unit >= 0 && unit <= MAX_AMOUNT)) throw invalid(`${at}.unit_amount`, `must be an integer number of cents from 0 to ${MAX_AMOUNT}`);
+    // BigInt: quantity × unit_amount can pass 2^53 before the cap below refuses it.
+    const line = BigInt(quantity) * BigInt(unit);
+    total += line;
+    if (line > BigInt(MAX_AMOUNT) || total > BigInt(MAX_AMOUNT)) throw badRequest(`the invoice total must be at most ${MAX_AMOUNT} cents`);
+    return { description, quantity, unit_amount: unit, amount: Number(line) };
+  });
+  if (total === 0n) throw badRequest('the invoice total must be above zero');
+  return items;
+}
+
+/** A customer_* field: undefined when absent (an update leaves it), null when blank; the state's two letters in capitals. */
+export function readContact(f: ContactField, v: unknown): string | null {
+  const name = invoiceField(f);
+  let s = text(v, name);
+  if (s === null) return null;
+  if (f === 'state') {
+    if (!/^[A-Za-z]{2}$/.test(s)) throw invalid(name, 'must be the two-character state abbreviation');
+    s = s.toUpperCase();
+  }
+  if (f === 'email' && !isEmail(s)) throw invalid(name, MUST.EMAIL);
+  if (s.length > MAX_LENGTH[f]) throw tooLong(name, MAX_LENGTH[f]);
+  return s;
+}
+const contactField = (f: ContactField) => custom(`The customer's ${f.replace('_', ' ')}, at most ${MAX_LENGTH[f]} characters (filled from customer_id when left out).`,
+  { type: 'string', maxLength: MAX_LENGTH[f], ...(f === 'email' ? { format: 'email' } : {}), ...(EXAMPLE[invoiceField(f)] ? { examples: [EXAMPLE[invoiceField(f)]] } : {}) },
+  (v): string | null | undefined => (v === undefined ? undefined : readContact(f, v)));
+const contacts = Object.fromEntries(CUSTOMER_FIELDS.map((f) => [invoiceField(f), contactField(f)])) as
+  Record<(typeof CONTACT_COLUMNS)[number], ReturnType<typeof contactField>>;
+
+/** due_date: YYYY-MM-DD, a real calendar date; undefined when absent, null when blank. */
+function readDueDate(v: unknown, name: string): string | null | undefined {
+  if (v === undefined) return undefined;
+  const s = text(v, name);
+  if (s === null) return null;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  const d = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : null;
+  if (!d || d.toISOString().slice(0, 10) !== s) throw invalid(name, 'must be a date as YYYY-MM-DD');
+  return s;
+}
+
+const item = {
+  type: 'object', required: ['description', 'unit_amount'], additionalProperties: false,
+  properties: {
+    description: { type: 'string', minLength: 1, maxLength: MAX_DESCRIPTION },
+    quantity: { type: 'integer', minimum: 1, maximum: MAX_QUANTITY, default: 1 },
+    unit_amount: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT, description: 'Cents.' },
+  },
+};
+
+/**
+ * POST /invoices and POST /invoices/{id} (spec 4.11), in the order their faults are answered:
+ * metadata, the customer_* fields; then, read `later` and taken by the domain
+ * (domain/documents/invoice-input.ts readFields), the lines (amount, items, description), due_date,
+ * memo, and customer_id (on update, after the invoice is found and unpaid). On update an absent
+ * field is left alone and a blank one cleared.
+ */
+export const InvoiceFields = fields({
+  metadata: metadata(),
+  ...contacts,
+  items: later(custom(`Line items (1 to ${MAX_ITEMS}), or the same JSON-encoded (a form sends items[0][description]=…).`,
+    { type: 'array', minItems: 1, maxItems: MAX_ITEMS, items: item },
+    // PHP encodes an empty array as [] (json_encode): no items, as null or blank.
+    (v): Item[] | null | undefined => (v === undefined ? undefined : v === null || v === '' || isEmptyList(v) ? null : readItems(v)))),
+  amount: amount('Cents, for an invoice of one line (or the items\' total).', { example: 5000 }),
+  description: later(textField('The one line of an invoice given by amount (default: "Amount due").')),
+  due_date: later(custom('YYYY-MM-DD.', { type: 'string', format: 'date' }, readDueDate, { example: '2026-02-15' })),
+  memo: later(sentText(`At most ${MAX_MEMO} characters.`, { max: MAX_MEMO })),
+  customer_id: later(sentText('Links a stored customer, filling the customer_* fields left out; blank unlinks (update).')),
 }, { examples: [{ customer_email: 'ada@example.com', items: [{ description: 'Consulting', quantity: 2, unit_amount: 5000 }] }] });
-export const MarkPaidBody = loose({ amount: Type.Union([Int(), Str()], { description: 'Cents paid (default: the balance).' }) }, { examples: [{ amount: 5000 }] });
-export const InvoicesQuery = loose({ ...pageQuery, status: Str({ description: 'Only invoices in this status.' }) });
+export type InvoiceInput = Input<typeof InvoiceFields>;
+
+/** POST /invoices/{id}/mark_as_paid: without an amount, the balance. */
+export const MarkPaidFields = fields({ amount: amount('Cents paid (default: the balance).', { example: 5000 }) }, { examples: [{ amount: 5000 }] });
+
+/** GET /invoices. */
+export const InvoicesQuery = fields({
+  ...pageFields(),
+  status: textField('Only invoices in this status (deleted ones only by asking for them).', { doc: { enum: ['unpaid', 'partially_paid', 'paid', 'deleted'] } }),
+});

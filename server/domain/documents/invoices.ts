@@ -5,7 +5,8 @@ import { EventType, emitEvent } from '../events/events.js';
 import { InvoiceInput, Item, applyCustomer, readFields } from './invoice-input.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { dollars, escapeHtml } from './render.js';
-import { type Page, parseAmount } from '../../lib/validate.js';
+import type { Page } from '../../lib/validate.js';
+import type { Amount } from '../../schemas/fields.js';
 import { CONTACT_COLUMNS, presentInvoice } from '../../schemas/invoices.js';
 import type { InvoiceStatus, Payment, InvoiceRow } from '../../schemas/invoices.js';
 export type { InvoiceStatus, Payment, InvoiceRow } from '../../schemas/invoices.js';
@@ -168,14 +169,13 @@ export async function deliverInvoice(q: Queryable, scope: Scope, id: string, now
  * absent. Paying the balance makes the invoice `paid`, less makes it `partially_paid`; more is
  * INV03. Only an invoice with a balance due (unpaid, partially_paid) can be marked (INV02).
  */
-export async function markInvoicePaid(q: Queryable, scope: Scope, id: string, rawAmount: unknown, now: Date) {
+export async function markInvoicePaid(q: Queryable, scope: Scope, id: string, sent: Amount, now: Date) {
   const inv = await load(q, scope, id, true);
   if (inv.status !== 'unpaid' && inv.status !== 'partially_paid') {
     throw new GatewayError(E.INVOICE_NOT_PAYABLE, `only an unpaid or partially paid invoice can be marked as paid; this one is ${inv.status}`);
   }
   const balance = inv.amount - inv.amount_paid;
-  const parsed = parseAmount(rawAmount);
-  const amount = parsed === 'missing' ? balance : parsed;
+  const amount = sent === 'missing' ? balance : sent;
   if (typeof amount !== 'number') throw invalid('amount', 'must be a positive integer number of cents');
   if (amount > balance) throw new GatewayError(E.INVOICE_OVERPAID, `amount ${amount} exceeds the balance of the invoice (${balance})`);
   const paid = amount === balance;
