@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- generated: one file of the whole document */
 // GENERATED FILE, do not edit: npm run dashboard:types (scripts/dashboard-types.mjs) writes it
 // with openapi-typescript from the OpenAPI document the server serves at /api/v1/openapi.json
 // (its examples left out: they carry no type, and were half the file). Regenerate it after
@@ -5092,45 +5093,39 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Require a matching CVV. true/false (also "1"/"0"). */
-                    cvv_check?: boolean | string;
+                    cvv_check?: boolean;
                     /** @description Require a matching zip. true/false (also "1"/"0"). */
-                    zip_check?: boolean | string;
+                    zip_check?: boolean;
                     /** @description Receipts by default. true/false (also "1"/"0"). */
-                    default_receipts?: boolean | string;
+                    default_receipts?: boolean;
                     /** @description A template of this environment; empty or null clears it. */
                     default_receipt_template_id?: string | null;
                     /** @description Replaces the list: up to 20 origins such as https://shop.example (no path; http only for localhost in live mode), as an array or one string separated by commas; [] or null clears it. */
                     allowed_origins?: string[] | string | null;
-                } & {
-                    [key: string]: unknown;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description Require a matching CVV. true/false (also "1"/"0"). */
-                    cvv_check?: boolean | string;
+                    cvv_check?: boolean;
                     /** @description Require a matching zip. true/false (also "1"/"0"). */
-                    zip_check?: boolean | string;
+                    zip_check?: boolean;
                     /** @description Receipts by default. true/false (also "1"/"0"). */
-                    default_receipts?: boolean | string;
+                    default_receipts?: boolean;
                     /** @description A template of this environment; empty or null clears it. */
                     default_receipt_template_id?: string | null;
                     /** @description Replaces the list: up to 20 origins such as https://shop.example (no path; http only for localhost in live mode), as an array or one string separated by commas; [] or null clears it. */
                     allowed_origins?: string[] | string | null;
-                } & {
-                    [key: string]: unknown;
                 };
                 "multipart/form-data": {
                     /** @description Require a matching CVV. true/false (also "1"/"0"). */
-                    cvv_check?: boolean | string;
+                    cvv_check?: boolean;
                     /** @description Require a matching zip. true/false (also "1"/"0"). */
-                    zip_check?: boolean | string;
+                    zip_check?: boolean;
                     /** @description Receipts by default. true/false (also "1"/"0"). */
-                    default_receipts?: boolean | string;
+                    default_receipts?: boolean;
                     /** @description A template of this environment; empty or null clears it. */
                     default_receipt_template_id?: string | null;
                     /** @description Replaces the list: up to 20 origins such as https://shop.example (no path; http only for localhost in live mode), as an array or one string separated by commas; [] or null clears it. */
                     allowed_origins?: string[] | string | null;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -11154,76 +11149,181 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    /** @description The day to bill, YYYY-MM-DD (today or later). */
-                    bill_on?: string;
-                    /** @description Cents. */
-                    amount?: number | string;
-                    /** @description A one-time token, kept until the day. */
-                    token?: string;
-                    /** @description Or bill a customer's stored method. */
+                    /** @description Bill this stored customer's method. */
                     customer_id?: string;
-                    method_id?: string;
-                    charge_bank_account?: boolean | string;
-                    csc?: string;
-                    cvv?: string;
+                    /** @description Or a one-time token: kept until the day as a new customer (new_record: true). */
+                    token?: string;
+                    /** @description Cents, above zero (a form body sends it as text). */
+                    amount: number;
+                    /**
+                     * Format: date
+                     * @description The day to bill, YYYY-MM-DD (an ISO date-time: its UTC date): today (UTC) or later, at most ten years ahead.
+                     */
+                    bill_on: string;
+                    /** @description At most 1000 characters. */
                     description?: string;
-                    send_receipt?: boolean | string;
-                    email_address?: string;
-                    receipt_template_id?: string;
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
                     metadata?: {
                         [key: string]: unknown;
-                    } | string;
-                } & {
-                    [key: string]: unknown;
+                    };
+                    /** @description Email a receipt when it bills (default: the customer's setting). */
+                    send_receipt?: boolean;
+                    /** @description true: the customer's default bank account; false: their default card. */
+                    charge_bank_account?: boolean;
+                    /**
+                     * Format: email
+                     * @description Where the receipt goes.
+                     */
+                    email_address?: string;
+                    /** @description Payer company. */
+                    company?: string;
+                    /** @description Payer website. */
+                    website?: string;
+                    /** @description Billing address. */
+                    address_1?: string;
+                    /** @description Billing address. */
+                    address_2?: string;
+                    /** @description City. */
+                    city?: string;
+                    /** @description Two-letter state. */
+                    state?: string;
+                    /** @description ZIP code. */
+                    zip?: string;
+                    /** @description Payer's phone. */
+                    phone_number?: string;
+                    /** @description Payer's fax. */
+                    fax_number?: string;
+                    /** @description phone_number, by the name a charge uses. */
+                    phone?: string;
+                    /** @description fax_number, by the name a charge uses. */
+                    fax?: string;
+                    /** @description Which of the customer's methods (default: the customer's default method). */
+                    method_id?: string;
+                    /** @description The receipt template to use. */
+                    receipt_template_id?: string;
+                    /** @description The token's security code, checked when the token becomes a customer. */
+                    cvv?: string;
+                    /** @description Security code (cvv is read first). */
+                    csc?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description The day to bill, YYYY-MM-DD (today or later). */
-                    bill_on?: string;
-                    /** @description Cents. */
-                    amount?: number | string;
-                    /** @description A one-time token, kept until the day. */
-                    token?: string;
-                    /** @description Or bill a customer's stored method. */
+                    /** @description Bill this stored customer's method. */
                     customer_id?: string;
-                    method_id?: string;
-                    charge_bank_account?: boolean | string;
-                    csc?: string;
-                    cvv?: string;
+                    /** @description Or a one-time token: kept until the day as a new customer (new_record: true). */
+                    token?: string;
+                    /** @description Cents, above zero (a form body sends it as text). */
+                    amount: number;
+                    /**
+                     * Format: date
+                     * @description The day to bill, YYYY-MM-DD (an ISO date-time: its UTC date): today (UTC) or later, at most ten years ahead.
+                     */
+                    bill_on: string;
+                    /** @description At most 1000 characters. */
                     description?: string;
-                    send_receipt?: boolean | string;
-                    email_address?: string;
-                    receipt_template_id?: string;
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
                     metadata?: {
                         [key: string]: unknown;
-                    } | string;
-                } & {
-                    [key: string]: unknown;
+                    };
+                    /** @description Email a receipt when it bills (default: the customer's setting). */
+                    send_receipt?: boolean;
+                    /** @description true: the customer's default bank account; false: their default card. */
+                    charge_bank_account?: boolean;
+                    /**
+                     * Format: email
+                     * @description Where the receipt goes.
+                     */
+                    email_address?: string;
+                    /** @description Payer company. */
+                    company?: string;
+                    /** @description Payer website. */
+                    website?: string;
+                    /** @description Billing address. */
+                    address_1?: string;
+                    /** @description Billing address. */
+                    address_2?: string;
+                    /** @description City. */
+                    city?: string;
+                    /** @description Two-letter state. */
+                    state?: string;
+                    /** @description ZIP code. */
+                    zip?: string;
+                    /** @description Payer's phone. */
+                    phone_number?: string;
+                    /** @description Payer's fax. */
+                    fax_number?: string;
+                    /** @description phone_number, by the name a charge uses. */
+                    phone?: string;
+                    /** @description fax_number, by the name a charge uses. */
+                    fax?: string;
+                    /** @description Which of the customer's methods (default: the customer's default method). */
+                    method_id?: string;
+                    /** @description The receipt template to use. */
+                    receipt_template_id?: string;
+                    /** @description The token's security code, checked when the token becomes a customer. */
+                    cvv?: string;
+                    /** @description Security code (cvv is read first). */
+                    csc?: string;
                 };
                 "multipart/form-data": {
-                    /** @description The day to bill, YYYY-MM-DD (today or later). */
-                    bill_on?: string;
-                    /** @description Cents. */
-                    amount?: number | string;
-                    /** @description A one-time token, kept until the day. */
-                    token?: string;
-                    /** @description Or bill a customer's stored method. */
+                    /** @description Bill this stored customer's method. */
                     customer_id?: string;
-                    method_id?: string;
-                    charge_bank_account?: boolean | string;
-                    csc?: string;
-                    cvv?: string;
+                    /** @description Or a one-time token: kept until the day as a new customer (new_record: true). */
+                    token?: string;
+                    /** @description Cents, above zero (a form body sends it as text). */
+                    amount: number;
+                    /**
+                     * Format: date
+                     * @description The day to bill, YYYY-MM-DD (an ISO date-time: its UTC date): today (UTC) or later, at most ten years ahead.
+                     */
+                    bill_on: string;
+                    /** @description At most 1000 characters. */
                     description?: string;
-                    send_receipt?: boolean | string;
-                    email_address?: string;
-                    receipt_template_id?: string;
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
                     metadata?: {
                         [key: string]: unknown;
-                    } | string;
-                } & {
-                    [key: string]: unknown;
+                    };
+                    /** @description Email a receipt when it bills (default: the customer's setting). */
+                    send_receipt?: boolean;
+                    /** @description true: the customer's default bank account; false: their default card. */
+                    charge_bank_account?: boolean;
+                    /**
+                     * Format: email
+                     * @description Where the receipt goes.
+                     */
+                    email_address?: string;
+                    /** @description Payer company. */
+                    company?: string;
+                    /** @description Payer website. */
+                    website?: string;
+                    /** @description Billing address. */
+                    address_1?: string;
+                    /** @description Billing address. */
+                    address_2?: string;
+                    /** @description City. */
+                    city?: string;
+                    /** @description Two-letter state. */
+                    state?: string;
+                    /** @description ZIP code. */
+                    zip?: string;
+                    /** @description Payer's phone. */
+                    phone_number?: string;
+                    /** @description Payer's fax. */
+                    fax_number?: string;
+                    /** @description phone_number, by the name a charge uses. */
+                    phone?: string;
+                    /** @description fax_number, by the name a charge uses. */
+                    fax?: string;
+                    /** @description Which of the customer's methods (default: the customer's default method). */
+                    method_id?: string;
+                    /** @description The receipt template to use. */
+                    receipt_template_id?: string;
+                    /** @description The token's security code, checked when the token becomes a customer. */
+                    cvv?: string;
+                    /** @description Security code (cvv is read first). */
+                    csc?: string;
                 };
             };
         };
