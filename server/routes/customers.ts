@@ -3,12 +3,13 @@ import { createCustomer, deleteCustomer, listCustomers, loadCustomer, updateCust
 import { readCustomerInput } from '../domain/instruments/customer-input.js';
 import { E, invalid, MUST } from '../errors.js';
 import { BRAND_ERRORS } from './methods.js';
-import { readPage, text } from '../lib/validate.js';
-import { CustomerBody, CustomerList, CustomerSchema, CustomerSearchBody, DeleteCustomerQuery } from '../schemas/customers.js';
-import { PageQuery, Success } from '../schemas/common.js';
+import { text } from '../lib/validate.js';
+import {
+  CustomerCreateFields, CustomerList, CustomerSchema, CustomerSearchFields, CustomerSearchPage, CustomersQuery, CustomerUpdateFields, DeleteCustomerQuery,
+} from '../schemas/customers.js';
+import { Success } from '../schemas/common.js';
 
 type IdParams = { Params: { id: string } };
-type Body = Record<string, unknown>;
 
 /** Spec 4.5. */
 export default async function customerRoutes(app: FastifyInstance) {
@@ -18,35 +19,37 @@ export default async function customerRoutes(app: FastifyInstance) {
     E.CUSTOMER_EMAIL_OR_STATE_INVALID, E.TOKEN_REQUIRED, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, ...BRAND_ERRORS, E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED,
     E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST, E.TEMPLATE_NOT_FOUND, E.DATA_KEY_RETIRED] as const;
 
-  app.post<{ Body: Body }>('/customers', {
-    config: { errors: [...fieldErrors, E.CUSTOM_ID_TAKEN] }, schema: { summary: 'Create a customer', body: CustomerBody, ...reply200 },
+  app.post('/customers', {
+    config: { errors: [...fieldErrors, E.CUSTOM_ID_TAKEN] }, schema: { summary: 'Create a customer', body: CustomerCreateFields, ...reply200 },
   }, async (req) => {
-    const input = readCustomerInput(req.body, 'create', { scope: req.identity, now: req.now });
+    const input = readCustomerInput(CustomerCreateFields.from(req), 'create', { scope: req.identity, now: req.now });
     return req.tx((q) => createCustomer(q, vault, req.identity, input, req.now));
   });
 
   app.get('/customers', {
-    config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List customers, newest first', querystring: PageQuery, response: { 200: CustomerList } },
+    config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'List customers, newest first', querystring: CustomersQuery, response: { 200: CustomerList } },
   }, async (req) =>
-    listCustomers(db, req.identity, readPage(req.query)),
+    listCustomers(db, req.identity, CustomersQuery.from(req)),
   );
 
-  // limit and offset may come in the body or the query string.
-  app.post<{ Body: Body & { search_term: string } }>(
+  // limit and offset may come in the body or the query string (the body's win): read together.
+  app.post<{ Querystring: Record<string, unknown> }>(
     '/customers/search',
-    { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'Search customers by name, company or id', querystring: PageQuery, body: CustomerSearchBody, response: { 200: CustomerList } } },
+    { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'Search customers by name, company or id', body: CustomerSearchFields, response: { 200: CustomerList } } },
     async (req) => {
-      const page = readPage({ ...(req.query as object), ...req.body });
-      return listCustomers(db, req.identity, page, req.body.search_term);
+      const { search_term, limit, offset } = CustomerSearchFields.from(req);
+      const sent = Object.entries({ limit, offset }).filter(([, v]) => v !== undefined);
+      const page = CustomerSearchPage.read({ limit: req.query.limit, offset: req.query.offset, ...Object.fromEntries(sent) });
+      return listCustomers(db, req.identity, page, search_term!);
     },
   );
 
   app.get<IdParams>('/customers/:id', { config: { errors: [E.CUSTOMER_NOT_FOUND] }, schema: { summary: 'Retrieve a customer with its methods', ...reply200 } }, async (req) => loadCustomer(db, req.identity, req.params.id));
 
-  app.post<IdParams & { Body: Body }>('/customers/:id', {
-    config: { errors: [...fieldErrors, E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND] }, schema: { summary: 'Update a customer', body: CustomerBody, ...reply200 },
+  app.post<IdParams>('/customers/:id', {
+    config: { errors: [...fieldErrors, E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND] }, schema: { summary: 'Update a customer', body: CustomerUpdateFields, ...reply200 },
   }, async (req) => {
-    const input = readCustomerInput(req.body, 'update', { scope: req.identity, now: req.now });
+    const input = readCustomerInput(CustomerUpdateFields.from(req), 'update', { scope: req.identity, now: req.now });
     return req.tx((q) => updateCustomer(q, vault, req.identity, req.params.id, input, req.now));
   });
 
@@ -56,11 +59,12 @@ export default async function customerRoutes(app: FastifyInstance) {
   });
 
   // Spec 4.5 names the parameter `id` without placing it: accept it in the query or the body too.
-  app.delete<{ Querystring: { id?: string }; Body: { id?: unknown } }>(
+  app.delete<{ Body: { id?: unknown } }>(
     '/customers',
     { config: { errors: [E.CUSTOMER_NOT_FOUND] }, schema: { summary: 'Delete a customer named by id in the query or body', querystring: DeleteCustomerQuery, response: { 200: Success } } },
     async (req) => {
-      const id = text(req.query.id ?? (req.body && typeof req.body === 'object' ? req.body.id : undefined), 'id');
+      const sent = DeleteCustomerQuery.from(req).id;
+      const id = sent !== undefined ? sent : text(req.body && typeof req.body === 'object' ? req.body.id : undefined, 'id');
       if (id === null) throw invalid('id', MUST.REQUIRED);
       await req.tx((q) => deleteCustomer(q, req.identity, id, req.now));
       return { success: true };

@@ -7,6 +7,7 @@ import { createCustomer } from '../domain/instruments/customers.js';
 import { readCustomerInput } from '../domain/instruments/customer-input.js';
 import { Scope, demoMerchantId, demoPublicKey } from '../domain/merchant/keys.js';
 import { TransactionSchema, presentTransaction, ChargeFields } from '../schemas/transactions.js';
+import { CustomerCreateFields } from '../schemas/customers.js';
 import { E, GatewayError } from '../errors.js';
 import { PUBLIC_DIR } from '../paths.js';
 
@@ -96,7 +97,7 @@ function demoCharge(app: FastifyInstance): void {
     let charge: Record<string, unknown> = { token, amount, description: 'Demo checkout' };
     if (save_customer) {
       if (!token) throw new GatewayError(E.TOKEN_NOT_FOR_MERCHANT);
-      const customer = await req.tx((q) => createCustomer(q, vault, scope, readCustomerInput({ token }, 'create'), clock.now()));
+      const customer = await req.tx((q) => createCustomer(q, vault, scope, readCustomerInput(CustomerCreateFields.read({ token }), 'create'), clock.now()));
       customerId = customer.id as string;
       charge = { customer_id: customerId, amount, description: 'Demo checkout (saved customer)' };
     }

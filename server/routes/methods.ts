@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createMethod, deleteMethod, getMethod, listMethods, updateMethod } from '../domain/instruments/methods.js';
 import { readMethodInput } from '../domain/instruments/method-input.js';
-import { ManyMethods, MethodBody, OneMethod, presentMethod } from '../schemas/methods.js';
+import { ManyMethods, MethodCreateFields, MethodUpdateFields, OneMethod, presentMethod } from '../schemas/methods.js';
 import { Success } from '../schemas/common.js';
 import { E, GatewayError } from '../errors.js';
 
@@ -11,21 +11,20 @@ export const BRAND_ERRORS = [E.VISA_INVALID, E.MASTERCARD_INVALID, E.AMEX_INVALI
 
 type CustomerParams = { Params: { customer_id: string } };
 type MethodParams = { Params: { customer_id: string; method_id: string } };
-type TokenBody = Record<string, string | number | null | undefined>;
 
 /** Spec 4.6: a customer's stored payment methods, wrapped in {success, ...}. */
 export default async function methodRoutes(app: FastifyInstance) {
   const { db, vault } = app.services;
 
-  app.post<CustomerParams & { Body: TokenBody }>(
+  app.post<CustomerParams>(
     '/customers/:customer_id/methods',
     {
       config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_TYPE_UNKNOWN, E.TOKEN_REQUIRED, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, ...BRAND_ERRORS,
         E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST, E.DATA_KEY_RETIRED] },
-      schema: { summary: "Add a payment method to a customer", body: MethodBody, response: { 200: OneMethod } },
+      schema: { summary: "Add a payment method to a customer", body: MethodCreateFields, response: { 200: OneMethod } },
     },
     async (req) => {
-      const input = readMethodInput(req.body, 'create', { scope: req.identity, now: req.now });
+      const input = readMethodInput(MethodCreateFields.from(req), 'create', { scope: req.identity, now: req.now });
       const method = await req.tx((q) => createMethod(q, vault, req.identity, req.params.customer_id, input, req.now));
       return { success: true, method: presentMethod(method, 'method') };
     },
@@ -45,16 +44,16 @@ export default async function methodRoutes(app: FastifyInstance) {
     return { success: true, method: presentMethod(method, 'method') };
   });
 
-  app.post<MethodParams & { Body: TokenBody }>(
+  app.post<MethodParams>(
     '/customers/:customer_id/methods/:method_id',
     {
       config: { errors: [E.CUSTOMER_NOT_FOUND, E.METHOD_NOT_FOUND, E.METHOD_TYPE_UNKNOWN, E.TOKEN_NOT_FOR_MERCHANT, E.CARD_NUMBER_INVALID, ...BRAND_ERRORS,
         E.ACCOUNT_UNVERIFIABLE, E.CSC_INVALID, E.CVV_UNSUPPORTED, E.CVV_WRONG, E.ZIP_REQUIRED, E.CARD_VERIFICATION_FAILED, E.REAL_CARD_IN_TEST, E.DATA_KEY_RETIRED] },
-      schema: { summary: 'Replace the card or account of a payment method', body: MethodBody, response: { 200: OneMethod } },
+      schema: { summary: 'Replace the card or account of a payment method', body: MethodUpdateFields, response: { 200: OneMethod } },
     },
     async (req) => {
       const { customer_id, method_id } = req.params;
-      const input = readMethodInput(req.body, 'update', { scope: req.identity, now: req.now });
+      const input = readMethodInput(MethodUpdateFields.from(req), 'update', { scope: req.identity, now: req.now });
       const method = await req.tx((q) => updateMethod(q, vault, req.identity, customer_id, method_id, input, req.now));
       return { success: true, method: presentMethod(method, 'method') };
     },

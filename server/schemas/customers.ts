@@ -1,8 +1,12 @@
 // A customer (spec 2.4, 4.5): the stored shape, the wire shape and its presenter, the bodies. Which
 // card and bank account are the customer's defaults is the domain's rule (typeDefault): the
 // presenter is handed them.
-import { type MethodRow, MethodSchema, paymentFields, presentMethod, scalar } from './methods.js';
+import { E, type ErrorCode, GatewayError, invalid, MUST, tooLong } from '../errors.js';
+import { isEmail, isScalar, text, wrongType } from '../lib/validate.js';
+import { type MethodRow, MethodSchema, presentMethod } from './methods.js';
 import { Bool, List, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+import { type Fields, type Input, bool, custom, fields, metadata, pageFields, scalar, sentText, text as textField } from './fields.js';
+import { paymentFields } from './tokens.js';
 
 /** Maximum lengths the spec leaves open (docs/decisions/customers-and-methods.md); the five with a spec code use it. */
 export const MAX_LENGTH = {
@@ -80,26 +84,111 @@ export function presentCustomer(c: CustomerRow, methods: MethodRow[], defaults: 
   };
 }
 
-/** Create and update take the same fields; `id` only counts on create, `default_method_id` on update. */
-export const CustomerBody = Type.Partial(Type.Object({
-  ...Object.fromEntries(RECORD_FIELDS.map((k) => [k, scalar(`At most ${MAX_LENGTH[k]} characters.`, EXAMPLE[k])])),
-  id: scalar('Your own id for the customer (create only): 6 to 64 letters, digits, _ or -.'),
-  token: scalar('A one-time token: becomes the default method.'),
-  cvv: scalar('Security code of the token or card.'), csc: scalar('Security code (the same as cvv).'),
-  default_receipt_template_id: scalar('The template of this customer\'s receipts.'),
-  default_method_id: scalar('Which method charges by customer use (update only).'),
-  ...paymentFields,
-  // [] is PHP's empty map.
-  metadata: Type.Unsafe<Record<string, unknown> | string | null | []>({ type: ['object', 'string', 'null', 'array'], maxItems: 0, description: 'Up to 8 KiB of your own keys, as an object or a JSON-encoded string.' }),
-  default_receipts: Type.Unsafe<boolean | string | number | null>({ type: ['boolean', 'string', 'number', 'null'], description: 'Email a receipt for every charge.' }),
-}), { examples: [{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', token: 'tok_4f3c2b1a0e9d8c7b' }] });
+// --- requests ---------------------------------------------------------------------------------
 
-const page = {
-  limit: Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], description: 'Rows per page, 1 to 100 (default 10).' }),
-  offset: Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], description: 'Rows to skip (default 0).' }),
+const TOO_LONG: Partial<Record<RecordField, ErrorCode>> = {
+  fax: E.FAX_TOO_LONG, first_name: E.FIRST_NAME_TOO_LONG, last_name: E.LAST_NAME_TOO_LONG, phone: E.PHONE_TOO_LONG, website: E.WEBSITE_TOO_LONG,
 };
-export const CustomerSearchBody = Type.Object({
-  search_term: Str({ minLength: 1, maxLength: 255, description: 'Matches names, company and id.', examples: ['Lovelace'] }),
-  ...Type.Partial(Type.Object(page)).properties,
-}, { examples: [{ search_term: 'Lovelace' }] });
-export const DeleteCustomerQuery = Type.Partial(Type.Object({ id: Str({ description: 'The customer to delete (or id in the body).' }) }));
+/**
+ * A record field: undefined when not sent (an update leaves it alone), null when blank (cleared),
+ * else the trimmed text within its limit: its spec code when it has one (the five above), REQ01
+ * otherwise. email and state answer 81609 when malformed; state is kept as sent (the customer's
+ * record upper-cases it; a card sent beside it keeps it as given); country is upper-cased, USA when blank.
+ */
+function recordField(f: RecordField) {
+  const doc = { type: 'string', ...(f === 'email' ? { format: 'email' } : {}), maxLength: MAX_LENGTH[f] };
+  return custom(`At most ${MAX_LENGTH[f]} characters.`, { ...doc, ...(EXAMPLE[f] ? { examples: [EXAMPLE[f]] } : {}) }, (v, name): string | null | undefined => {
+    if (v === undefined) return undefined;
+    const s = text(v, name);
+    if (f === 'country') {
+      const c = (s ?? 'USA').toUpperCase();
+      if (!/^[A-Z]{3}$/.test(c)) throw invalid('country', MUST.COUNTRY);
+      return c;
+    }
+    if (s === null) return null;
+    if (f === 'state') {
+      if (!/^[A-Za-z]{2}$/.test(s)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'use the two-character state abbreviation');
+      return s;
+    }
+    if (s.length > MAX_LENGTH[f]) throw new GatewayError(TOO_LONG[f] ?? E.INVALID_REQUEST, `${f} must be at most ${MAX_LENGTH[f]} characters`);
+    if (f === 'email' && !isEmail(s)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'customer email invalid');
+    return s;
+  });
+}
+const recordFields = Object.fromEntries(RECORD_FIELDS.map((f) => [f, recordField(f)])) as Record<RecordField, ReturnType<typeof recordField>>;
+
+// The card or bank account sent instead of a token: the customer's own address fields are read as
+// the record's (above), the rest as the tokenizer reads them (each a string or a number).
+const { address_1: _a1, address_2: _a2, city: _c, state: _s, zip: _z, country: _co, ...cardOrBank } = paymentFields;
+
+/**
+ * The fields create and update share, in the order their faults are answered: metadata, the
+ * record, receipts, then `between` (the custom id or default_method_id), the token, then the card
+ * or bank fields (their checks answer in the transaction, after the customer: payment-fields.ts).
+ */
+const customerFields = <B extends Fields>(between: B) => ({
+  metadata: metadata(),
+  ...recordFields,
+  default_receipts: bool('Email a receipt for every charge.'),
+  default_receipt_template_id: sentText("The template of this customer's receipts."),
+  ...between,
+  token: textField('A one-time token: becomes the default method.', { example: 'tok_4f3c2b1a0e9d8c7b' }),
+  ...cardOrBank,
+  cvv: scalar('Security code of the token or card (verified, then forgotten).'),
+  csc: scalar('Security code (the same as cvv).'),
+});
+const CUSTOM_ID = /^[A-Za-z0-9_-]{6,64}$/;
+// POST /customers/search is a route of its own, so a customer called "search" could never be updated.
+const RESERVED_IDS = new Set(['search']);
+const CUSTOMER_EXAMPLE = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', token: 'tok_4f3c2b1a0e9d8c7b' };
+
+/** POST /customers. */
+export const CustomerCreateFields = fields(customerFields({
+  id: custom('Your own id for the customer: 6 to 64 letters, digits, _ or - (not "search"); random when absent.',
+    { type: 'string', pattern: CUSTOM_ID.source }, (v, name) => {
+      const id = text(v, name);
+      if (id !== null && (!CUSTOM_ID.test(id) || RESERVED_IDS.has(id))) {
+        throw invalid('id', 'must be 6 to 64 characters of A-Z, a-z, 0-9, _ and - (and not "search")');
+      }
+      return id;
+    }),
+}), { examples: [CUSTOMER_EXAMPLE] });
+/** POST /customers/{id}: only the fields sent change; a blank one is cleared. */
+export const CustomerUpdateFields = fields(customerFields({
+  default_method_id: textField('Which method a charge by customer uses.'),
+}), { examples: [{ email: 'ada@example.com' }] });
+export type CustomerCreate = Input<typeof CustomerCreateFields>;
+export type CustomerUpdate = Input<typeof CustomerUpdateFields>;
+
+/** GET /customers. */
+export const CustomersQuery = fields(pageFields());
+
+/** A page value sent in the body: undefined when not sent; a string or number (or null) else REQ01; read with the query's (CustomerSearchPage). */
+const sentPage = (description: string) => custom(description, { type: 'integer', minimum: 0 }, (v, name): string | number | null | undefined => {
+  if (v === undefined || v === null) return v;
+  if (!isScalar(v)) throw wrongType(name);
+  return v;
+});
+/** POST /customers/search: limit and offset may come in the body or the query string (the body's win). */
+export const CustomerSearchFields = fields({
+  search_term: custom('Matches first and last name, company and id (case-insensitive).', { type: 'string', minLength: 1, maxLength: 255 },
+    (v, name) => {
+      if (v === undefined) throw invalid(name, MUST.REQUIRED);
+      const s = text(v, name);
+      if (s !== null && s.length > 255) throw tooLong(name, 255);
+      return s;
+    }, { required: true, example: 'Lovelace' }),
+  limit: sentPage('Rows per page, 1 to 100 (default 10); or in the query string.'),
+  offset: sentPage('Rows to skip (default 0); or in the query string.'),
+}, {
+  examples: [{ search_term: 'Lovelace' }],
+  // A blank term is refused once the page is read (as listCustomers did).
+  rules: [{ after: 'offset', check: (f) => { if (f.search_term === null) throw invalid('search_term', MUST.REQUIRED); } }],
+});
+/** The page of a search: the query string's limit and offset, the body's in their place when sent. */
+export const CustomerSearchPage = fields(pageFields());
+
+/** DELETE /customers: the customer named by `id` here or in the body. */
+export const DeleteCustomerQuery = fields({
+  id: sentText('The customer to delete (or id in the body).'),
+});

@@ -1,5 +1,9 @@
 // A customer's stored payment method (spec 2.5, 4.6).
+import { tooLong } from '../errors.js';
+import { isScalar, wrongType } from '../lib/validate.js';
 import { Bool, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+import { type Fields, type Input, custom, fields, scalar } from './fields.js';
+import { MAX_TEXT, paymentFields } from './tokens.js';
 
 export type MethodType = 'credit_card' | 'bank_account';
 
@@ -85,27 +89,43 @@ export function presentMethod(m: MethodRow, cls: 'method' | 'payment_method'): M
   };
 }
 
-/** A card or bank-account field: text or a number; the domain checks it and answers the spec's codes. */
-export const scalar = (description: string, example?: string) =>
-  Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], description, ...(example ? { examples: [example] } : {}) });
+// --- requests ---------------------------------------------------------------------------------
 
-/** A card or bank account given by its fields instead of a token (stored as a token's would be). */
-export const paymentFields = {
-  token_type: scalar('credit_card or bank_account, for fields sent instead of a token.'),
-  card_number: scalar('A card sent as fields instead of a token.'),
-  card_exp_month: scalar('1 to 12.'), card_exp_year: scalar('Four digits.'), card_owner_name: scalar('Name on the card.'),
-  bank_account_number: scalar('A bank account sent as fields.'), bank_routing_number: scalar('ABA routing number.'),
-  bank_account_type: scalar('checking or savings.'),
-  bank_account_holder_first_name: scalar("Holder's first name."), bank_account_holder_last_name: scalar("Holder's last name."),
-};
+/**
+ * A value taken as text as sent (not trimmed; empty is none): a string or a number, else REQ01
+ * "<name> must be a string". `max`: longer is REQ01 too.
+ */
+const asSent = (description: string, o: { max?: number; example?: string } = {}) =>
+  custom(description, { type: 'string', ...(o.max ? { maxLength: o.max } : {}) }, (v, name): string | null => {
+    if (v === undefined || v === null || v === '') return null;
+    if (!isScalar(v)) throw wrongType(name);
+    const s = String(v);
+    if (o.max && s.length > o.max) throw tooLong(name, o.max);
+    return s;
+  }, o.example ? { example: o.example } : {});
 
-/** POST /customers/{customer_id}/methods[/{method_id}]: a token, or the card or bank-account fields themselves. */
-export const MethodBody = Type.Partial(Type.Object({
-  method_type: scalar('credit_card or bank_account: must match the token.', 'credit_card'),
-  token: scalar('A one-time token from the tokenizer.', 'tok_4f3c2b1a0e9d8c7b'),
-  cvv: scalar('Security code, verified now.'), csc: scalar('Security code (the same as cvv).'),
-  zip: scalar('For address verification.'),
-  ...paymentFields,
-  address_1: scalar('Billing address.'), address_2: scalar('Billing address.'), city: scalar('City.'),
-  state: scalar('Two-letter state.'), country: scalar('Country.'),
-}), { examples: [{ method_type: 'credit_card', token: 'tok_4f3c2b1a0e9d8c7b' }] });
+const { zip: _zip, ...cardOrBank } = paymentFields;
+/**
+ * A method's fields, in the order their faults are answered: the zip (stored on the method, at
+ * most as long as a token's), `extra` (method_type on create), the token, then a card or bank
+ * account sent instead of a token (each a string or a number; their checks answer in the
+ * transaction, after the customer and the method: payment-fields.ts).
+ */
+const methodFields = <X extends Fields>(extra: X) => ({
+  zip: asSent('For address verification: wins over the token\'s billing zip.', { max: MAX_TEXT }),
+  ...extra,
+  token: asSent('A one-time token from the tokenizer.', { example: 'tok_4f3c2b1a0e9d8c7b' }),
+  ...cardOrBank,
+  cvv: scalar('Security code, verified now, then forgotten.'),
+  csc: scalar('Security code (the same as cvv).'),
+});
+const EXAMPLE = { method_type: 'credit_card', token: 'tok_4f3c2b1a0e9d8c7b' };
+
+/** POST /customers/{customer_id}/methods: a token, or the card or bank-account fields themselves. */
+export const MethodCreateFields = fields(methodFields({
+  method_type: asSent('credit_card or bank_account: must match the token (default: its type).', { example: 'credit_card' }),
+}), { examples: [EXAMPLE] });
+/** POST /customers/{customer_id}/methods/{method_id}: the method's new card or account (its type stays). */
+export const MethodUpdateFields = fields(methodFields({}), { examples: [{ token: EXAMPLE.token }] });
+export type MethodCreate = Input<typeof MethodCreateFields>;
+export type MethodUpdate = Input<typeof MethodUpdateFields>;

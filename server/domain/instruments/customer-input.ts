@@ -4,21 +4,12 @@
 // bank fields sent instead of a token are checked here too (payment-fields.ts), their refusal
 // carried to where the transaction has always answered it (after the customer's own row), the
 // customer's names filling in a holder the body does not name; a token is looked up in the transaction.
-import { E, ErrorCode, GatewayError, invalid, MUST } from '../../errors.js';
-import { MAX_LENGTH } from '../../schemas/customers.js';
+import { type CustomerCreate, type CustomerUpdate, MAX_LENGTH } from '../../schemas/customers.js';
 import { type Edge, type PaymentInput, readPayment } from './payment-fields.js';
-import { isEmail, readBool, readMetadata, text } from '../../lib/validate.js';
+import { text } from '../../lib/validate.js';
 
-type Body = Record<string, unknown>;
 export type TextField = keyof typeof MAX_LENGTH;
 export const TEXT_FIELDS = Object.keys(MAX_LENGTH) as TextField[];
-
-const TOO_LONG: Partial<Record<TextField, ErrorCode>> = {
-  fax: E.FAX_TOO_LONG, first_name: E.FIRST_NAME_TOO_LONG, last_name: E.LAST_NAME_TOO_LONG, phone: E.PHONE_TOO_LONG, website: E.WEBSITE_TOO_LONG,
-};
-const CUSTOM_ID = /^[A-Za-z0-9_-]{6,64}$/;
-// POST /customers/search is a route of its own, so a customer called "search" could never be updated.
-const RESERVED_IDS = new Set(['search']);
 
 /** The customer record's columns a body sets. */
 export type CustomerFields = Partial<Record<TextField, string | null>> & {
@@ -41,63 +32,37 @@ export interface CustomerInput {
 }
 
 /**
- * The record fields of a create or update body, in the order their faults are answered. On update
- * an absent field is left alone and an empty one is cleared (country falls back to USA); on create
- * absent means empty.
+ * The record's columns from what the table read (CustomerCreateFields: each field's type, limit
+ * and code). On update an absent field is left alone and an empty one is cleared (country falls
+ * back to USA); on create absent means empty.
  */
-function readFields(body: Body, update: boolean): CustomerFields {
+function recordOf(input: CustomerCreate | CustomerUpdate, update: boolean): CustomerFields {
   const out: CustomerFields = {};
-  // metadata first: the route read it before the other fields until now.
-  const metadata = readMetadata(body.metadata);
   for (const f of TEXT_FIELDS) {
-    if (update && body[f] === undefined) continue;
-    let v = text(body[f], f);
-    if (v !== null && v.length > MAX_LENGTH[f] && f !== 'state' && f !== 'country') {
-      throw new GatewayError(TOO_LONG[f] ?? E.INVALID_REQUEST, `${f} must be at most ${MAX_LENGTH[f]} characters`);
-    }
-    if (f === 'state' && v !== null) {
-      if (!/^[A-Za-z]{2}$/.test(v)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'use the two-character state abbreviation');
-      v = v.toUpperCase();
-    }
-    if (f === 'email' && v !== null && !isEmail(v)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'customer email invalid');
-    if (f === 'country') {
-      v = (v ?? 'USA').toUpperCase();
-      if (!/^[A-Z]{3}$/.test(v)) throw invalid('country', MUST.COUNTRY);
-    }
-    out[f] = v;
+    const v = input[f];
+    if (update && v === undefined) continue;
+    out[f] = f === 'state' ? v?.toUpperCase() ?? null : f === 'country' ? v ?? 'USA' : v ?? null;
   }
-  if (!update || metadata !== undefined) out.metadata = metadata ?? {};
-  const receipts = readBool(body.default_receipts, 'default_receipts');
-  if (!update || receipts !== undefined) out.default_receipts = receipts ?? false;
-  if (!update || body.default_receipt_template_id !== undefined) {
-    out.default_receipt_template_id = text(body.default_receipt_template_id, 'default_receipt_template_id');
-  }
+  if (!update || input.metadata !== undefined) out.metadata = input.metadata ?? {};
+  if (!update || input.default_receipts !== undefined) out.default_receipts = input.default_receipts ?? false;
+  if (!update || input.default_receipt_template_id !== undefined) out.default_receipt_template_id = input.default_receipt_template_id ?? null;
   return out;
 }
 
-function readCustomId(v: unknown): string | null {
-  const id = text(v, 'id');
-  if (id === null) return null;
-  if (!CUSTOM_ID.test(id) || RESERVED_IDS.has(id)) {
-    throw invalid('id', 'must be 6 to 64 characters of A-Z, a-z, 0-9, _ and - (and not "search")');
-  }
-  return id;
-}
-
 /**
- * The whole create ('create') or update ('update') body: metadata, the record fields, then the custom id
- * (create) or `default_method_id` (update), then the token and security code, then the payment.
- * metadata arrives as an object or a JSON-encoded string (readMetadata). `edge` (the merchant and
- * the request's time) checks card or bank fields; a body the server makes itself, a token at most,
- * needs none.
+ * A create ('create', CustomerCreateFields) or update ('update', CustomerUpdateFields) as the
+ * commands take it: the record's columns, the custom id (create) or `default_method_id` (update),
+ * the token and security code, then the payment. `edge` (the merchant
+ * and the request's time) checks card or bank fields; a body the server makes itself, a token at
+ * most, needs none.
  */
-export function readCustomerInput(body: Body | undefined | null, mode: 'create' | 'update', edge?: Edge): CustomerInput {
-  const b = body ?? {};
+export function readCustomerInput(input: CustomerCreate, mode: 'create', edge?: Edge): CustomerInput;
+export function readCustomerInput(input: CustomerUpdate, mode: 'update', edge?: Edge): CustomerInput;
+export function readCustomerInput(input: CustomerCreate | CustomerUpdate, mode: 'create' | 'update', edge?: Edge): CustomerInput {
   const update = mode === 'update';
-  const fields = readFields(b, update);
-  const customId = update ? null : readCustomId(b.id);
-  const defaultMethodId = update ? text(b.default_method_id, 'default_method_id') : null;
-  const token = text(b.token, 'token');
-  const csc = text(b.cvv ?? b.csc, 'csc');
-  return { fields, customId, defaultMethodId, payment: readPayment(b, token, edge), csc };
+  const fields = recordOf(input, update);
+  const customId = 'id' in input && !update ? input.id : null;
+  const defaultMethodId = 'default_method_id' in input && update ? input.default_method_id : null;
+  const csc = text(input.cvv ?? input.csc, 'csc');
+  return { fields, customId, defaultMethodId, payment: readPayment(input, input.token, edge), csc };
 }

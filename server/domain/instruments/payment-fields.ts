@@ -12,6 +12,7 @@
 import { badRequest, GatewayError } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
 import { type ConsumedToken, preparePaymentData } from './tokens.js';
+import type { PaymentData } from '../../schemas/tokens.js';
 
 export type PaymentKind = 'credit_card' | 'bank_account';
 
@@ -64,7 +65,7 @@ const kept = (v: unknown) => (v === undefined || v === null || v === '' ? null :
 const STAND_IN = 'holder';
 
 /** A card or account from fields, through the token-creation checks (Luhn, brand, expiry, TEST01). */
-export function sourceFromFields(scope: Scope, data: Record<string, unknown>, now: Date): PaymentSource {
+export function sourceFromFields(scope: Scope, data: PaymentData, now: Date): PaymentSource {
   const { secret, csc, ...fields } = preparePaymentData(scope, data, now, { ownerOptional: true });
   return {
     id: null, card_type: null, card_owner_name: null, bin: null, card_exp_month: null, card_exp_year: null,
@@ -86,11 +87,12 @@ const same = (a: PaymentSource | GatewayError, b: PaymentSource | GatewayError) 
   a instanceof GatewayError && b instanceof GatewayError && a.code === b.code && a.message === b.message;
 
 /**
- * What `body` pays with, `token` being its token as the route reads it. A security code alone is
- * part of a card too (refused for the missing number, never dropped); beside a token it is the
- * token's business. `edge` is needed only when the body carries card or bank fields.
+ * What a body pays with: `body` its payment fields as its table read them (each a string, a number
+ * or null: paymentFields), `token` its token. A security code alone is part of a card too (refused
+ * for the missing number, never dropped); beside a token it is the token's business. `edge` is
+ * needed only when the body carries card or bank fields.
  */
-export function readPayment(body: Record<string, unknown>, token: string | null, edge?: Edge): PaymentInput {
+export function readPayment(body: PaymentData, token: string | null, edge?: Edge): PaymentInput {
   const card = CARD_DATA.some((k) => given(body[k])) || (!token && (given(body.csc) || given(body.cvv)));
   const bank = BANK_DATA.some((k) => given(body[k]));
   if (!card && !bank) return token ? { kind: 'token', token } : { kind: 'none' };
@@ -116,8 +118,8 @@ export function readPayment(body: Record<string, unknown>, token: string | null,
 }
 
 /** The details a body gives without a number or security code, or undefined when it gives one. */
-function echoOf(body: Record<string, unknown>): Echo | undefined {
-  if (['card_number', 'csc', 'cvv', 'bank_account_number'].some((k) => given(body[k]))) return undefined;
+function echoOf(body: PaymentData): Echo | undefined {
+  if ((['card_number', 'csc', 'cvv', 'bank_account_number'] as const).some((k) => given(body[k]))) return undefined;
   return Object.fromEntries(ECHO_FIELDS.filter((k) => given(body[k])).map((k) => [k, String(body[k]).trim()]));
 }
 

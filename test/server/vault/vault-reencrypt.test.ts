@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { Db } from '../../../server/db/index.js';
 import { createCustomer, findChargeableMethod } from '../../../server/domain/instruments/customers.js';
 import { readCustomerInput } from '../../../server/domain/instruments/customer-input.js';
+import { CustomerCreateFields } from '../../../server/schemas/customers.js';
 import { Scope, createMerchant } from '../../../server/domain/merchant/keys.js';
 import { consumeToken, createToken } from '../../../server/domain/instruments/tokens.js';
 import { readSecret, rotateSecret } from '../../../server/domain/merchant/signing.js';
@@ -54,7 +55,7 @@ beforeAll(async () => {
     await db.query('UPDATE tokens SET secret_enc = $2, csc_enc = $3 WHERE id = $1', [id, v1Blob(K1, visa.card_number), v1Blob(K1, visa.csc)]);
   }
   const tokenId = (await createToken(db, old, scope, visa, now)).id;
-  const customer = await db.tx((q) => createCustomer(q, old, scope, readCustomerInput({ token: tokenId }, 'create'), now));
+  const customer = await db.tx((q) => createCustomer(q, old, scope, readCustomerInput(CustomerCreateFields.read({ token: tokenId }), 'create'), now));
   customerId = customer.id;
   const first = await readSecret(db, old, scope, now);
   const rotated = await db.tx((q) => rotateSecret(q, old, scope, now, '1h'));
