@@ -40,21 +40,21 @@ export default async function dashboardReportRoutes(app: FastifyInstance) {
     schema: { summary: 'Dashboard home: charges, declines, refunds and new customers per UTC day, totals and recent events', querystring: SummaryQuery, response: { 200: SummarySchema } },
   }, async (req) => ({
     class: 'summary',
-    ...(await summary(db, req.identity, req.now, parseDays(req.query))),
+    ...(await summary(db, req.identity, req.now, parseDays(SummaryQuery.from(req)))),
   }));
 
   app.get('/api/v1/dashboard/search', {
     config: { errors: [E.SEARCH_INVALID] },
     schema: { summary: 'Search transactions, customers, invoices and subscriptions', querystring: SearchQuery, response: { 200: SearchSchema } },
   }, async (req) => {
-    const query = parseSearch(req.query);
+    const query = parseSearch(SearchQuery.from(req));
     return { class: 'search', q: query.q, results: await search(db, req.identity, query) };
   });
 
-  const exporter = (kind: ExportKind, readFilter: (query: unknown) => ExportFilter) =>
+  const exporter = <I>(kind: ExportKind, table: { from(req: FastifyRequest): I }, readFilter: (input: I) => ExportFilter) =>
     async (req: FastifyRequest, reply: FastifyReply) => {
       // Every filter is read before the first byte: a bad one is a 400, never a cut-off file.
-      const filter = readFilter(req.query);
+      const filter = readFilter(table.from(req));
       const day = req.now.toISOString().slice(0, 10);
       // And the first batch is read before it too: a query that fails is an error answer, not a file.
       const body = await primed(exportCsv(db, req.identity, kind, filter));
@@ -69,7 +69,7 @@ export default async function dashboardReportRoutes(app: FastifyInstance) {
     schema: { summary: `Export ${what} as CSV`, description: CSV_NOTE, querystring, produces: { 'text/csv': { schema: { type: 'string' }, example: 'id,amount,created_at\r\n' } } },
   });
   app.get('/api/v1/dashboard/export/transactions.csv', csv('transactions (the filters of /dashboard/transactions)', TransactionsCsvQuery),
-    exporter('transactions', (q) => ({ transactions: parseTransactionFilter(q) })));
-  app.get('/api/v1/dashboard/export/customers.csv', csv('customers', CustomersCsvQuery), exporter('customers', (q) => parseExportFilter('customers', q)));
-  app.get('/api/v1/dashboard/export/invoices.csv', csv('invoices', InvoicesCsvQuery), exporter('invoices', (q) => parseExportFilter('invoices', q)));
+    exporter('transactions', TransactionsCsvQuery, (q) => ({ transactions: parseTransactionFilter(q) })));
+  app.get('/api/v1/dashboard/export/customers.csv', csv('customers', CustomersCsvQuery), exporter('customers', CustomersCsvQuery, (q) => parseExportFilter('customers', q)));
+  app.get('/api/v1/dashboard/export/invoices.csv', csv('invoices', InvoicesCsvQuery), exporter('invoices', InvoicesCsvQuery, (q) => parseExportFilter('invoices', q)));
 }

@@ -112,8 +112,9 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       response: { 200: List(DashboardTransactionSchema) },
     },
   }, async (req) => {
-    const page = readPage(req.query);
-    const { list, total } = await listTransactions(db, req.identity, page, parseTransactionFilter(req.query));
+    const { limit, offset, ...filter } = TransactionsQuery.from(req);
+    const page = { limit, offset };
+    const { list, total } = await listTransactions(db, req.identity, page, parseTransactionFilter(filter));
     const who = await chargeCustomers(db, req.identity, list);
     return listEnvelope(list.map((t, i) => ({ ...presentTransaction(t), ...who[i] })), page, total);
   });

@@ -3,7 +3,8 @@
 // built by domain/dashboard/dashboard.ts, reports.ts and search.ts; no field is required here (as before).
 import { TransactionSchema } from './transactions.js';
 import { EventSchema } from './webhooks.js';
-import { Bool, Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, loose, pageQuery } from './common.js';
+import { Bool, Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type } from './common.js';
+import { type Input, fields, pageFields, raw } from './fields.js';
 
 /** A listed key set: the two keys redacted to prefix and last four characters. */
 const KeySetView = Type.Partial(Type.Object({
@@ -68,19 +69,24 @@ export const SearchSchema = Type.Partial(Type.Object({
   }))),
 }));
 
-// Query strings as documented; the domain reads them and answers its own codes (DASH01, DASH02, REQ01).
-export const SummaryQuery = loose({ days: Int({ minimum: 1, maximum: 90, default: 30, description: 'UTC days in `series`, today the last.' }) });
-export const SearchQuery = loose({
-  q: Str({ minLength: 1, maxLength: 100, description: 'An id or its start, an email, a name, the last 4 digits of a card or account, or an amount (12.50 or 1250).' }),
-  limit: Int({ minimum: 1, maximum: 20, default: 10, description: 'Results in all.' }),
+// Query strings, one table each; the domain reads their values and answers its own codes (DASH01,
+// DASH02, REQ01): domain/dashboard (parseDays, parseSearch, parseTransactionFilter, parseExportFilter).
+export const SummaryQuery = fields({
+  days: raw('UTC days in `series`, today the last (1 to 90, default 30; else DASH01).', { type: 'integer', minimum: 1, maximum: 90, default: 30 }),
 });
+export const SearchQuery = fields({
+  q: raw('An id or its start, an email, a name, the last 4 digits of a card or account, or an amount (12.50 or 1250).',
+    { type: 'string', minLength: 1, maxLength: 100 }, { required: true }),
+  limit: raw('Results in all (1 to 20, default 10).', { type: 'integer', minimum: 1, maximum: 20, default: 10 }),
+});
+export type SearchInput = Input<typeof SearchQuery>;
 const dateFilter = 'A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp; inclusive.';
 const transactionFilter = {
-  status: Str({ description: 'SETTLED, DECLINED or RETURNED, any case.' }),
-  amount_min: Int({ minimum: 0, description: 'Cents, inclusive, on the amount asked for.' }),
-  amount_max: Int({ minimum: 0, description: 'Cents, inclusive.' }),
-  created_from: Str({ description: dateFilter }),
-  created_to: Str({ description: dateFilter }),
+  status: raw('SETTLED, DECLINED or RETURNED, any case.', { type: 'string' }),
+  amount_min: raw('Cents, inclusive, on the amount asked for.', { type: 'integer', minimum: 0 }),
+  amount_max: raw('Cents, inclusive.', { type: 'integer', minimum: 0 }),
+  created_from: raw(dateFilter, { type: 'string' }),
+  created_to: raw(dateFilter, { type: 'string' }),
 };
 /** A transaction of the dashboard's list: the API's own, with who it was for. */
 export const DashboardTransactionSchema = Type.Object({
@@ -88,7 +94,10 @@ export const DashboardTransactionSchema = Type.Object({
   customer_name: NStr({ description: "The customer record's name, else the name on the charge.", examples: ['Ada Lovelace'] }),
   customer_email: NStr({ description: "The customer record's email, else the email the charge was sent with or its receipt went to.", examples: ['ada@example.com'] }),
 });
-export const TransactionsQuery = loose({ ...pageQuery, ...transactionFilter });
-export const TransactionsCsvQuery = loose(transactionFilter);
-export const CustomersCsvQuery = loose({ search_term: Str({ maxLength: 100, description: 'Name, company or id contains it.' }) });
-export const InvoicesCsvQuery = loose({ status: Str({ description: 'unpaid, partially_paid, paid or deleted; without it, all but deleted.' }) });
+export const TransactionsQuery = fields({ ...pageFields(), ...transactionFilter });
+export const TransactionsCsvQuery = fields(transactionFilter);
+export type TransactionFilterInput = Input<typeof TransactionsCsvQuery>;
+export const CustomersCsvQuery = fields({ search_term: raw('Name, company or id contains it (1 to 100 characters).', { type: 'string', maxLength: 100 }) });
+export const InvoicesCsvQuery = fields({ status: raw('unpaid, partially_paid, paid or deleted; without it, all but deleted.', { type: 'string' }) });
+/** The filters of the customers and invoices exports, as their tables read them. */
+export type ExportFilterInput = Partial<Input<typeof CustomersCsvQuery> & Input<typeof InvoicesCsvQuery>>;

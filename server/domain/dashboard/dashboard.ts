@@ -7,6 +7,7 @@ import { TEST_BANK, TEST_CARDS } from '../../processor/test-cards.js';
 import { Env, KeyIdentity, KeySet, Scope, createKeySet, listKeys } from '../merchant/keys.js';
 import type { TransactionFilter } from '../payments/transactions.js';
 import { END_INSTANT, MAX_AMOUNT, readInstant } from '../../lib/validate.js';
+import type { TransactionFilterInput } from '../../schemas/dashboard.js';
 
 export type KeySetStatus = 'active' | 'expiring' | 'expired';
 
@@ -131,8 +132,8 @@ const DAY = 86_400_000;
  * included; a timestamp is ISO 8601 to the millisecond, UTC without a zone; readInstant says what
  * is read: years 0001 to 9999). Anything unreadable is REQ01.
  */
-export function parseTransactionFilter(query: unknown): TransactionFilter {
-  const q = (query ?? {}) as Record<string, unknown>;
+export function parseTransactionFilter(input: TransactionFilterInput): TransactionFilter {
+  const q: Record<string, unknown> = input;
   const given = (k: string) => {
     const v = q[k];
     if (v === undefined || v === '') return undefined;

@@ -8,6 +8,7 @@ import { Queryable } from '../../db/index.js';
 import { invalid } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
 import type { TransactionFilter } from '../payments/transactions.js';
+import type { ExportFilterInput } from '../../schemas/dashboard.js';
 
 export const EXPORT_BATCH = 500;
 
@@ -125,8 +126,8 @@ function where(kind: ExportKind, scope: Scope, f: ExportFilter): { sql: string; 
 }
 
 /** The optional filters of the customers and invoices exports, from a query string; REQ01 when unreadable. */
-export function parseExportFilter(kind: ExportKind, query: unknown): ExportFilter {
-  const q = (query ?? {}) as Record<string, unknown>;
+export function parseExportFilter(kind: ExportKind, input: ExportFilterInput): ExportFilter {
+  const q: Record<string, unknown> = input;
   const one = (k: string) => {
     const v = q[k];
     if (v === undefined || v === '') return undefined;

@@ -24,8 +24,7 @@ const FIGURES = ['gross_volume', 'successful', 'declined', 'refunded', 'refunds'
 const zero = (): DayFigures => ({ gross_volume: 0, successful: 0, declined: 0, refunded: 0, refunds: 0, new_customers: 0 });
 
 /** `days` of the query: 1..90, 30 when absent; anything else is DASH01. */
-export function parseDays(query: unknown): number {
-  const v = ((query ?? {}) as Record<string, unknown>).days;
+export function parseDays({ days: v }: { days: unknown }): number {
   if (v === undefined || v === '') return 30;
   const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
   const n = /^\d{1,3}$/.test(s) ? Number(s) : NaN;

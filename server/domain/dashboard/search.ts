@@ -6,6 +6,7 @@
 import { Queryable } from '../../db/index.js';
 import { E, GatewayError } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
+import type { SearchInput } from '../../schemas/dashboard.js';
 
 export const MAX_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_TEXT = 100;
@@ -27,8 +28,7 @@ export interface SearchQuery {
 }
 
 /** `q` (1..100 characters once trimmed) and `limit` (1..20, default 10); anything else is DASH02. */
-export function parseSearch(query: unknown): SearchQuery {
-  const raw = (query ?? {}) as Record<string, unknown>;
+export function parseSearch(raw: SearchInput): SearchQuery {
   const q = typeof raw.q === 'string' ? raw.q.trim() : '';
   const l = raw.limit === undefined || raw.limit === '' ? '10' : typeof raw.limit === 'string' || typeof raw.limit === 'number' ? String(raw.limit).trim() : '';
   const limit = /^\d{1,2}$/.test(l) ? Number(l) : NaN;
