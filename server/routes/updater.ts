@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { BATCH_BODY_LIMIT, getUpdate, readBatch, submitUpdate } from '../domain/instruments/updater.js';
-import { UpdateBody, UpdateSchema, presentUpdate } from '../schemas/updater.js';
+import { BATCH_BODY_LIMIT, getUpdate, submitUpdate } from '../domain/instruments/updater.js';
+import { UpdateFields, UpdateSchema, presentUpdate } from '../schemas/updater.js';
 import { E, GatewayError } from '../errors.js';
 import { IdempotentReplay } from '../http/idempotency.js';
 
@@ -14,11 +14,11 @@ export default async function updaterRoutes(app: FastifyInstance) {
     {
       bodyLimit: BATCH_BODY_LIMIT,
       config: { idempotentReplay: replay, errors: [E.UPDATE_BODY_INVALID, E.UPDATE_BATCH_TOO_LARGE, E.UPDATE_BATCH_FAILED] },
-      schema: { summary: 'Submit stored cards with new expiry dates (account updater)', body: UpdateBody, response: { 200: UpdateSchema } },
+      schema: { summary: 'Submit stored cards with new expiry dates (account updater)', body: UpdateFields, response: { 200: UpdateSchema } },
     },
     async (req) => {
+      const batch = UpdateFields.from(req).payment_methods;
       try {
-        const batch = readBatch(((req.body ?? {}) as Record<string, unknown>).payment_methods);
         const submitted = await req.tx((q) => submitUpdate(q, req.identity, batch, req.now), { resource: (s) => s.head.id });
         return presentUpdate(submitted);
       } catch (err) {

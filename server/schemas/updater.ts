@@ -1,6 +1,9 @@
 // The account updater (spec 2.9, 4.7): a batch of stored cards with new expiry dates, and its review.
-import { Int, NullableTime, Str, Timestamp, Type, loose, type Static } from './common.js';
-import type { E } from '../errors.js';
+import { Int, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
+import { E, GatewayError } from '../errors.js';
+import { decodeJsonParam } from '../lib/input.js';
+import { clip, text } from '../lib/validate.js';
+import { type Input, custom, fields } from './fields.js';
 
 // The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
 export interface EntryError {
@@ -107,9 +110,89 @@ export function presentUpdate({ head, entries }: Submitted): UpdateOut {
   return { ...presentSummary(head), payment_methods: { accepted, rejected } };
 }
 
-/** The domain reads payment_methods itself (122004 for a wrong shape, not a schema error). */
-export const UpdateBody = loose({
-  payment_methods: Type.Record(Str(), Type.Object({
-    payment_id: Str({ description: 'A stored method id.' }), card_exp_month: Type.Union([Int(), Str()]), card_exp_year: Type.Union([Int(), Str()]),
-  }), { description: 'Numerically keyed: `{ "0": {...}, "1": {...} }` (or form keys payment_methods[0][payment_id]); at most 10,000.' }),
+// --- the request ------------------------------------------------------------------------------
+
+export const MAX_BATCH = 10_000;
+const KEY = /^(0|[1-9]\d{0,8})$/;
+export const ECHO_MAX = 64;
+
+/** One entry as sent: its values as the answer echoes them, or null when the entry is no object (122001). */
+export interface SentEntry {
+  /** The request's key ("0", "1"… or the list position). */
+  idx: number;
+  fields: {
+    /** As sent (text, trimmed), or null when absent or neither a string nor a number. */
+    payment_id: string | null;
+    /** An integer when the value reads as one; otherwise the value as sent (a short string), or null. */
+    card_exp_month: number | string | null;
+    card_exp_year: number | string | null;
+  } | null;
+}
+
+/** An integer when the value reads as one; otherwise the value as sent (a short string), or null. */
+function echo(v: unknown): number | string | null {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : String(v);
+  if (typeof v !== 'string') return null;
+  const s = v.trim();
+  return /^\d{1,9}$/.test(s) ? Number(s) : clip(s, ECHO_MAX);
+}
+
+function entryOf(idx: number, raw: unknown): SentEntry {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { idx, fields: null };
+  const e = raw as Record<string, unknown>;
+  const id = e.payment_id;
+  return {
+    idx,
+    fields: {
+      payment_id: typeof id === 'string' || typeof id === 'number' ? text(id) : null,
+      card_exp_month: echo(e.card_exp_month),
+      card_exp_year: echo(e.card_exp_year),
+    },
+  };
+}
+
+/**
+ * `payment_methods`: an object keyed "0", "1", … (also as form keys `payment_methods[0][payment_id]`,
+ * or JSON-encoded), or a JSON array (what PHP's json_encode makes of a list), in key order. Anything
+ * else, and an empty batch, is 122004; more than MAX_BATCH entries is UPD01. An entry's own faults
+ * are not the request's: they are answered in the entry (the domain's checks).
+ */
+function readBatch(raw: unknown): SentEntry[] {
+  let v = raw;
+  if (typeof v === 'string') v = decodeJsonParam(v, 'payment_methods', () => new GatewayError(E.UPDATE_BODY_INVALID));
+  let entries: [number, unknown][];
+  if (Array.isArray(v)) {
+    entries = v.map((e, i) => [i, e]);
+  } else if (v && typeof v === 'object') {
+    const keys = Object.keys(v);
+    if (!keys.every((k) => KEY.test(k))) {
+      throw new GatewayError(E.UPDATE_BODY_INVALID, 'payment_methods must be keyed by numbers as strings: "0", "1", …');
+    }
+    entries = keys.map((k) => [Number(k), (v as Record<string, unknown>)[k]]);
+  } else {
+    throw new GatewayError(E.UPDATE_BODY_INVALID);
+  }
+  if (entries.length === 0) throw new GatewayError(E.UPDATE_BODY_INVALID, 'payment_methods holds no entries');
+  if (entries.length > MAX_BATCH) throw new GatewayError(E.UPDATE_BATCH_TOO_LARGE);
+  return entries.sort((a, b) => a[0] - b[0]).map(([idx, e]) => entryOf(idx, e));
+}
+
+const entryDoc = {
+  type: 'object',
+  properties: {
+    payment_id: { type: 'string', description: 'A stored card method id.', examples: ['mth_9a8b7c6d5e4f'] },
+    card_exp_month: { type: ['integer', 'string'], description: '1 to 12.' },
+    card_exp_year: { type: ['integer', 'string'], description: 'Four digits.' },
+  },
+  required: ['payment_id', 'card_exp_month', 'card_exp_year'],
+  additionalProperties: false,
+};
+
+/** POST /tokens/update. */
+export const UpdateFields = fields({
+  payment_methods: custom(
+    'Numerically keyed: `{ "0": {...}, "1": {...} }` (or form keys payment_methods[0][payment_id], or a JSON list); at most 10,000.',
+    { type: 'object', additionalProperties: entryDoc, propertyNames: { pattern: KEY.source } },
+    (v) => readBatch(v), { required: true }),
 }, { examples: [{ payment_methods: { 0: { payment_id: 'mth_9a8b7c6d5e4f', card_exp_month: 12, card_exp_year: 2031 } } }] });
+export type UpdateInput = Input<typeof UpdateFields>;

@@ -3,11 +3,11 @@ import { Queryable } from '../../db/index.js';
 import { E, GatewayError } from '../../errors.js';
 import { emitEvent } from '../events/events.js';
 import { Scope, newId } from '../merchant/keys.js';
-import { decodeJsonParam } from '../../lib/input.js';
-import { clip, text } from '../../lib/validate.js';
-import { presentSummary } from '../../schemas/updater.js';
-import type { EntryError, EntryRow, UpdateRow, Submitted } from '../../schemas/updater.js';
+import { clip } from '../../lib/validate.js';
+import { ECHO_MAX, presentSummary } from '../../schemas/updater.js';
+import type { EntryError, EntryRow, SentEntry, UpdateRow, Submitted } from '../../schemas/updater.js';
 export type { EntryError, EntryRow, UpdateRow, Submitted } from '../../schemas/updater.js';
+export { MAX_BATCH } from '../../schemas/updater.js';
 
 // Account updater (spec 2.9, 4.7; docs/decisions/account-updater.md). POST /tokens/update checks every
 // entry, keeps the batch, and answers at once; the review runs later (REVIEW_DELAY_MS on the
@@ -15,7 +15,6 @@ export type { EntryError, EntryRow, UpdateRow, Submitted } from '../../schemas/u
 // set-based so a batch of 10,000 answers quickly: one query loads every named method, one
 // statement inserts every entry, one statement applies the review.
 
-export const MAX_BATCH = 10_000;
 /** How long after submission the review completes, on the merchant's clock (test clock in test mode). */
 export const REVIEW_DELAY_MS = 60_000;
 /** Request bodies of this route may be larger than the gateway's default (10,000 form-encoded entries ≈ 2 MB). */
@@ -23,8 +22,6 @@ export const BATCH_BODY_LIMIT = 4 * 1024 * 1024;
 
 const METHOD_ID = /^[0-9a-f]{32}$/;
 const TOKEN_ID = /^[0-9a-f]{10}$/;
-const KEY = /^(0|[1-9]\d{0,8})$/;
-const ECHO_MAX = 64;
 
 /**
  * Batches join up to 10,000 ids against payment_methods. PGlite never gathers statistics, so the
@@ -34,41 +31,6 @@ const ECHO_MAX = 64;
  */
 async function hashJoinsOnly(q: Queryable): Promise<void> {
   await q.query('SET LOCAL enable_nestloop = off');
-}
-
-// --- reading the batch -----------------------------------------------------------------------
-
-/**
- * `payment_methods`: an object keyed "0", "1", … (also as form keys `payment_methods[0][payment_id]`,
- * or JSON-encoded), or a JSON array (what PHP's json_encode makes of a list). Anything else,
- * and an empty batch, is 122004; more than MAX_BATCH entries is UPD01.
- */
-export function readBatch(raw: unknown): [number, unknown][] {
-  let v = raw;
-  if (typeof v === 'string') v = decodeJsonParam(v, 'payment_methods', () => new GatewayError(E.UPDATE_BODY_INVALID));
-  let entries: [number, unknown][];
-  if (Array.isArray(v)) {
-    entries = v.map((e, i) => [i, e]);
-  } else if (v && typeof v === 'object') {
-    const keys = Object.keys(v);
-    if (!keys.every((k) => KEY.test(k))) {
-      throw new GatewayError(E.UPDATE_BODY_INVALID, 'payment_methods must be keyed by numbers as strings: "0", "1", …');
-    }
-    entries = keys.map((k) => [Number(k), (v as Record<string, unknown>)[k]]);
-  } else {
-    throw new GatewayError(E.UPDATE_BODY_INVALID);
-  }
-  if (entries.length === 0) throw new GatewayError(E.UPDATE_BODY_INVALID, 'payment_methods holds no entries');
-  if (entries.length > MAX_BATCH) throw new GatewayError(E.UPDATE_BATCH_TOO_LARGE);
-  return entries.sort((a, b) => a[0] - b[0]);
-}
-
-/** An integer when the value reads as one; otherwise the value as sent (a short string), or null. */
-function echo(v: unknown): number | string | null {
-  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : String(v);
-  if (typeof v !== 'string') return null;
-  const s = v.trim();
-  return /^\d{1,9}$/.test(s) ? Number(s) : clip(s, ECHO_MAX);
 }
 
 /**
@@ -88,16 +50,14 @@ interface Checked extends Omit<EntryRow, 'errors'> {
 }
 
 /** The checks that need no database: the shape of payment_id (122001) and the dates (122002). */
-function checkEntry(idx: number, raw: unknown, now: Date): Checked {
-  const e = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
-  const rawId = e ? e.payment_id : undefined;
-  const sent = typeof rawId === 'string' || typeof rawId === 'number' ? text(rawId) : null;
+function checkEntry({ idx, fields: e }: SentEntry, now: Date): Checked {
+  const sent = e?.payment_id ?? null;
   const row: Checked = {
     idx,
     // Echoed as sent, cut by code point and made storable: an entry's value can never fail the batch's insert.
     payment_id: sent === null ? null : clip(sent, ECHO_MAX),
-    card_exp_month: e ? echo(e.card_exp_month) : null,
-    card_exp_year: e ? echo(e.card_exp_year) : null,
+    card_exp_month: e?.card_exp_month ?? null,
+    card_exp_year: e?.card_exp_year ?? null,
     accepted: false, errors: [], token_id: null, lookup: null,
   };
   if (!e) {
@@ -122,8 +82,8 @@ interface MethodInfo {
 }
 
 /** Every entry checked: format first, then one query for every named method (122003, 122005). */
-async function checkBatch(q: Queryable, scope: Scope, batch: [number, unknown][], now: Date): Promise<EntryRow[]> {
-  const rows = batch.map(([idx, raw]) => checkEntry(idx, raw, now));
+async function checkBatch(q: Queryable, scope: Scope, batch: SentEntry[], now: Date): Promise<EntryRow[]> {
+  const rows = batch.map((e) => checkEntry(e, now));
   const ids = [...new Set(rows.map((r) => r.lookup).filter((id): id is string => id !== null))];
   const found = new Map<string, MethodInfo>();
   if (ids.length) {
@@ -163,12 +123,12 @@ async function checkBatch(q: Queryable, scope: Scope, batch: [number, unknown][]
 // --- submitting ------------------------------------------------------------------------------
 
 /**
- * POST /tokens/update, with the batch readBatch read from the body before the transaction
- * (122004/UPD01 refuse the whole batch before any work); entry-level problems are answered in the
- * entry. The batch and its entries are kept in the caller's transaction, with the
+ * POST /tokens/update, with the batch its table read from the body before the transaction
+ * (UpdateFields: 122004/UPD01 refuse the whole batch before any work); entry-level problems are
+ * answered in the entry. The batch and its entries are kept in the caller's transaction, with the
  * `accountupdater.received` event.
  */
-export async function submitUpdate(q: Queryable, scope: Scope, batch: [number, unknown][], now: Date): Promise<Submitted> {
+export async function submitUpdate(q: Queryable, scope: Scope, batch: SentEntry[], now: Date): Promise<Submitted> {
   const entries = await checkBatch(q, scope, batch, now);
   const accepted = entries.filter((e) => e.accepted).length;
   const head: UpdateRow = {
