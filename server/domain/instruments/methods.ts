@@ -91,12 +91,13 @@ export function typeDefault<M extends { id: string; method_type: MethodType; has
  * Columns a token fills in a method row. The number is not among them: `seal` encrypts it for the
  * row it goes to (a blob is bound to its row), once that row's id is known.
  */
-type Details = Record<string, unknown> & { method_type: MethodType; seal?: (methodId: string) => string };
+type Details = Partial<Record<DetailColumn, string | number | null>> & { method_type: MethodType; seal?: (methodId: string) => string };
 
 const DETAIL_COLUMNS = ['token_id', 'card_type', 'card_owner_name', 'last_4', 'bin', 'card_exp_month',
   'card_exp_year', 'csc_check', 'bank_routing_number', 'bank_account_holder_first_name',
   'bank_account_holder_last_name', 'bank_account_type', 'address_1', 'address_2', 'city', 'state', 'zip',
   'country', 'secret_enc'] as const;
+type DetailColumn = (typeof DETAIL_COLUMNS)[number];
 
 /** What pays for a method, read at the edge, and what the method code adds to it. */
 export interface PaymentRequest {
