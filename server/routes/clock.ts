@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { E, GatewayError } from '../errors.js';
 import { readBool } from '../lib/validate.js';
 import { AdvanceDeps, advanceTestClock, clockStatus, stopAdvances } from '../jobs/test-clock.js';
-import { take } from '../schemas/receipts.js';
+import { take } from '../schemas/fields.js';
 import { AdvanceFields, ClockSchema, WaitQuery } from '../schemas/test-helpers.js';
 
 function testOnly(req: FastifyRequest): string {

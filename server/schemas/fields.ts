@@ -250,6 +250,39 @@ export function custom<T>(description: string, doc: Record<string, unknown>, rea
   return field(docOf(description, doc, o), o, read);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Fields whose refusal waits. A table is read before the handler, but some of a request's faults
+// are answered after checks no table can make (the record exists, the merchant's environment, the
+// request's time): a field read `later` keeps what it read, or why it refused it, and the domain
+// takes it (`take`) exactly where the spec checks it, so faults are answered in the spec's order.
+
+/** Why a `later` field refused what was sent, thrown where the domain takes it. */
+export class Refused {
+  constructor(readonly error: GatewayError) {}
+}
+export type Later<T> = T | Refused;
+
+/** `f`, its refusal kept for the domain to throw (`take`) in the spec's order. Only a GatewayError waits. */
+export function later<T>(f: Field<T>): Field<Later<T>> {
+  return {
+    ...f,
+    read(v, name) {
+      try {
+        return f.read(v, name);
+      } catch (err) {
+        if (err instanceof GatewayError) return new Refused(err);
+        throw err;
+      }
+    },
+  };
+}
+
+/** What a `later` field read, or its refusal thrown now. */
+export function take<T>(v: Later<T>): T {
+  if (v instanceof Refused) throw v.error;
+  return v;
+}
+
 /** A string or number read as text without trimming or limits (the card checks read it as the tokenizer does). */
 export function scalar(description: string, o: Common = {}): Field<string | number | null> {
   return field(docOf(description, { type: 'string' }, o), o, (v, name) => {

@@ -5,7 +5,7 @@ import { isEmail, MAX_AMOUNT, text } from '../lib/validate.js';
 import { Int, Metadata, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
 import { MAX_LENGTH } from './customers.js';
 import { type Input, amount, custom, fields, metadata, pageFields, sentText, text as textField } from './fields.js';
-import { later } from './plans.js';
+import { later } from './fields.js';
 
 // The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
 export type InvoiceStatus = 'unpaid' | 'partially_paid' | 'paid' | 'deleted';

@@ -3,7 +3,7 @@ import type { PlanRow } from '../domain/billing/plans.js';
 import { E, GatewayError, badRequest, invalid, MUST } from '../errors.js';
 import { isScalar, text } from '../lib/validate.js';
 import { Int, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
-import { type Field, type Input, amount, bool, custom, fields, metadata, optionalAmount, text as textField } from './fields.js';
+import { type Input, amount, bool, custom, fields, later, metadata, optionalAmount, text as textField } from './fields.js';
 
 /** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Plans. */
 export const PlanSchema = Type.Object({
@@ -123,37 +123,3 @@ export const SubscribeFields = fields({
   metadata: later(metadata()),
 }, { examples: [{ bill_immediately: true }] });
 export type SubscribeInput = Input<typeof SubscribeFields>;
-
-// ---------------------------------------------------------------------------------------------
-// Fields whose refusal waits. A table is read before the handler, but some of a request's faults
-// are answered after checks no table can make (the plan or subscription exists, the merchant's
-// environment, the request's time): a field read `later` keeps what it read, or why it refused
-// it, and the domain takes it (`take`) exactly where it used to read it, so the order in which
-// faults are answered is the spec's. (For the integrator: a kind schemas/fields.ts may hoist.)
-
-/** Why a `later` field refused what was sent, thrown where the domain takes it. */
-export class Refused {
-  constructor(readonly error: GatewayError) {}
-}
-export type Later<T> = T | Refused;
-
-/** `f`, its refusal kept for the domain to throw (`take`) in the spec's order. */
-export function later<T>(f: Field<T>): Field<Later<T>> {
-  return {
-    ...f,
-    read(v, name) {
-      try {
-        return f.read(v, name);
-      } catch (err) {
-        if (err instanceof GatewayError) return new Refused(err);
-        throw err;
-      }
-    },
-  };
-}
-
-/** What a `later` field read, or its refusal thrown now. */
-export function take<T>(v: Later<T>): T {
-  if (v instanceof Refused) throw v.error;
-  return v;
-}

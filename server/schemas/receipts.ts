@@ -3,7 +3,7 @@
 import { E, GatewayError, MUST, invalid, tooLong } from '../errors.js';
 import { text as readText } from '../lib/validate.js';
 import { Int, NullableStr as NStr, Str, Type, type Static } from './common.js';
-import { type Field, type Input, custom, fields, pageFields, text } from './fields.js';
+import { type Field, type Input, custom, fields, later, pageFields, text } from './fields.js';
 
 /** Receipt timestamps (spec 2.1): ISO 8601 UTC with a `+00:00` offset, whole seconds. */
 export function receiptTime(d: Date | string): string {
@@ -91,32 +91,6 @@ export function presentReceipt(r: ReceiptRow): ReceiptOut {
 // answered after the record is found, so a field keeps what it read or why it refused it, and the
 // domain takes it (`take`) where the spec checks it.
 
-/** Why a `later` field refused what was sent, thrown where the domain takes it. */
-export class Refused {
-  constructor(readonly error: GatewayError) {}
-}
-export type Later<T> = T | Refused;
-
-/** `f`, its refusal kept for the domain to throw (`take`) in the spec's order. */
-export function later<T>(f: Field<T>): Field<Later<T>> {
-  return {
-    ...f,
-    read(v, name) {
-      try {
-        return f.read(v, name);
-      } catch (err) {
-        if (err instanceof GatewayError) return new Refused(err);
-        throw err;
-      }
-    },
-  };
-}
-
-/** What a `later` field read, or its refusal thrown now. */
-export function take<T>(v: Later<T>): T {
-  if (v instanceof Refused) throw v.error;
-  return v;
-}
 
 /**
  * POST /charge/:id/receipt: each field is taken after the charge is found (69404), in the order of

@@ -3,7 +3,7 @@ import { E, GatewayError, invalid, tooLong } from '../errors.js';
 import { SPEC_PAGE_CODES, text } from '../lib/validate.js';
 import { Bool, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
 import { type Input, amount, bool, custom, email, fields, metadata, pageFields, text as textField } from './fields.js';
-import { later, take } from './plans.js';
+import { later, take } from './fields.js';
 import { type PayerField, requireChargeParams } from './transactions.js';
 
 // The stored shape (rows as the domain reads them); the presenter below turns it into the answer.

@@ -2,7 +2,7 @@
 import { invalid } from '../errors.js';
 import { Bool, NullableStr as NStr, Str, Type } from './common.js';
 import { type Input, bool, custom, fields, sentText } from './fields.js';
-import { later } from './receipts.js';
+import { later } from './fields.js';
 
 export const SettingsSchema = Type.Object({
   class: Str({ examples: ['settings'] }),

@@ -3,7 +3,7 @@
 // required here: the serializer writes what the job returns, within this allow-list.
 import { Bool, Int, NullableTime, Str, Timestamp, Type } from './common.js';
 import { bool, fields, raw } from './fields.js';
-import { later } from './receipts.js';
+import { later } from './fields.js';
 
 const ran = Type.Partial(Type.Object({
   billings: Int(), failed_billings: Int(), scheduled_transactions: Int(), failed_scheduled_transactions: Int(), errors: Int(),

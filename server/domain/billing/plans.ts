@@ -5,7 +5,8 @@ import type { OutboundPolicy } from '../../net/outbound.js';
 import type { Scope } from '../merchant/keys.js';
 import { vetTargetUrl } from '../merchant/target-url.js';
 import type { OpenPage } from '../../lib/validate.js';
-import { type PlanInput, take } from '../../schemas/plans.js';
+import { type PlanInput } from '../../schemas/plans.js';
+import { take } from '../../schemas/fields.js';
 
 export interface PlanRow {
   id: number;

@@ -13,7 +13,7 @@ import { Scope, newId } from '../merchant/keys.js';
 import type { Transaction } from '../payments/transactions.js';
 import { isEmail, type Page, text } from '../../lib/validate.js';
 import { cents } from '../../schemas/fields.js';
-import { take } from '../../schemas/plans.js';
+import { take } from '../../schemas/fields.js';
 import { SCHEDULED_PAYER, type ScheduledFieldsInput, type ScheduledPayerField, presentScheduled } from '../../schemas/scheduled.js';
 import type { ScheduledStatus, ScheduledRow } from '../../schemas/scheduled.js';
 export type { ScheduledStatus, ScheduledRow } from '../../schemas/scheduled.js';

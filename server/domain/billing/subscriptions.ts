@@ -6,7 +6,8 @@ import { findChargeableMethod } from '../instruments/customers.js';
 import type { Scope } from '../merchant/keys.js';
 import { getPlan, readIntId } from './plans.js';
 import type { OpenPage } from '../../lib/validate.js';
-import { type SubscribeInput, take } from '../../schemas/plans.js';
+import { type SubscribeInput } from '../../schemas/plans.js';
+import { take } from '../../schemas/fields.js';
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'ended';
 

@@ -1,7 +1,7 @@
 import { Queryable } from '../../db/index.js';
 import { badRequest, E, GatewayError, invalid, tooLong } from '../../errors.js';
 import { CONTACT_COLUMNS, CUSTOMER_FIELDS, ContactField, type InvoiceInput, MAX_DESCRIPTION, invoiceField } from '../../schemas/invoices.js';
-import { take } from '../../schemas/plans.js';
+import { take } from '../../schemas/fields.js';
 import { Scope } from '../merchant/keys.js';
 import { MAX_AMOUNT } from '../../lib/validate.js';
 import type { Item } from '../../schemas/invoices.js';

@@ -7,7 +7,8 @@ import { MerchantSettings, getSettings } from '../merchant/settings.js';
 import { findTemplate, getTemplate } from '../merchant/templates.js';
 import { Transaction, TransactionRow, getTransaction } from '../payments/transactions.js';
 import { isEmail, isScalar, normalisePhone, readBool, text } from '../../lib/validate.js';
-import { type ReceiptInput, type ReceiptRow, type ReceiptType, take } from '../../schemas/receipts.js';
+import { type ReceiptInput, type ReceiptRow, type ReceiptType } from '../../schemas/receipts.js';
+import { take } from '../../schemas/fields.js';
 
 // Receipts (spec 2.6, 4.4). One path for every receipt: POST /charge/:id/receipt and the receipt
 // a charge asks for (send_receipt, customer or merchant default). Each receipt is rendered,

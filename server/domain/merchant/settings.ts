@@ -1,7 +1,7 @@
 import { Queryable } from '../../db/index.js';
 import type { Scope } from './keys.js';
 import { invalid } from '../../errors.js';
-import { take } from '../../schemas/receipts.js';
+import { take } from '../../schemas/fields.js';
 import type { SettingsInput } from '../../schemas/settings.js';
 import { namedTemplateId } from './templates.js';
 
