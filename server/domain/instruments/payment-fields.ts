@@ -87,25 +87,25 @@ const same = (a: PaymentSource | GatewayError, b: PaymentSource | GatewayError) 
   a instanceof GatewayError && b instanceof GatewayError && a.code === b.code && a.message === b.message;
 
 /**
- * What a body pays with: `body` its payment fields as its table read them (each a string, a number
+ * What a body pays with: `data` its payment fields as its table read them (each a string, a number
  * or null: paymentFields), `token` its token. A security code alone is part of a card too (refused
  * for the missing number, never dropped); beside a token it is the token's business. `edge` is
  * needed only when the body carries card or bank fields.
  */
-export function readPayment(body: PaymentData, token: string | null, edge?: Edge): PaymentInput {
-  const card = CARD_DATA.some((k) => given(body[k])) || (!token && (given(body.csc) || given(body.cvv)));
-  const bank = BANK_DATA.some((k) => given(body[k]));
+export function readPayment(data: PaymentData, token: string | null, edge?: Edge): PaymentInput {
+  const card = CARD_DATA.some((k) => given(data[k])) || (!token && (given(data.csc) || given(data.cvv)));
+  const bank = BANK_DATA.some((k) => given(data[k]));
   if (!card && !bank) return token ? { kind: 'token', token } : { kind: 'none' };
   if (token) return { kind: 'refused', refusal: badRequest('send a token or the card (bank account) fields, not both') };
-  const echo = echoOf(body);
+  const echo = echoOf(data);
   if (card && bank) return { kind: 'refused', refusal: badRequest('send the fields of one card or one bank account, not both'), echo };
   if (!edge) throw new Error('card or bank fields are read with the merchant and the time (edge)');
   const type: PaymentKind = card ? 'credit_card' : 'bank_account';
   const check = (names: Partial<Record<HolderGap['field'], string | null>>) =>
-    attempt(() => sourceFromFields(edge.scope, { ...body, token_type: type, ...names }, edge.now));
+    attempt(() => sourceFromFields(edge.scope, { ...data, token_type: type, ...names }, edge.now));
   // A card's owner is optional to the checks; a bank account's holder names are required.
   const gaps = (type === 'credit_card' ? ['card_owner_name'] as const
-    : ['bank_account_holder_first_name', 'bank_account_holder_last_name'] as const).filter((f) => !given(body[f]));
+    : ['bank_account_holder_first_name', 'bank_account_holder_last_name'] as const).filter((f) => !given(data[f]));
   const standIns = Object.fromEntries(gaps.map((f) => [f, type === 'credit_card' ? null : STAND_IN]));
   const checked = check(standIns);
   const fromHolder = gaps.map((field): HolderGap => {
@@ -117,10 +117,10 @@ export function readPayment(body: PaymentData, token: string | null, edge?: Edge
   return { kind: 'fields', type, checked, fromHolder, echo };
 }
 
-/** The details a body gives without a number or security code, or undefined when it gives one. */
-function echoOf(body: PaymentData): Echo | undefined {
-  if ((['card_number', 'csc', 'cvv', 'bank_account_number'] as const).some((k) => given(body[k]))) return undefined;
-  return Object.fromEntries(ECHO_FIELDS.filter((k) => given(body[k])).map((k) => [k, String(body[k]).trim()]));
+/** The details a data gives without a number or security code, or undefined when it gives one. */
+function echoOf(data: PaymentData): Echo | undefined {
+  if ((['card_number', 'csc', 'cvv', 'bank_account_number'] as const).some((k) => given(data[k]))) return undefined;
+  return Object.fromEntries(ECHO_FIELDS.filter((k) => given(data[k])).map((k) => [k, String(data[k]).trim()]));
 }
 
 /**
