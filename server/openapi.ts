@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { CATALOGUE, E, type ErrorCode } from './errors.js';
-import { DOCUMENTED, Errors } from './schemas/common.js';
+import { Errors } from './schemas/common.js';
 import { documentedOf, tableOf } from './schemas/fields.js';
 
 declare module 'fastify' {
@@ -35,7 +35,7 @@ const openPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
 /** The documented form of a body or query schema: a field table's (closed, with what is required), else the schema. */
 const documented = (schema: any) => {
   const table = tableOf(schema);
-  return table ? documentedOf(table) : schema?.[DOCUMENTED] ?? schema;
+  return table ? documentedOf(table) : schema;
 };
 
 /**

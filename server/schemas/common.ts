@@ -1,7 +1,7 @@
 // Schema atoms every resource schema is built from (TypeBox: JSON Schema with its TypeScript type).
 // A resource's response schema is its allow-list: Fastify serialises by it, so a field it does not
 // name never leaves the gateway.
-import { type SchemaOptions, type Static, type TObject, type TProperties, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
+import { type SchemaOptions, type Static, type TObject, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
 
 export { Type, type Static, type TUnsafe };
 
@@ -60,27 +60,3 @@ export const Success = Type.Object({ success: Bool({ examples: [true] }) });
 export const Errors = Type.Object({
   errors: Type.Array(Type.Object({ code: Str(), message: Str() }, { additionalProperties: true })),
 });
-
-/**
- * The documented shape of a loosely read input (a body or a query string), kept apart from what
- * is validated. Clients of this API family send numbers as strings (form bodies), extra fields and
- * PHP's `[]` for "nothing"; the domain reads those fields itself and answers a bad value with the
- * spec's own error code, which a schema type check (400 REQ01, or a silent coercion) would replace.
- * So Fastify validates only "an object, any fields", and the OpenAPI document shows `documented`.
- */
-export const DOCUMENTED = Symbol('documented');
-export interface Loose { type: 'object'; additionalProperties: true; [DOCUMENTED]: TObject }
-export function loose<T extends TProperties>(properties: T, options?: SchemaOptions): Loose {
-  return {
-    type: 'object',
-    additionalProperties: true,
-    [DOCUMENTED]: Type.Partial(Type.Object(properties, { ...options, additionalProperties: true })),
-  };
-}
-
-/** `limit` and `offset` of a paged list (PAGE01 for anything else than 1..100 and ≥ 0). */
-export const pageQuery = {
-  limit: Int({ minimum: 1, maximum: 100, default: 10, description: 'Rows per page, 1 to 100.' }),
-  offset: Int({ minimum: 0, default: 0, description: 'Rows to skip.' }),
-};
-export const PageQuery = loose(pageQuery);
