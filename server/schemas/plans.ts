@@ -1,45 +1,55 @@
 // A plan (spec 2.10, 4.8): what a subscription bills, and how often.
-import type { PlanRow } from '../domain/billing/plans.js';
 import { E, GatewayError, badRequest, invalid, MUST } from '../errors.js';
 import { isScalar, text } from '../lib/validate.js';
-import { Int, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+import {
+  At, Env, Int, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+} from './common.js';
 import { type Input, amount, bool, custom, fields, later, metadata, optionalAmount, text as textField } from './fields.js';
-
-/** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Plans. */
-export const PlanSchema = Type.Object({
-  class: Str({ examples: ['plan'] }),
-  id: Int({ examples: [1] }),
-  name: Str({ examples: ['Gold monthly'] }),
-  frequency: Str({ examples: ['monthly'] }),
-  day: NullableInt({ examples: [1] }),
-  amount: Int({ examples: [1999] }),
-  callback_url: NStr({ examples: ['https://shop.example.com/billing'] }),
-  active_subscriptions: Int({ examples: [0] }),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
-});
-export type PlanOut = Static<typeof PlanSchema>;
-
-/** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Plans. */
-export function presentPlan(p: PlanRow): PlanOut {
-  return {
-    class: 'plan',
-    id: p.id,
-    name: p.name,
-    frequency: p.frequency,
-    day: p.day,
-    amount: p.amount,
-    callback_url: p.callback_url,
-    active_subscriptions: p.active_subscriptions ?? 0,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  };
-}
 
 export const FREQUENCIES = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 export function isFrequency(v: unknown): v is Frequency {
   return typeof v === 'string' && (FREQUENCIES as readonly string[]).includes(v);
+}
+
+/**
+ * The stored row (007_recurring.sql), its columns in order: its type (PlanRow), its column list
+ * (PLAN_COLUMNS: every statement reading a whole plan names them) and, marked `shown`, the columns
+ * the answer shows as stored. A deleted plan's deleted_at stays inside the gateway.
+ */
+export const PlanRowSchema = Type.Object({
+  id: shown(Int({ examples: [1] })),
+  merchant_id: Str(),
+  env: Env(),
+  name: shown(Str({ examples: ['Gold monthly'] })),
+  frequency: shown(Str({ enum: [...FREQUENCIES], examples: ['monthly'] }) as TUnsafe<Frequency>),
+  day: shown(NullableInt({ examples: [1] })),
+  amount: shown(Int({ examples: [1999] })),
+  callback_url: shown(NStr({ examples: ['https://shop.example.com/billing'] })),
+  created_at: shown(At()),
+  updated_at: shown(At()),
+  deleted_at: NullableAt(),
+});
+export type PlanRow = Static<typeof PlanRowSchema>;
+export const PLAN_COLUMNS = columnsOf(PlanRowSchema);
+/** A plan as its answer reads it: the row and how many subscriptions to it are active (counted, not stored). */
+export type PlanView = PlanRow & { active_subscriptions?: number };
+
+/** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Plans. */
+export const PlanSchema = Type.Object({
+  class: Str({ examples: ['plan'] }),
+  ...shownOf(PlanRowSchema),
+  active_subscriptions: Int({ examples: [0] }),
+});
+export type PlanOut = Static<typeof PlanSchema>;
+const SHOWN = shownKeys(PlanRowSchema);
+
+/** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Plans. */
+export function presentPlan(p: PlanView): PlanOut {
+  const out = { class: 'plan' } as PlanOut;
+  for (const k of SHOWN) (out as Record<string, unknown>)[k] = p[k];
+  out.active_subscriptions = p.active_subscriptions ?? 0;
+  return out;
 }
 
 export const MAX_PLAN_NAME = 255;

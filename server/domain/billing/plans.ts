@@ -1,27 +1,14 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
 import { badRequest, E, GatewayError, invalid, MUST } from '../../errors.js';
-import { Frequency, readDay } from './calendar.js';
+import { readDay } from './calendar.js';
 import type { OutboundPolicy } from '../../net/outbound.js';
 import type { Scope } from '../merchant/keys.js';
 import { vetTargetUrl } from '../merchant/target-url.js';
 import type { OpenPage } from '../../lib/validate.js';
-import { type PlanInput } from '../../schemas/plans.js';
+import { PLAN_COLUMNS, type PlanInput, type PlanView } from '../../schemas/plans.js';
 import { take } from '../../schemas/fields.js';
 
-export interface PlanRow {
-  id: number;
-  merchant_id: string;
-  env: string;
-  name: string;
-  frequency: Frequency;
-  day: number | null;
-  amount: number;
-  callback_url: string | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-  active_subscriptions?: number;
-}
+export type { PlanRow, PlanView } from '../../schemas/plans.js';
 
 import { readIntId } from '../../schemas/billings.js';
 export { readIntId };
@@ -43,30 +30,31 @@ export async function vetPlan(scope: Scope, input: Pick<PlanInput, 'callback_url
 }
 
 /** POST /plans: a new plan, its fields taken in the spec's order; the caller has run vetPlan on the same input first. */
-export async function createPlan(q: Queryable, scope: Scope, input: PlanInput, now: Date): Promise<PlanRow> {
+export async function createPlan(q: Queryable, scope: Scope, input: PlanInput, now: Date): Promise<PlanView> {
   const frequency = take(input.frequency);
   const name = take(input.name);
   if (typeof input.amount !== 'number') throw new GatewayError(E.AMOUNT_INVALID);
   const day = readDay(frequency, take(input.day));
   if ('error' in day) throw badRequest(day.error);
   const callbackUrl = liveCallbackUrl(scope, input.callback_url);
-  const [row] = await q.query<PlanRow>(
+  const [row] = await q.query<PlanView>(
     `INSERT INTO plans (merchant_id, env, name, frequency, day, amount, callback_url, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING *, 0 AS active_subscriptions`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${PLAN_COLUMNS.join(', ')}, 0 AS active_subscriptions`,
     [scope.merchantId, scope.env, name, frequency, day.day, input.amount, callbackUrl, now],
   );
   return row;
 }
 
-const SELECT_PLAN = `SELECT p.*, (SELECT count(*)::int FROM subscriptions s
+const PLAN = PLAN_COLUMNS.map((c) => `p.${c}`).join(', ');
+const SELECT_PLAN = `SELECT ${PLAN}, (SELECT count(*)::int FROM subscriptions s
     WHERE s.merchant_id = p.merchant_id AND s.env = p.env AND s.plan_id = p.id AND s.status = 'active') AS active_subscriptions
   FROM plans p`;
 
 /** A plan of this merchant environment that is not deleted (PLAN01 otherwise). */
-export async function getPlan(q: Queryable, scope: Scope, rawId: unknown, opts: { lock?: 'share' | 'update' } = {}): Promise<PlanRow> {
+export async function getPlan(q: Queryable, scope: Scope, rawId: unknown, opts: { lock?: 'share' | 'update' } = {}): Promise<PlanView> {
   const id = readIntId(rawId);
-  const rows = id === null ? [] : await q.query<PlanRow>(
-    `${opts.lock ? 'SELECT * FROM plans p' : SELECT_PLAN}
+  const rows = id === null ? [] : await q.query<PlanView>(
+    `${opts.lock ? `SELECT ${PLAN} FROM plans p` : SELECT_PLAN}
       WHERE p.id = $1 AND p.merchant_id = $2 AND p.env = $3 AND p.deleted_at IS NULL${opts.lock ? ` FOR ${opts.lock.toUpperCase()}` : ''}`,
     [id, scope.merchantId, scope.env],
   );
@@ -76,7 +64,7 @@ export async function getPlan(q: Queryable, scope: Scope, rawId: unknown, opts: 
 
 /** A null limit lists every row from the offset on (LIMIT NULL). */
 export async function listPlans(q: Queryable, scope: Scope, page: OpenPage) {
-  return pagedQuery<PlanRow>(q, page, `${SELECT_PLAN} WHERE p.merchant_id = $1 AND p.env = $2 AND p.deleted_at IS NULL ORDER BY p.id DESC`,
+  return pagedQuery<PlanView>(q, page, `${SELECT_PLAN} WHERE p.merchant_id = $1 AND p.env = $2 AND p.deleted_at IS NULL ORDER BY p.id DESC`,
     'plans WHERE merchant_id = $1 AND env = $2 AND deleted_at IS NULL', [scope.merchantId, scope.env]);
 }
 
