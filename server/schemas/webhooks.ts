@@ -1,139 +1,217 @@
 // Webhooks (spec 4.10): rules, strategies and their relations, events, deliveries, the signing secret.
-import type { DeliveryRow } from '../domain/events/deliveries.js';
-import type { EventRow } from '../domain/events/events.js';
-import type { RuleRow } from '../domain/events/rules.js';
-import type { RelationRow, StrategyRow } from '../domain/events/strategies.js';
+import type { Constraint } from '../domain/events/constraints.js';
 import { MUST, invalid } from '../errors.js';
-import { Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
+import {
+  At, Env, Int, NullableAt, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static, type TUnsafe,
+  columnsOf, shown, shownKeys, shownOf,
+} from './common.js';
 import { type Field, type Input, custom, fields, pageFields, raw } from './fields.js';
 
 /** How long the secret being replaced keeps signing deliveries beside the new one. */
 export const EXPIRE_OLD = { now: 0, '1h': 3600_000, '24h': 86_400_000 } as const;
 export type ExpireOld = keyof typeof EXPIRE_OLD;
 
+/**
+ * The published event catalogue: `event_resource` of a webhook rule is a key here, and each
+ * event type names what happened. Adding an event means adding it here and emitting it.
+ * A charge emits one event: `transaction.created` when it settled, `transaction.failed` when it
+ * was declined or returned; each refund emits `transaction.refunded` with the updated charge. A
+ * live charge whose processor holds it for review emits `transaction.held`, then created or failed
+ * once the review ends; a live charge whose outcome is not known yet emits nothing until it is.
+ */
+export const EVENT_TYPES = {
+  transaction: ['transaction.created', 'transaction.failed', 'transaction.refunded', 'transaction.held'],
+  customer: ['customer.created', 'customer.updated', 'customer.deleted'],
+  subscription: ['subscription.created', 'subscription.billed', 'subscription.failed', 'subscription.cancelled'],
+  billing: ['billing.succeeded', 'billing.failed', 'billing.retried'],
+  scheduled_transaction: ['scheduled_transaction.billed', 'scheduled_transaction.failed', 'scheduled_transaction.cancelled'],
+  invoice: ['invoice.created', 'invoice.updated', 'invoice.delivered', 'invoice.paid', 'invoice.partially_paid', 'invoice.deleted'],
+  accountupdater: ['accountupdater.received', 'accountupdater.completed'],
+} as const;
+
+export type EventResource = keyof typeof EVENT_TYPES;
+export type EventType = (typeof EVENT_TYPES)[EventResource][number];
+
+export const MODES = ['webhook', 'email', 'sms'] as const;
+export type Mode = (typeof MODES)[number];
+
 const strings = (example: string[] = []) => Type.Array(Str(), { examples: [example] });
 const scalar = { type: ['string', 'number', 'boolean'] };
+const modeColumn = (example?: Mode) => Str({ enum: MODES, ...(example ? { examples: [example] } : {}) }) as TUnsafe<Mode>;
 
-export const RuleSchema = Type.Object({
-  class: Str({ examples: ['webhook_rule'] }),
-  id: Str({ examples: ['rul_7a8b9c0d'] }),
-  event_resource: Str({ examples: ['transaction'] }),
-  event_types: strings(['transaction.created']),
-  constraints: Type.Array(Type.Object({
+// Row schemas (server/schemas/common.ts): each table's columns in order (`seq`, the insertion
+// order, is read by no row); a column marked `shown` is in the answer as stored.
+
+/** webhook_rules (009_webhooks.sql). */
+export const RuleRowSchema = Type.Object({
+  id: shown(Str({ examples: ['rul_7a8b9c0d'] })),
+  merchant_id: Str(),
+  env: Env(),
+  event_resource: shown(Str({ examples: ['transaction'] }) as TUnsafe<EventResource>),
+  /** Full event type names; empty means every type of the resource. */
+  event_types: shown(strings(['transaction.created'])),
+  constraints: shown(Type.Unsafe<Constraint[]>(Type.Array(Type.Object({
     field: Str({ examples: ['amount_settled'] }),
     operator: Str({ examples: ['gte'] }),
-    value: Type.Unsafe<string | number | boolean | (string | number | boolean)[]>({ anyOf: [scalar, { type: 'array', items: scalar }], examples: [1000] }),
-  })),
-  strategies: strings(['str_1e2f3a4b']),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
+    value: Type.Unsafe({ anyOf: [scalar, { type: 'array', items: scalar }], examples: [1000] }),
+  })))),
+  created_at: shown(At()),
+  updated_at: shown(At()),
+});
+export type RuleRow = Static<typeof RuleRowSchema>;
+export const RULE_COLUMNS = columnsOf(RuleRowSchema);
+/** A rule as read: its row and the ids of its related strategies, oldest relation first. */
+export type Rule = RuleRow & { strategies: string[] };
+
+export const RuleSchema = Type.Object({
+  class: Str({ examples: ['webhook_rule'] }), ...shownOf(RuleRowSchema), strategies: strings(['str_1e2f3a4b']),
 });
 export type RuleOut = Static<typeof RuleSchema>;
-export function presentRule(r: RuleRow): RuleOut {
-  return {
-    class: 'webhook_rule',
-    id: r.id,
-    event_resource: r.event_resource,
-    event_types: r.event_types,
-    constraints: r.constraints as RuleOut['constraints'],
-    strategies: r.strategies,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-  };
+const RULE_SHOWN = shownKeys(RuleRowSchema);
+export function presentRule(r: Rule): RuleOut {
+  const out = { class: 'webhook_rule' } as RuleOut;
+  for (const k of RULE_SHOWN) (out as Record<string, unknown>)[k] = r[k];
+  out.strategies = r.strategies;
+  return out;
 }
+
+/** webhook_strategies (009_webhooks.sql): the target of its mode, the other two null. */
+export const StrategyRowSchema = Type.Object({
+  id: shown(Str({ examples: ['str_1e2f3a4b'] })),
+  merchant_id: Str(),
+  env: Env(),
+  mode: shown(modeColumn('webhook')),
+  url: shown(NStr({ examples: ['https://shop.example.com/hooks'] })),
+  email_address: shown(NStr({ examples: [null] })),
+  phone_number: shown(NStr({ examples: [null] })),
+  created_at: shown(At()),
+  updated_at: shown(At()),
+});
+export type StrategyRow = Static<typeof StrategyRowSchema>;
+export const STRATEGY_COLUMNS = columnsOf(StrategyRowSchema);
+/** A strategy as read: its row and the ids of the rules it is related to. */
+export type Strategy = StrategyRow & { rules: string[] };
 
 export const StrategySchema = Type.Object({
-  class: Str({ examples: ['webhook_strategy'] }),
-  id: Str({ examples: ['str_1e2f3a4b'] }),
-  mode: Str({ enum: ['webhook', 'email', 'sms'], examples: ['webhook'] }),
-  url: NStr({ examples: ['https://shop.example.com/hooks'] }),
-  email_address: NStr({ examples: [null] }),
-  phone_number: NStr({ examples: [null] }),
-  rules: strings(['rul_7a8b9c0d']),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
+  class: Str({ examples: ['webhook_strategy'] }), ...shownOf(StrategyRowSchema), rules: strings(['rul_7a8b9c0d']),
 });
 export type StrategyOut = Static<typeof StrategySchema>;
-export function presentStrategy(s: StrategyRow): StrategyOut {
-  return {
-    class: 'webhook_strategy',
-    id: s.id,
-    mode: s.mode,
-    url: s.url,
-    email_address: s.email_address,
-    phone_number: s.phone_number,
-    rules: s.rules,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
-  };
+const STRATEGY_SHOWN = shownKeys(StrategyRowSchema);
+export function presentStrategy(s: Strategy): StrategyOut {
+  const out = { class: 'webhook_strategy' } as StrategyOut;
+  for (const k of STRATEGY_SHOWN) (out as Record<string, unknown>)[k] = s[k];
+  out.rules = s.rules;
+  return out;
 }
 
-export const RelationSchema = Type.Object({
-  class: Str({ examples: ['webhook_relation'] }), rule_id: Str({ examples: ['rul_7a8b9c0d'] }), strategy_id: Str({ examples: ['str_1e2f3a4b'] }), created_at: Timestamp(),
+/** webhook_rule_strategies (009_webhooks.sql). */
+export const RelationRowSchema = Type.Object({
+  rule_id: shown(Str({ examples: ['rul_7a8b9c0d'] })),
+  strategy_id: shown(Str({ examples: ['str_1e2f3a4b'] })),
+  merchant_id: Str(),
+  env: Env(),
+  created_at: shown(At()),
 });
+export type RelationRow = Static<typeof RelationRowSchema>;
+export const RELATION_COLUMNS = columnsOf(RelationRowSchema);
+export const RelationSchema = Type.Object({ class: Str({ examples: ['webhook_relation'] }), ...shownOf(RelationRowSchema) });
+const RELATION_SHOWN = shownKeys(RelationRowSchema);
 export function presentRelation(r: RelationRow): Static<typeof RelationSchema> {
-  return { class: 'webhook_relation', rule_id: r.rule_id, strategy_id: r.strategy_id, created_at: r.created_at };
+  const out = { class: 'webhook_relation' } as Static<typeof RelationSchema>;
+  for (const k of RELATION_SHOWN) (out as Record<string, unknown>)[k] = r[k];
+  return out;
 }
 
-/** An event as stored: `data` is the object as the API shows it (already an allow-listed presentation). */
-export const EventSchema = Type.Object({
-  class: Str({ examples: ['event'] }),
-  id: Str({ examples: ['evt_0a1b2c3d'] }),
-  type: Str({ examples: ['transaction.created'] }),
-  resource: Str({ examples: ['transaction'] }),
-  created_at: Timestamp(),
-  dispatched_at: NullableTime(),
-  data: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'The resource as the API shows it.' }),
+/** events (008_events.sql): `data` is the object as the API shows it (already an allow-listed presentation). */
+export const EventRowSchema = Type.Object({
+  id: shown(Str({ examples: ['evt_0a1b2c3d'] })),
+  merchant_id: Str(),
+  env: Env(),
+  resource: shown(Str({ examples: ['transaction'] }) as TUnsafe<EventResource>),
+  type: shown(Str({ examples: ['transaction.created'] })),
+  data: shown(Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'The resource as the API shows it.' })),
+  created_at: shown(At()),
+  dispatched_at: shown(NullableAt()),
 });
+export type EventRow = Static<typeof EventRowSchema>;
+export const EVENT_COLUMNS = columnsOf(EventRowSchema);
+
+export const EventSchema = Type.Object({ class: Str({ examples: ['event'] }), ...shownOf(EventRowSchema) });
 export type EventOut = Static<typeof EventSchema>;
+const EVENT_SHOWN = shownKeys(EventRowSchema);
 export function presentEvent(e: EventRow): EventOut {
-  return { class: 'event', id: e.id, type: e.type, resource: e.resource, created_at: e.created_at, dispatched_at: e.dispatched_at, data: e.data };
+  const out = { class: 'event' } as EventOut;
+  for (const k of EVENT_SHOWN) (out as Record<string, unknown>)[k] = e[k];
+  return out;
 }
+
+/** webhook_deliveries (009_webhooks.sql): the target as it was at dispatch time. */
+export const DeliveryRowSchema = Type.Object({
+  id: shown(Int({ examples: [1] })),
+  merchant_id: Str(),
+  env: Env(),
+  event_id: shown(Str({ examples: ['evt_0a1b2c3d'] })),
+  rule_id: shown(Str({ examples: ['rul_7a8b9c0d'] })),
+  strategy_id: shown(Str({ examples: ['str_1e2f3a4b'] })),
+  mode: shown(modeColumn('webhook')),
+  target: shown(Str({ examples: ['https://shop.example.com/hooks'] })),
+  callback_id: NullableInt(),
+  outbox_id: shown(NullableInt()),
+  created_at: shown(At()),
+});
+export type DeliveryRow = Static<typeof DeliveryRowSchema>;
+export const DELIVERY_COLUMNS = columnsOf(DeliveryRowSchema);
+
+interface Attempt {
+  attempt: number;
+  at: string | Date;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+}
+/** A delivery as read: its row, its event's type and its callback's or outbox message's state. */
+export type Delivery = DeliveryRow & {
+  event_type: string;
+  /** From the callback or the outbox message: pending | sent | failed. */
+  state: 'pending' | 'sent' | 'failed';
+  attempt_count: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  sent_at: Date | null;
+  attempts: Attempt[];
+};
 
 const AttemptSchema = Type.Object({
   attempt: Int({ examples: [1] }), at: Timestamp(), status_code: NullableInt({ examples: [200] }), error: NStr(), duration_ms: NullableInt({ examples: [42] }),
 });
 export const DeliverySchema = Type.Object({
   class: Str({ examples: ['webhook_delivery'] }),
-  id: Int({ examples: [1] }),
-  event_id: Str({ examples: ['evt_0a1b2c3d'] }),
+  ...shownOf(DeliveryRowSchema),
   event_type: Str({ examples: ['transaction.created'] }),
-  rule_id: Str({ examples: ['rul_7a8b9c0d'] }),
-  strategy_id: Str({ examples: ['str_1e2f3a4b'] }),
-  mode: Str({ examples: ['webhook'] }),
-  target: Str({ examples: ['https://shop.example.com/hooks'] }),
   status: Str({ enum: ['pending', 'delivered', 'failed'], examples: ['delivered'] }),
   attempt_count: Int({ examples: [1] }),
   next_attempt_at: NullableTime({ examples: [null] }),
   last_status_code: NullableInt({ examples: [200] }),
   last_error: NStr(),
   delivered_at: NullableTime(),
-  outbox_id: NullableInt(),
-  created_at: Timestamp(),
   attempts: Type.Array(AttemptSchema),
 });
 export type DeliveryOut = Static<typeof DeliverySchema>;
-export function presentDelivery(d: DeliveryRow): DeliveryOut {
+const DELIVERY_SHOWN = shownKeys(DeliveryRowSchema);
+export function presentDelivery(d: Delivery): DeliveryOut {
+  const out = { class: 'webhook_delivery' } as DeliveryOut;
+  for (const k of DELIVERY_SHOWN) (out as Record<string, unknown>)[k] = d[k];
   const status = d.state === 'sent' ? 'delivered' : d.state;
-  return {
-    class: 'webhook_delivery',
-    id: d.id,
-    event_id: d.event_id,
-    event_type: d.event_type,
-    rule_id: d.rule_id,
-    strategy_id: d.strategy_id,
-    mode: d.mode,
-    target: d.target,
-    status,
-    attempt_count: d.attempt_count,
-    next_attempt_at: status === 'pending' ? d.next_attempt_at : null,
-    last_status_code: d.last_status_code,
-    last_error: d.last_error,
-    delivered_at: d.sent_at,
-    outbox_id: d.outbox_id,
-    created_at: d.created_at,
-    attempts: (d.attempts ?? []).map((a) => ({ ...a, at: new Date(a.at).toISOString() })),
-  };
+  out.event_type = d.event_type;
+  out.status = status;
+  out.attempt_count = d.attempt_count;
+  out.next_attempt_at = status === 'pending' ? d.next_attempt_at : null;
+  out.last_status_code = d.last_status_code;
+  out.last_error = d.last_error;
+  out.delivered_at = d.sent_at;
+  out.attempts = (d.attempts ?? []).map((a) => ({ ...a, at: new Date(a.at).toISOString() }));
+  return out;
 }
 
 /** POST /webhooks/strategies/:id/test: what one test request got (domain/events/webhook-test.ts). */

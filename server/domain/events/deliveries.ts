@@ -3,7 +3,7 @@ import type { Page } from '../../lib/validate.js';
 import { E, GatewayError, invalid, MUST } from '../../errors.js';
 import { Scope } from '../merchant/keys.js';
 import { retryOutboxMessage } from './outbox.js';
-import type { Mode } from './strategies.js';
+import { DELIVERY_COLUMNS, type Delivery, type DeliveryRow } from '../../schemas/webhooks.js';
 
 // The deliveries an event's fan-out (dispatch.ts) made: GET /webhooks/deliveries, one, and a retry.
 
@@ -12,42 +12,14 @@ const RETRY_ATTEMPTS = 25;
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
-interface Attempt {
-  attempt: number;
-  at: string | Date;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number | null;
-}
-
-export interface DeliveryRow {
-  id: number;
-  merchant_id: string;
-  env: string;
-  event_id: string;
-  event_type: string;
-  rule_id: string;
-  strategy_id: string;
-  mode: Mode;
-  target: string;
-  callback_id: number | null;
-  outbox_id: number | null;
-  created_at: Date;
-  /** From the callback or the outbox message: pending | sent | failed. */
-  state: 'pending' | 'sent' | 'failed';
-  attempt_count: number;
-  next_attempt_at: Date;
-  last_status_code: number | null;
-  last_error: string | null;
-  sent_at: Date | null;
-  attempts: Attempt[];
-}
+/** A delivery's row (schemas/webhooks.ts DeliveryRowSchema), and the delivery as read with its state. */
+export type { Delivery, DeliveryRow };
 
 /** GET /webhooks/deliveries' filters, as its query table read them (schemas/webhooks.ts DeliveriesQuery). */
 import type { DeliveryFilter } from '../../schemas/webhooks.js';
 export type { DeliveryFilter };
 
-const DELIVERY = `SELECT d.*, e.type AS event_type,
+const DELIVERY = `SELECT ${DELIVERY_COLUMNS.map((c) => `d.${c}`).join(', ')}, e.type AS event_type,
     COALESCE(c.status, o.status) AS state, COALESCE(c.attempts, o.attempts) AS attempt_count,
     COALESCE(c.next_attempt_at, o.next_attempt_at) AS next_attempt_at, c.last_status AS last_status_code,
     COALESCE(c.last_error, o.last_error) AS last_error, COALESCE(c.sent_at, o.sent_at) AS sent_at,
@@ -75,13 +47,13 @@ export async function listDeliveries(q: Queryable, scope: Scope, page: Page, fil
   }
   if (filter.status !== undefined) add('COALESCE(c.status, o.status)', STATES[filter.status]);
   const from = 'webhook_deliveries d LEFT JOIN callbacks c ON c.id = d.callback_id LEFT JOIN outbox o ON o.id = d.outbox_id';
-  return pagedQuery<DeliveryRow>(q, page, `${DELIVERY} WHERE ${where} ORDER BY d.id DESC`, `${from} WHERE ${where}`, params);
+  return pagedQuery<Delivery>(q, page, `${DELIVERY} WHERE ${where} ORDER BY d.id DESC`, `${from} WHERE ${where}`, params);
 }
 
 /** GET /webhooks/deliveries/:id: WEBHOOK02 for an unknown id or another scope's delivery. */
-export async function getDelivery(q: Queryable, scope: Scope, id: string): Promise<DeliveryRow> {
+export async function getDelivery(q: Queryable, scope: Scope, id: string): Promise<Delivery> {
   const [row] = /^\d{1,15}$/.test(id)
-    ? await q.query<DeliveryRow>(`${DELIVERY} WHERE d.id = $1 AND d.merchant_id = $2 AND d.env = $3`, [Number(id), scope.merchantId, scope.env])
+    ? await q.query<Delivery>(`${DELIVERY} WHERE d.id = $1 AND d.merchant_id = $2 AND d.env = $3`, [Number(id), scope.merchantId, scope.env])
     : [];
   if (!row) throw new GatewayError(E.DELIVERY_NOT_FOUND);
   return row;
@@ -91,7 +63,7 @@ export async function getDelivery(q: Queryable, scope: Scope, id: string): Promi
  * POST /webhooks/deliveries/:id/retry: a `failed` delivery is queued again now, with a fresh
  * day of attempts (attempt numbers go on counting); anything else is WEBHOOK03.
  */
-export async function retryDelivery(q: Queryable, scope: Scope, id: string, now: Date): Promise<DeliveryRow> {
+export async function retryDelivery(q: Queryable, scope: Scope, id: string, now: Date): Promise<Delivery> {
   const d = await getDelivery(q, scope, id);
   if (d.state !== 'failed') throw new GatewayError(E.DELIVERY_NOT_FAILED);
   if (d.callback_id !== null) {

@@ -1,10 +1,8 @@
 import { Queryable } from '../../db/index.js';
 import { Constraint, matches } from './constraints.js';
-import type { EventResource, EventRow } from './events.js';
+import { EVENT_COLUMNS, type EventResource, type EventRow, type Mode, type RuleRow } from '../../schemas/webhooks.js';
 import type { Scope } from '../merchant/keys.js';
 import type { OutboxMessage } from './outbox.js';
-import type { RuleRow } from './rules.js';
-import type { Mode } from './strategies.js';
 
 // Fan-out: an event's deliveries are decided when it is recorded, in the transaction that records
 // it (events.ts, withEvent): one delivery per strategy of a matching rule, as the rules and
@@ -170,7 +168,7 @@ export interface DispatchResult extends FanOut {
  */
 export async function dispatchEvents(q: Queryable, now: Date, limit = 100): Promise<DispatchResult> {
   const events = await q.query<EventRow>(
-    'SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+    `SELECT ${EVENT_COLUMNS.join(', ')} FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`, [limit]);
   const result: DispatchResult = { events: events.length, deliveries: 0, webhooks: 0, messages: 0 };
   if (events.length === 0) return result;
   for (const e of events) {

@@ -3,27 +3,10 @@ import type { Page } from '../../lib/validate.js';
 import { E, GatewayError, invalid, MUST } from '../../errors.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { RecordedEvent, Target, deliveryCtes, fanOut, matching } from './dispatch.js';
+import { EVENT_COLUMNS, type EventResource, type EventRow, type EventType } from '../../schemas/webhooks.js';
 
-/**
- * The published event catalogue: `event_resource` of a webhook rule is a key here, and each
- * event type names what happened. Adding an event means adding it here and emitting it.
- * A charge emits one event: `transaction.created` when it settled, `transaction.failed` when it
- * was declined or returned; each refund emits `transaction.refunded` with the updated charge. A
- * live charge whose processor holds it for review emits `transaction.held`, then created or failed
- * once the review ends; a live charge whose outcome is not known yet emits nothing until it is.
- */
-export const EVENT_TYPES = {
-  transaction: ['transaction.created', 'transaction.failed', 'transaction.refunded', 'transaction.held'],
-  customer: ['customer.created', 'customer.updated', 'customer.deleted'],
-  subscription: ['subscription.created', 'subscription.billed', 'subscription.failed', 'subscription.cancelled'],
-  billing: ['billing.succeeded', 'billing.failed', 'billing.retried'],
-  scheduled_transaction: ['scheduled_transaction.billed', 'scheduled_transaction.failed', 'scheduled_transaction.cancelled'],
-  invoice: ['invoice.created', 'invoice.updated', 'invoice.delivered', 'invoice.paid', 'invoice.partially_paid', 'invoice.deleted'],
-  accountupdater: ['accountupdater.received', 'accountupdater.completed'],
-} as const;
-
-export type EventResource = keyof typeof EVENT_TYPES;
-export type EventType = (typeof EVENT_TYPES)[EventResource][number];
+/** The event catalogue (schemas/webhooks.ts): a rule's event_resource is one of its keys. */
+export { EVENT_TYPES, type EventResource, type EventType } from '../../schemas/webhooks.js';
 
 /**
  * Records an event and queues its deliveries (withEvent, dispatch.ts): call it with the transaction's
@@ -122,16 +105,9 @@ export async function withEvent(
 
 // --- reading (GET /events) ---------------------------------------------------------------------
 
-export interface EventRow {
-  id: string;
-  merchant_id: string;
-  env: 'test' | 'live';
-  resource: EventResource;
-  type: string;
-  data: Record<string, unknown>;
-  created_at: Date;
-  dispatched_at: Date | null;
-}
+/** An event as stored (schemas/webhooks.ts EventRowSchema). */
+export type { EventRow };
+const EVENT_SELECT = EVENT_COLUMNS.join(', ');
 
 /** GET /events' filters, as its query table read them (schemas/webhooks.ts EventsQuery). */
 import type { EventFilter } from '../../schemas/webhooks.js';
@@ -153,13 +129,13 @@ export async function listEvents(q: Queryable, scope: Scope, page: Page, filter:
     params.push(v);
     where += ` AND ${f} = $${params.length}`;
   }
-  return pagedQuery<EventRow>(q, page, `SELECT * FROM events WHERE ${where} ORDER BY seq DESC`, `events WHERE ${where}`, params);
+  return pagedQuery<EventRow>(q, page, `SELECT ${EVENT_SELECT} FROM events WHERE ${where} ORDER BY seq DESC`, `events WHERE ${where}`, params);
 }
 
 /** GET /events/:id: EVENT01 for an unknown id or another scope's event. */
 export async function getEvent(q: Queryable, scope: Scope, id: string): Promise<EventRow> {
   const [row] = EVENT_ID.test(id)
-    ? await q.query<EventRow>('SELECT * FROM events WHERE id = $1 AND merchant_id = $2 AND env = $3', [id, scope.merchantId, scope.env])
+    ? await q.query<EventRow>(`SELECT ${EVENT_SELECT} FROM events WHERE id = $1 AND merchant_id = $2 AND env = $3`, [id, scope.merchantId, scope.env])
     : [];
   if (!row) throw new GatewayError(E.EVENT_NOT_FOUND);
   return row;

@@ -2,10 +2,9 @@ import { pagedQuery, Queryable } from '../../db/index.js';
 import type { Page } from '../../lib/validate.js';
 import { E, GatewayError, invalid } from '../../errors.js';
 import { Constraint, parseConstraints } from './constraints.js';
-import { EVENT_TYPES, EventResource } from './events.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { decodeJsonParam } from '../../lib/input.js';
-import type { RuleInput } from '../../schemas/webhooks.js';
+import { EVENT_TYPES, RULE_COLUMNS, type EventResource, type Rule, type RuleInput, type RuleRow } from '../../schemas/webhooks.js';
 
 /** Whether an event satisfies a rule: with the fan-out that applies it (dispatch.ts). */
 export { ruleMatches } from './dispatch.js';
@@ -13,24 +12,12 @@ export { ruleMatches } from './dispatch.js';
 // Webhook rules (spec 4.10): which events of one resource, under which constraints, run the
 // strategies related to the rule. Scoped to merchant and environment like every record.
 
-export interface RuleRow {
-  id: string;
-  merchant_id: string;
-  env: string;
-  event_resource: EventResource;
-  /** Full event type names; empty means every type of the resource. */
-  event_types: string[];
-  constraints: Constraint[];
-  created_at: Date;
-  updated_at: Date;
-  /** Ids of the related strategies, oldest relation first. */
-  strategies: string[];
-}
-
+/** A rule's row (schemas/webhooks.ts RuleRowSchema), and the rule as read with its strategies. */
+export type { Rule, RuleRow };
 
 const RULE_ID = /^rule_[0-9a-f]{16}$/;
 
-const SELECT = `SELECT r.id, r.merchant_id, r.env, r.event_resource, r.event_types, r.constraints, r.created_at, r.updated_at,
+const SELECT = `SELECT ${RULE_COLUMNS.map((c) => `r.${c}`).join(', ')},
   COALESCE((SELECT json_agg(rs.strategy_id ORDER BY rs.created_at, rs.strategy_id) FROM webhook_rule_strategies rs
              WHERE rs.rule_id = r.id), '[]') AS strategies
   FROM webhook_rules r`;
@@ -77,27 +64,27 @@ function readEventTypes(resource: EventResource, v: unknown): string[] {
   return out.sort((a, b) => known.indexOf(a) - known.indexOf(b));
 }
 
-async function findRule(q: Queryable, scope: Scope, id: unknown, lock = false): Promise<RuleRow | null> {
+async function findRule(q: Queryable, scope: Scope, id: unknown, lock = false): Promise<Rule | null> {
   if (typeof id !== 'string' || !RULE_ID.test(id)) return null;
-  const [row] = await q.query<RuleRow>(`${SELECT} WHERE r.id = $1 AND r.merchant_id = $2 AND r.env = $3${lock ? ' FOR UPDATE' : ''}`,
+  const [row] = await q.query<Rule>(`${SELECT} WHERE r.id = $1 AND r.merchant_id = $2 AND r.env = $3${lock ? ' FOR UPDATE' : ''}`,
     [id, scope.merchantId, scope.env]);
   return row ?? null;
 }
 
 /** 100001 for an unknown id, or a rule of another merchant or environment. */
-export async function getRule(q: Queryable, scope: Scope, id: unknown, lock = false): Promise<RuleRow> {
+export async function getRule(q: Queryable, scope: Scope, id: unknown, lock = false): Promise<Rule> {
   const row = await findRule(q, scope, id, lock);
   if (!row) throw new GatewayError(E.RULE_NOT_FOUND);
   return row;
 }
 
 export async function listRules(q: Queryable, scope: Scope, page: Page) {
-  return pagedQuery<RuleRow>(q, page, `${SELECT} WHERE r.merchant_id = $1 AND r.env = $2 ORDER BY r.seq DESC`,
+  return pagedQuery<Rule>(q, page, `${SELECT} WHERE r.merchant_id = $1 AND r.env = $2 ORDER BY r.seq DESC`,
     'webhook_rules WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }
 
 /** POST /webhooks/rules (RuleFields): event_resource required; event_types and constraints optional. */
-export async function createRule(q: Queryable, scope: Scope, input: RuleInput, now: Date): Promise<RuleRow> {
+export async function createRule(q: Queryable, scope: Scope, input: RuleInput, now: Date): Promise<Rule> {
   const resource = readResource(input.event_resource);
   const types = readEventTypes(resource, input.event_types);
   const constraints = parseConstraints(input.constraints);
@@ -114,7 +101,7 @@ export async function createRule(q: Queryable, scope: Scope, input: RuleInput, n
  * PUT /webhooks/rule/:id (and /rules/:id; RuleUpdateFields), the rule found first: the fields given replace the stored ones; absent ones
  * stay. A new event_resource without event_types resets the types to "all of the new resource".
  */
-export async function updateRule(q: Queryable, scope: Scope, id: string, input: RuleInput, now: Date): Promise<RuleRow> {
+export async function updateRule(q: Queryable, scope: Scope, id: string, input: RuleInput, now: Date): Promise<Rule> {
   const rule = await getRule(q, scope, id, true);
   const resource = input.event_resource === undefined ? rule.event_resource : readResource(input.event_resource);
   const types = input.event_types !== undefined

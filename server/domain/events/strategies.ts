@@ -5,33 +5,21 @@ import { Scope, newId } from '../merchant/keys.js';
 import { getRule } from './rules.js';
 import { vetTargetUrl } from '../merchant/target-url.js';
 import { isEmail, normalisePhone, type Page, text } from '../../lib/validate.js';
-import type { StrategyInput } from '../../schemas/webhooks.js';
+import {
+  MODES, RELATION_COLUMNS, STRATEGY_COLUMNS, type Mode, type RelationRow, type Strategy, type StrategyInput, type StrategyRow,
+} from '../../schemas/webhooks.js';
 
 // Webhook strategies (spec 4.10): how a merchant hears about an event. `webhook` POSTs the signed
 // event to a URL; `email` and `sms` queue a message in the notify outbox (the receipts transports).
 
-export const MODES = ['webhook', 'email', 'sms'] as const;
-export type Mode = (typeof MODES)[number];
-
-export interface StrategyRow {
-  id: string;
-  merchant_id: string;
-  env: string;
-  mode: Mode;
-  url: string | null;
-  email_address: string | null;
-  phone_number: string | null;
-  created_at: Date;
-  updated_at: Date;
-  /** Ids of the rules this strategy is related to. */
-  rules: string[];
-}
-
+export { MODES, type Mode };
+/** A strategy's row (schemas/webhooks.ts StrategyRowSchema), and the strategy as read with its rules. */
+export type { Strategy, StrategyRow };
 
 const STRATEGY_ID = /^strat_[0-9a-f]{16}$/;
 const MAX_URL = 2048;
 
-const SELECT = `SELECT s.id, s.merchant_id, s.env, s.mode, s.url, s.email_address, s.phone_number, s.created_at, s.updated_at,
+const SELECT = `SELECT ${STRATEGY_COLUMNS.map((c) => `s.${c}`).join(', ')},
   COALESCE((SELECT json_agg(rs.rule_id ORDER BY rs.created_at, rs.rule_id) FROM webhook_rule_strategies rs
              WHERE rs.strategy_id = s.id), '[]') AS rules
   FROM webhook_strategies s`;
@@ -91,22 +79,22 @@ function readTarget(scope: Scope, mode: Mode, input: StrategyInput): Pick<Strate
   return out;
 }
 
-async function findStrategy(q: Queryable, scope: Scope, id: unknown, lock = false): Promise<StrategyRow | null> {
+async function findStrategy(q: Queryable, scope: Scope, id: unknown, lock = false): Promise<Strategy | null> {
   if (typeof id !== 'string' || !STRATEGY_ID.test(id.trim())) return null;
-  const [row] = await q.query<StrategyRow>(`${SELECT} WHERE s.id = $1 AND s.merchant_id = $2 AND s.env = $3${lock ? ' FOR UPDATE' : ''}`,
+  const [row] = await q.query<Strategy>(`${SELECT} WHERE s.id = $1 AND s.merchant_id = $2 AND s.env = $3${lock ? ' FOR UPDATE' : ''}`,
     [id.trim(), scope.merchantId, scope.env]);
   return row ?? null;
 }
 
 /** 200007 for an unknown id, or a strategy of another merchant or environment. */
-export async function getStrategy(q: Queryable, scope: Scope, id: unknown, lock = false): Promise<StrategyRow> {
+export async function getStrategy(q: Queryable, scope: Scope, id: unknown, lock = false): Promise<Strategy> {
   const row = await findStrategy(q, scope, id, lock);
   if (!row) throw new GatewayError(E.STRATEGY_NOT_FOUND);
   return row;
 }
 
 export async function listStrategies(q: Queryable, scope: Scope, page: Page) {
-  return pagedQuery<StrategyRow>(q, page, `${SELECT} WHERE s.merchant_id = $1 AND s.env = $2 ORDER BY s.seq DESC`,
+  return pagedQuery<Strategy>(q, page, `${SELECT} WHERE s.merchant_id = $1 AND s.env = $2 ORDER BY s.seq DESC`,
     'webhook_strategies WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }
 
@@ -128,7 +116,7 @@ export async function vetStrategy(q: Queryable, scope: Scope, input: StrategyInp
 }
 
 /** POST /webhooks/strategies: `mode` and its target (url, email_address or phone_number); the caller has run vetStrategy. */
-export async function createStrategy(q: Queryable, scope: Scope, input: StrategyInput, now: Date): Promise<StrategyRow> {
+export async function createStrategy(q: Queryable, scope: Scope, input: StrategyInput, now: Date): Promise<Strategy> {
   const mode = readMode(input.mode);
   const t = readTarget(scope, mode, input);
   const id = `strat_${newId(8)}`;
@@ -145,7 +133,7 @@ export async function createStrategy(q: Queryable, scope: Scope, input: Strategy
  * body when given, else kept when the mode is unchanged, else required. Other modes' targets clear.
  * The caller has run vetStrategy with the id.
  */
-export async function updateStrategy(q: Queryable, scope: Scope, id: string, input: StrategyInput, now: Date): Promise<StrategyRow> {
+export async function updateStrategy(q: Queryable, scope: Scope, id: string, input: StrategyInput, now: Date): Promise<Strategy> {
   const s = await getStrategy(q, scope, id, true);
   const mode = input.mode === undefined ? s.mode : readMode(input.mode);
   const given = mode === 'webhook' ? input.url : mode === 'email' ? input.email_address ?? input.email : input.phone_number ?? input.phone;
@@ -168,11 +156,8 @@ export async function deleteStrategy(q: Queryable, scope: Scope, id: string): Pr
 
 // --- relations -----------------------------------------------------------------------------------
 
-export interface RelationRow {
-  rule_id: string;
-  strategy_id: string;
-  created_at: Date;
-}
+/** A rule-strategy relation (schemas/webhooks.ts RelationRowSchema). */
+export type { RelationRow };
 
 /**
  * POST /webhooks/rules/:rule_id/strategies {strategy_id}: 100001 / 200007 for either side unknown
@@ -187,7 +172,7 @@ export async function relate(q: Queryable, scope: Scope, ruleId: string, strateg
      VALUES ($1, $2, $3, $4, $5) ON CONFLICT (rule_id, strategy_id) DO NOTHING`,
     [rule.id, strategy.id, scope.merchantId, scope.env, now],
   );
-  const [row] = await q.query<RelationRow>('SELECT rule_id, strategy_id, created_at FROM webhook_rule_strategies WHERE rule_id = $1 AND strategy_id = $2',
+  const [row] = await q.query<RelationRow>(`SELECT ${RELATION_COLUMNS.join(', ')} FROM webhook_rule_strategies WHERE rule_id = $1 AND strategy_id = $2`,
     [rule.id, strategy.id]);
   return row;
 }

@@ -1,0 +1,47 @@
+// Row schemas of the events area, receipts, templates and settings (server/schemas/common.ts, row
+// schemas): each names exactly its table's columns, on PGlite and PostgreSQL (the pattern of
+// row-schemas.test.ts), and its answer shows the shown columns and never the internal ones.
+import { describe, it } from 'vitest';
+import { expect, test } from '../../fixtures.js';
+import { shownKeys } from '../../../server/schemas/common.js';
+import {
+  DELIVERY_COLUMNS, DeliveryRowSchema, DeliverySchema, EVENT_COLUMNS, EventRowSchema, EventSchema, RELATION_COLUMNS, RULE_COLUMNS,
+  RelationRowSchema, RelationSchema, RuleRowSchema, RuleSchema, STRATEGY_COLUMNS, StrategyRowSchema, StrategySchema,
+} from '../../../server/schemas/webhooks.js';
+
+/** Row schemas and their tables; `seq` (the insertion order, an identity) is read by no row. */
+const ROWS = [
+  { table: 'events', columns: EVENT_COLUMNS as readonly string[] },
+  { table: 'webhook_rules', columns: RULE_COLUMNS as readonly string[] },
+  { table: 'webhook_strategies', columns: STRATEGY_COLUMNS as readonly string[] },
+  { table: 'webhook_rule_strategies', columns: RELATION_COLUMNS as readonly string[] },
+  { table: 'webhook_deliveries', columns: DELIVERY_COLUMNS as readonly string[] },
+];
+
+for (const { table, columns } of ROWS) {
+  test(`${table}: the row schema names exactly the table's columns`, async ({ gateway: gw }) => {
+    const rows = await gw.db.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND table_schema = current_schema()`, [table]);
+    const inDb = rows.map((r) => r.column_name).filter((c) => c !== 'seq').sort();
+    expect(inDb.length).toBeGreaterThan(4);
+    expect([...columns].sort()).toEqual(inDb);
+  });
+}
+
+describe('answers', () => {
+  const cases = [
+    { name: 'event', row: EventRowSchema, answer: EventSchema, hidden: ['merchant_id', 'env'] },
+    { name: 'rule', row: RuleRowSchema, answer: RuleSchema, hidden: ['merchant_id', 'env'] },
+    { name: 'strategy', row: StrategyRowSchema, answer: StrategySchema, hidden: ['merchant_id', 'env'] },
+    { name: 'relation', row: RelationRowSchema, answer: RelationSchema, hidden: ['merchant_id', 'env'] },
+    { name: 'delivery', row: DeliveryRowSchema, answer: DeliverySchema, hidden: ['merchant_id', 'env', 'callback_id'] },
+  ];
+  for (const { name, row, answer, hidden } of cases) {
+    it(`a ${name} answers with every shown column and never with the internal ones`, () => {
+      const fields = Object.keys(answer.properties);
+      for (const c of shownKeys(row)) expect(fields).toContain(c);
+      for (const c of hidden) expect(fields).not.toContain(c);
+      expect(answer.required).toEqual(fields);
+    });
+  }
+});
