@@ -1,64 +1,73 @@
 // A billing (spec 2.8): one run of a subscription.
-import type { BillingRow } from '../domain/billing/billing-record.js';
 import { E, GatewayError, invalid } from '../errors.js';
 import { isScalar, text as readText } from '../lib/validate.js';
-import { Int, NullableInt, NullableStr as NStr, Str, Type, type Static } from './common.js';
+import {
+  At, Env, Int, Metadata, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+} from './common.js';
 import { type Input, custom, fields, pageFields, text } from './fields.js';
 
 const time = (example = '2026-01-15 12:00:00') => Str({ description: 'UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1).', examples: [example] });
 
+export type BillingStatus = 'pending' | 'success' | 'failed' | 'retried';
+
+/**
+ * The stored row (007_recurring.sql), its columns in order: its type (BillingRow), its column list
+ * (BILLING_COLUMNS: every statement reading a whole billing names them) and, marked `shown`, the
+ * columns the answer shows as stored (spec 2.8). Its timestamps and metadata are shown as text
+ * (BillingSchema below); env stays inside the gateway.
+ */
+export const BillingRowSchema = Type.Object({
+  id: shown(Int({ examples: [1] })),
+  merchant_id: shown(Str()),
+  env: Env(),
+  plan_id: shown(Int({ examples: [1] })),
+  subscription_id: shown(Int({ examples: [1] })),
+  sequence: shown(Int({ examples: [1] })),
+  customer_id: shown(Str({ examples: ['cus_1a2b3c4d'] })),
+  transaction_id: shown(Str({ examples: ['f1a0b2c3d4e5f6a7'] })),
+  transaction_status: shown(Str({ examples: ['SETTLED'] })),
+  amount: shown(Int({ examples: [1999] })),
+  customer_display_name: shown(Str({ examples: ['Ada Lovelace'] })),
+  metadata: Metadata(),
+  status: shown(Str({
+    enum: ['pending', 'success', 'failed', 'retried'], description: 'pending: a live charge whose outcome is not recorded yet.', examples: ['success'],
+  }) as TUnsafe<BillingStatus>),
+  parent_id: shown(NullableInt({ description: 'The failed billing this one retried.' })),
+  scheduled_for: At(),
+  error_code: shown(NStr()),
+  error_message: shown(NStr()),
+  created_at: At(),
+  updated_at: At(),
+});
+export type BillingRow = Static<typeof BillingRowSchema>;
+export const BILLING_COLUMNS = columnsOf(BillingRowSchema);
+
 /** Spec 2.8: timestamps are `YYYY-MM-DD HH:MM:SS` strings and metadata a JSON-encoded string. */
 export const BillingSchema = Type.Object({
   class: Str({ examples: ['billing'] }),
-  id: Int({ examples: [1] }),
-  plan_id: Int({ examples: [1] }),
-  subscription_id: Int({ examples: [1] }),
-  merchant_id: Str(),
-  customer_id: Str({ examples: ['cus_1a2b3c4d'] }),
-  transaction_id: Str({ examples: ['f1a0b2c3d4e5f6a7'] }),
-  transaction_status: Str({ examples: ['SETTLED'] }),
-  amount: Int({ examples: [1999] }),
-  customer_display_name: Str({ examples: ['Ada Lovelace'] }),
+  ...shownOf(BillingRowSchema),
   metadata: Str({ description: 'JSON-encoded.', examples: ['{}'] }),
   created_at: time(),
   updated_at: time(),
-  status: Str({ enum: ['pending', 'success', 'failed', 'retried'], description: 'pending: a live charge whose outcome is not recorded yet.', examples: ['success'] }),
-  parent_id: NullableInt({ description: 'The failed billing this one retried.' }),
-  sequence: Int({ examples: [1] }),
   scheduled_for: time(),
-  error_code: NStr(),
-  error_message: NStr(),
 });
 export type BillingOut = Static<typeof BillingSchema>;
+const SHOWN = shownKeys(BillingRowSchema);
 
 /** Spec 2.1: billing timestamps are space-separated, `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function billingTime(d: Date): string {
   return new Date(d).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** Spec 2.8, plus class, sequence, scheduled_for and the error of a failed run. */
+/** Spec 2.8, plus class, sequence, scheduled_for and the error of a failed run: the shown columns as stored, the times and metadata as text. */
 export function presentBilling(b: BillingRow): BillingOut {
-  return {
-    class: 'billing',
-    id: b.id,
-    plan_id: b.plan_id,
-    subscription_id: b.subscription_id,
-    merchant_id: b.merchant_id,
-    customer_id: b.customer_id,
-    transaction_id: b.transaction_id,
-    transaction_status: b.transaction_status,
-    amount: b.amount,
-    customer_display_name: b.customer_display_name,
-    metadata: JSON.stringify(b.metadata ?? {}),
-    created_at: billingTime(b.created_at),
-    updated_at: billingTime(b.updated_at),
-    status: b.status,
-    parent_id: b.parent_id,
-    sequence: b.sequence,
-    scheduled_for: billingTime(b.scheduled_for),
-    error_code: b.error_code,
-    error_message: b.error_message,
-  };
+  const out = { class: 'billing' } as BillingOut;
+  for (const k of SHOWN) (out as Record<string, unknown>)[k] = b[k];
+  out.metadata = JSON.stringify(b.metadata ?? {});
+  out.created_at = billingTime(b.created_at);
+  out.updated_at = billingTime(b.updated_at);
+  out.scheduled_for = billingTime(b.scheduled_for);
+  return out;
 }
 
 /** An integer id from a path, a query or a body; anything else can name no record. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import { pagedQuery, Queryable } from '../../db/index.js';
 import { E, GatewayError } from '../../errors.js';
 import type { Connector, SaleRequest } from '../../processor/processor.js';
-import { BillingRow } from './billing-record.js';
+import { BILLING_COLUMNS, BillingRow } from './billing-record.js';
 import { type BillingsFilter, presentBilling } from '../../schemas/billings.js';
 import { presentSubscription } from '../../schemas/subscriptions.js';
 import type { ChargeInput } from '../payments/charge-input.js';
@@ -15,6 +15,9 @@ import { getSettings } from '../merchant/settings.js';
 import { SUB, SubscriptionRow, dueAtRun } from './subscriptions.js';
 import type { Transaction } from '../payments/transactions.js';
 import { isEmail, type Page, text } from '../../lib/validate.js';
+
+/** Every column of a billing, named (no `*`: a statement's columns do not change under it). */
+const BILLING = BILLING_COLUMNS.join(', ');
 
 /**
  * What a run of recurring work needs inside its transaction: the vault for stored numbers, the
@@ -112,7 +115,7 @@ async function insertBilling(q: Queryable, b: NewBilling): Promise<BillingRow> {
     `INSERT INTO billings (merchant_id, env, plan_id, subscription_id, sequence, customer_id, transaction_id,
        transaction_status, amount, customer_display_name, metadata, status, parent_id, scheduled_for,
        error_code, error_message, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17) RETURNING *`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17) RETURNING ${BILLING}`,
     [
       scope.merchantId, scope.env, b.sub.plan_id, b.sub.number, b.sequence, b.sub.customer_id,
       // No charge could be made: the billing still gets a transaction id (reserved, naming no
@@ -204,7 +207,7 @@ export async function retryBilling(
   q: Queryable, deps: RecurringDeps, scope: Scope, transactionId: string, now: Date,
 ): Promise<RunResult> {
   const [failed] = await q.query<BillingRow>(
-    'SELECT * FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 FOR UPDATE',
+    `SELECT ${BILLING} FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 FOR UPDATE`,
     [scope.merchantId, scope.env, transactionId],
   );
   if (!failed) throw new GatewayError(E.BILLING_TXN_NOT_FOUND);
@@ -224,7 +227,7 @@ export async function retryBilling(
     sub, sequence: failed.sequence, parentId: failed.id, scheduledFor: failed.scheduled_for, amount: sub.amount,
     outcome: { txn, error: null }, now,
   });
-  const [retried] = await q.query<BillingRow>("UPDATE billings SET status = 'retried', updated_at = $2 WHERE id = $1 RETURNING *", [failed.id, now]);
+  const [retried] = await q.query<BillingRow>(`UPDATE billings SET status = 'retried', updated_at = $2 WHERE id = $1 RETURNING ${BILLING}`, [failed.id, now]);
   await emitEvent(q, scope, 'billing.retried', presentBilling(retried), now);
   if (pending) return { billing, txn, callback: false, pending: { connector, sale: pending } };
   await enqueueCallback(q, plan.callback_url, billing, deps.clock.now());
@@ -240,7 +243,7 @@ export async function retryBilling(
 export async function resolveBilling(q: Queryable, txn: Transaction, now: Date): Promise<void> {
   const [billing] = await q.query<BillingRow>(
     `UPDATE billings SET status = $4, transaction_status = $5, error_code = $6, error_message = $7, updated_at = $8
-      WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 AND status = 'pending' RETURNING *`,
+      WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3 AND status = 'pending' RETURNING ${BILLING}`,
     [txn.merchant_id, txn.env, txn.id, billingStatus(txn), transactionStatus(txn), txn.error_code, txn.error_message, now],
   );
   if (!billing) return;
@@ -259,7 +262,7 @@ export async function resolveBilling(q: Queryable, txn: Transaction, now: Date):
 /** GET /billings/:id — the id is the billing's transaction_id (11000 when this merchant environment has none). */
 export async function getBillingByTransaction(q: Queryable, scope: Scope, transactionId: string): Promise<BillingRow> {
   const [row] = await q.query<BillingRow>(
-    'SELECT * FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3',
+    `SELECT ${BILLING} FROM billings WHERE merchant_id = $1 AND env = $2 AND transaction_id = $3`,
     [scope.merchantId, scope.env, transactionId],
   );
   if (!row) throw new GatewayError(E.BILLING_NOT_FOUND);
@@ -275,5 +278,5 @@ export async function listBillings(q: Queryable, scope: Scope, filter: BillingsF
     params.push(filter[col]);
     where += ` AND ${col} = $${params.length}`;
   }
-  return pagedQuery<BillingRow>(q, page, `SELECT * FROM billings WHERE ${where} ORDER BY id DESC`, `billings WHERE ${where}`, params);
+  return pagedQuery<BillingRow>(q, page, `SELECT ${BILLING} FROM billings WHERE ${where} ORDER BY id DESC`, `billings WHERE ${where}`, params);
 }

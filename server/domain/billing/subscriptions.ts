@@ -1,6 +1,6 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
 import { E, GatewayError, invalid } from '../../errors.js';
-import { BillingRow } from './billing-record.js';
+import { BILLING_COLUMNS, type BillingRow } from './billing-record.js';
 import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js';
 import { findChargeableMethod } from '../instruments/customers.js';
 import type { Scope } from '../merchant/keys.js';
@@ -221,7 +221,7 @@ export type SubscriptionView = SubscriptionRow & { last_billing: BillingRow | nu
 export async function withLastBillings(q: Queryable, rows: SubscriptionRow[]): Promise<SubscriptionView[]> {
   if (rows.length === 0) return [];
   const billings = await q.query<BillingRow>(
-    `SELECT DISTINCT ON (subscription_id) * FROM billings
+    `SELECT DISTINCT ON (subscription_id) ${BILLING_COLUMNS.join(', ')} FROM billings
       WHERE subscription_id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint)
       ORDER BY subscription_id, id DESC`,
     [JSON.stringify(rows.map((r) => r.number))],

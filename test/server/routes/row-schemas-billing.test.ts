@@ -5,10 +5,12 @@ import { describe, it } from 'vitest';
 import { expect, test } from '../../fixtures.js';
 import { shownKeys } from '../../../server/schemas/common.js';
 import { PLAN_COLUMNS, PlanRowSchema, PlanSchema } from '../../../server/schemas/plans.js';
+import { BILLING_COLUMNS, BillingRowSchema, BillingSchema } from '../../../server/schemas/billings.js';
 
 /** Row schemas and their tables; `seq` (the insertion order, an identity) is read by no row. */
 const ROWS = [
   { table: 'plans', columns: PLAN_COLUMNS as readonly string[] },
+  { table: 'billings', columns: BILLING_COLUMNS as readonly string[] },
 ];
 
 for (const { table, columns } of ROWS) {
@@ -24,6 +26,7 @@ for (const { table, columns } of ROWS) {
 /** Each answer, the row it shows, and the columns that must never leave the gateway. */
 const ANSWERS = [
   { name: 'plan', answer: PlanSchema, row: PlanRowSchema, hidden: ['merchant_id', 'env', 'deleted_at'] },
+  { name: 'billing', answer: BillingSchema, row: BillingRowSchema, hidden: ['env'] },
 ];
 
 describe('billing and invoice answers', () => {
