@@ -1,6 +1,6 @@
 // A token (spec 2.3): what the tokenizer answers, and what it reads.
 import {
-  At, Bool, Env, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+  At, Bool, Env, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { type Input, fields, raw, scalar } from './fields.js';
 
@@ -36,7 +36,7 @@ export const TokenRowSchema = Type.Object({
 });
 export type TokenRow = Static<typeof TokenRowSchema>;
 export const TOKEN_COLUMNS = columnsOf(TokenRowSchema);
-const SHOWN = shownKeys(TokenRowSchema);
+const PICK = shownPicker(TokenRowSchema, { class: 'token' });
 
 /** The allow-list of a token: never a number, a CVV or an account number. */
 const tokenProperties = { class: Str({ examples: ['token'] }), ...shownOf(TokenRowSchema), used: Bool({ examples: [false] }) };
@@ -52,8 +52,7 @@ export type CreatedTokenOut = Static<typeof CreatedTokenSchema>;
 export function presentToken(t: TokenRow, opts: { withBin: true }): CreatedTokenOut;
 export function presentToken(t: TokenRow, opts: { withBin: false }): TokenOut;
 export function presentToken(t: TokenRow, opts: { withBin: boolean }): TokenOut | CreatedTokenOut {
-  const token = { class: 'token' } as TokenOut;
-  for (const k of SHOWN) (token as Record<string, unknown>)[k] = t[k];
+  const token = PICK(t) as TokenOut;
   token.used = t.used_at !== null;
   // Object.assign, not `{ ...token, bin_brand, ... }`: that spread is V8's slow path, ~18 us against 0.3 (issue 20).
   return opts.withBin ? Object.assign(token, { bin_brand: t.bin_brand, bin_type: t.bin_type, bin_level: t.bin_level }) : token;

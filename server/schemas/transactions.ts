@@ -2,7 +2,7 @@
 import { E, GatewayError } from '../errors.js';
 import {
   At, Bool, Env, Int, Metadata, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe,
-  columnsOf, shown, shownKeys, shownOf,
+  columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { MAX_TEXT } from './tokens.js';
 import { type Amount, type Input, amount, bool, email, fields, metadata, optionalAmount, pageFields, sentText, text } from './fields.js';
@@ -103,7 +103,7 @@ export const TransactionSchema = Type.Object({
   })], { description: 'Live charges: what the processor said (null in test mode).' }),
 });
 export type TransactionOut = Static<typeof TransactionSchema>;
-const SHOWN = shownKeys(TransactionRowSchema);
+const PICK = shownPicker(TransactionRowSchema, { class: 'transaction' });
 
 function presentProcessor(p: Record<string, string | null> | null | undefined) {
   if (!p) return null;
@@ -115,8 +115,7 @@ function presentProcessor(p: Record<string, string | null> | null | undefined) {
 
 /** The wire form of spec 2.2: the shown columns as stored, and what is made of the rest. */
 export function presentTransaction(t: Transaction): TransactionOut {
-  const out = { class: 'transaction' } as TransactionOut;
-  for (const k of SHOWN) (out as Record<string, unknown>)[k] = t[k] ?? null;
+  const out = PICK(t) as TransactionOut;
   out.metadata = t.metadata ?? {};
   out.card_type = t.card_type ?? '';
   out.card_number = t.card_number ?? '';
