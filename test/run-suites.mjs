@@ -6,7 +6,8 @@
 //
 //   node test/run-suites.mjs              lint, build, typecheck and every suite, in the lanes below
 //   TEST_LANES=1 node test/run-suites.mjs one after another (a loaded machine, a bisect)
-//   node test/run-suites.mjs api e2e      only these, in the same lanes (no build: dist/ as it is)
+//   node test/run-suites.mjs api e2e      only these, in the same lanes (no build: dist/ as it is;
+//                                         name build, lint or typecheck to run them too)
 //
 // The build is a step of a lane, not a stage before the lanes: the lint, the dashboard's typecheck
 // and the unit suite need no dist/ and run beside it; a suite that runs the built code (API: the
@@ -39,11 +40,8 @@ const NEEDS = { api: ['build'], proof: ['build'], e2e: ['build'], qa: ['build'] 
 const LANES = [['lint', 'typecheck', 'unit', 'api', 'qa'], ['build', 'proof', 'e2e']];
 /** TEST_LANES=1: the order `npm test` had before the build became a lane's step. */
 const SERIAL = ['lint', 'build', 'typecheck', 'unit', 'api', 'proof', 'e2e', 'qa'];
-/** What `node test/run-suites.mjs` with no names runs; naming suites runs only those. */
-const SUITES = ['unit', 'api', 'proof', 'e2e', 'qa'];
-
 const wanted = process.argv.slice(2);
-for (const name of wanted) if (!SUITES.includes(name)) throw new Error(`unknown suite "${name}" (one of ${SUITES.join(', ')})`);
+for (const name of wanted) if (!(name in STEPS)) throw new Error(`unknown suite or step "${name}" (one of ${Object.keys(STEPS).join(', ')})`);
 const pick = (lane) => lane.filter((s) => (wanted.length === 0 ? true : wanted.includes(s)));
 const lanes = (process.env.TEST_LANES === '1' ? [pick(SERIAL)] : LANES.map(pick)).filter((lane) => lane.length > 0);
 const planned = new Set(lanes.flat());
