@@ -1,55 +1,67 @@
 // The outbox (ours): every email and SMS Tessera has queued, with its delivery state.
-import type { OutboxRow, OutboxStatus } from '../domain/events/outbox.js';
 import { invalid } from '../errors.js';
-import { Int, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
+import {
+  At, Env, Int, Metadata, NullableAt, NullableStr as NStr, NullableTime, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+} from './common.js';
 import { custom, fields, pageFields } from './fields.js';
 
-/** domain/events/outbox.ts OUTBOX_STATUSES (schemas import domain types only). */
-const STATUSES = ['pending', 'sent', 'failed', 'captured'] satisfies OutboxStatus[];
+/** A message's states: pending, then sent, failed or captured (a test-mode message never sent). */
+export const OUTBOX_STATUSES = ['pending', 'sent', 'failed', 'captured'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+const STATUSES = OUTBOX_STATUSES;
+export const MESSAGE_KINDS = ['email', 'sms'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+/**
+ * outbox (004_receipts.sql, 028_outbox_captured.sql): a queued message, its payload (to, subject,
+ * text, html, from_name) shown field by field; a column marked `shown` is in the answer as stored.
+ */
+export const OutboxRowSchema = Type.Object({
+  id: shown(Int({ examples: [1] })),
+  merchant_id: Str(),
+  env: Env(),
+  kind: shown(Str({ enum: MESSAGE_KINDS, examples: ['email'] }) as TUnsafe<MessageKind>),
+  source: shown(NStr({ examples: ['receipt:1'] })),
+  payload: Metadata(),
+  status: shown(Str({
+    enum: STATUSES, examples: ['pending'],
+    description: 'captured: a test-mode message kept here and never sent (TESSERA_TEST_DELIVERY_TO names the test recipients that are sent to).',
+  }) as TUnsafe<OutboxStatus>),
+  attempts: shown(Int({ examples: [0] })),
+  next_attempt_at: At(),
+  last_error: shown(NStr()),
+  created_at: shown(At()),
+  sent_at: shown(NullableAt({ examples: [null] })),
+});
+export type OutboxRow = Static<typeof OutboxRowSchema>;
+export const OUTBOX_COLUMNS = columnsOf(OutboxRowSchema);
+const SHOWN = shownKeys(OutboxRowSchema);
 
 /** A queued email or SMS as the merchant (and QA) may read it: never more than the message itself. */
 export const OutboxSchema = Type.Object({
   class: Str({ examples: ['outbox_message'] }),
-  id: Int({ examples: [1] }),
-  kind: Str({ enum: ['email', 'sms'], examples: ['email'] }),
-  status: Str({
-    enum: STATUSES, examples: ['pending'],
-    description: 'captured: a test-mode message kept here and never sent (TESSERA_TEST_DELIVERY_TO names the test recipients that are sent to).',
-  }),
-  source: NStr({ examples: ['receipt:1'] }),
+  ...shownOf(OutboxRowSchema),
   to: Str({ examples: ['ada@example.com'] }),
   subject: NStr({ examples: ['Your receipt'] }),
   text: Str({ examples: ['Thank you for your payment of $19.99.'] }),
   html: NStr(),
   from_name: NStr(),
-  attempts: Int({ examples: [0] }),
-  last_error: NStr(),
   next_attempt_at: NullableTime(),
-  created_at: Timestamp(),
-  sent_at: NullableTime({ examples: [null] }),
 });
 export type OutboxOut = Static<typeof OutboxSchema>;
 
 /** Wire form; timestamps as ms + Z like every record but receipts. */
 export function presentOutbox(r: OutboxRow): OutboxOut {
+  const out = { class: 'outbox_message' } as OutboxOut;
+  for (const k of SHOWN) (out as Record<string, unknown>)[k] = r[k];
   const p = r.payload as Record<string, string | undefined>;
-  return {
-    class: 'outbox_message',
-    id: r.id,
-    kind: r.kind,
-    status: r.status,
-    source: r.source,
-    to: p.to as string,
-    subject: p.subject ?? null,
-    text: p.text as string,
-    html: p.html ?? null,
-    from_name: p.from_name ?? null,
-    attempts: r.attempts,
-    last_error: r.last_error,
-    next_attempt_at: r.status === 'pending' ? r.next_attempt_at : null,
-    created_at: r.created_at,
-    sent_at: r.sent_at,
-  };
+  out.to = p.to as string;
+  out.subject = p.subject ?? null;
+  out.text = p.text as string;
+  out.html = p.html ?? null;
+  out.from_name = p.from_name ?? null;
+  out.next_attempt_at = r.status === 'pending' ? r.next_attempt_at : null;
+  return out;
 }
 
 /** A filter compared exactly as sent: absent or empty is none; anything else than `values` REQ01 naming them. */
@@ -64,7 +76,7 @@ const exactly = <V extends string>(description: string, values: readonly V[]) =>
 export const OutboxQuery = fields({
   ...pageFields(),
   status: exactly('Only messages in this state.', STATUSES),
-  kind: exactly('email or sms.', ['email', 'sms'] as const),
+  kind: exactly('email or sms.', MESSAGE_KINDS),
   source: custom('Only messages about this record, e.g. receipt:1 or invoice:inv_…', { type: 'string' },
     (v) => (typeof v === 'string' && v !== '' ? v : undefined)),
 });

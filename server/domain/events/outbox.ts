@@ -2,6 +2,7 @@ import { pagedQuery, Queryable } from '../../db/index.js';
 import type { Page } from '../../lib/validate.js';
 import { E, GatewayError } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
+import { OUTBOX_COLUMNS, OUTBOX_STATUSES, type MessageKind, type OutboxRow, type OutboxStatus } from '../../schemas/outbox.js';
 
 // The durable outbox: whatever sends email or SMS (receipts now, webhook strategies and invoices
 // later) writes a row with enqueue() inside its own database transaction, and a worker
@@ -28,25 +29,9 @@ export interface SmsMessage {
 }
 
 export type OutboxMessage = EmailMessage | SmsMessage;
-export type MessageKind = OutboxMessage['kind'];
-
-export const OUTBOX_STATUSES = ['pending', 'sent', 'failed', 'captured'] as const;
-export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
-
-export interface OutboxRow {
-  id: number;
-  merchant_id: string;
-  env: string;
-  kind: MessageKind;
-  source: string | null;
-  payload: Record<string, unknown>;
-  status: OutboxStatus;
-  attempts: number;
-  next_attempt_at: Date;
-  last_error: string | null;
-  created_at: Date;
-  sent_at: Date | null;
-}
+/** The kinds and states of a message, and its row (schemas/outbox.ts OutboxRowSchema). */
+export { OUTBOX_STATUSES, type MessageKind, type OutboxRow, type OutboxStatus };
+const OUTBOX_SELECT = OUTBOX_COLUMNS.join(', ');
 
 /**
  * Queues a message; call it inside the transaction that creates what the message is about, so
@@ -83,12 +68,12 @@ function where(scope: Scope, filter: OutboxFilter) {
 
 export async function listOutbox(q: Queryable, scope: Scope, page: Page, filter: OutboxFilter = {}) {
   const w = where(scope, filter);
-  return pagedQuery<OutboxRow>(q, page, `SELECT * FROM outbox WHERE ${w.sql} ORDER BY id DESC`, `outbox WHERE ${w.sql}`, w.params);
+  return pagedQuery<OutboxRow>(q, page, `SELECT ${OUTBOX_SELECT} FROM outbox WHERE ${w.sql} ORDER BY id DESC`, `outbox WHERE ${w.sql}`, w.params);
 }
 
 export async function getOutboxMessage(q: Queryable, scope: Scope, id: string): Promise<OutboxRow> {
   const rows = /^\d{1,15}$/.test(id)
-    ? await q.query<OutboxRow>('SELECT * FROM outbox WHERE id = $1 AND merchant_id = $2 AND env = $3', [Number(id), scope.merchantId, scope.env])
+    ? await q.query<OutboxRow>(`SELECT ${OUTBOX_SELECT} FROM outbox WHERE id = $1 AND merchant_id = $2 AND env = $3`, [Number(id), scope.merchantId, scope.env])
     : [];
   if (!rows[0]) throw new GatewayError(E.OUTBOX_NOT_FOUND);
   return rows[0];
@@ -104,7 +89,7 @@ export async function retryOutboxMessage(q: Queryable, scope: Scope, id: string,
   if (row.status === 'sent') throw new GatewayError(E.OUTBOX_SENT);
   const [updated] = await q.query<OutboxRow>(
     `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = $4
-      WHERE id = $1 AND merchant_id = $2 AND env = $3 AND status <> 'sent' RETURNING *`,
+      WHERE id = $1 AND merchant_id = $2 AND env = $3 AND status <> 'sent' RETURNING ${OUTBOX_SELECT}`,
     [row.id, scope.merchantId, scope.env, now],
   );
   if (!updated) throw new GatewayError(E.OUTBOX_SENT);
