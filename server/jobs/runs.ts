@@ -6,7 +6,7 @@ import type { Scope } from '../domain/merchant/keys.js';
 import { sendChargeReceipt } from '../domain/documents/receipts.js';
 import { resolveRuns } from '../domain/billing/run-outcome.js';
 import { ST, ScheduledRow, billScheduled } from '../domain/billing/scheduled.js';
-import { SUB, SubscriptionRow } from '../domain/billing/subscriptions.js';
+import { SUB, SubscriptionRow, subscriptionColumns } from '../domain/billing/subscriptions.js';
 import type { Transaction } from '../domain/payments/transactions.js';
 import type { Notifier } from '../notify/outbox.js';
 import type { CallbackDeps } from './callbacks.js';
@@ -108,7 +108,7 @@ export async function runOneSubscription(
   const run = await deps.db.tx(async (q) => {
     const [sub] = 'realNow' in target
       ? await q.query<SubscriptionRow & { offset_ms: number }>(
-        `SELECT s.*, s.anchor_date::text AS anchor_text, coalesce(c.offset_ms, 0) AS offset_ms
+        `SELECT ${subscriptionColumns('s')}, coalesce(c.offset_ms, 0) AS offset_ms
            FROM subscriptions s LEFT JOIN test_clocks c ON s.env = 'test' AND c.merchant_id = s.merchant_id
           WHERE s.status = 'active' AND s.next_billing <= ${ENV_NOW} ${skipped('s.number', 2)} ${NOT_ADVANCING}
           ORDER BY s.next_billing, s.number LIMIT 1

@@ -1,30 +1,62 @@
 // A subscription (spec 2.10, 4.9): a customer billed on a plan's calendar.
-import type { SubscriptionView } from '../domain/billing/subscriptions.js';
-import { BillingSchema, presentBilling } from './billings.js';
-import { Bool, Int, List, Metadata, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
+import { BillingSchema, type BillingRow, presentBilling } from './billings.js';
+import {
+  At, Bool, Env, Int, List, Metadata, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe,
+  columnsOf, shown, shownKeys, shownOf,
+} from './common.js';
+import { FREQUENCIES, type Frequency } from './plans.js';
 import { allPageFields, fields } from './fields.js';
+
+export type SubscriptionStatus = 'active' | 'cancelled' | 'ended';
+
+/**
+ * The stored row (003_customers.sql, extended by 007_recurring.sql), its columns in order: its type
+ * (SubscriptionRow), its column list (SUBSCRIPTION_COLUMNS: every statement reading a whole
+ * subscription names them, domain/billing/subscriptions.ts) and, marked `shown`, the columns the
+ * answer shows as stored. The answer's id is the number; the text id, anchor_date, merchant_id and
+ * env stay inside the gateway. 007's columns are typed as a plan's subscription has them: only
+ * those are read (by number, or plan_id not null), never 003's minimal rows.
+ */
+export const SubscriptionRowSchema = Type.Object({
+  merchant_id: Str(),
+  env: Env(),
+  /** The text key of 003; a plan's subscription has its number as text. */
+  id: Str(),
+  customer_id: shown(Str({ examples: ['cus_1a2b3c4d'] })),
+  method_id: shown(NStr()),
+  status: shown(Str({ enum: ['active', 'cancelled', 'ended'], examples: ['active'] }) as TUnsafe<SubscriptionStatus>),
+  created_at: shown(At()),
+  /** The integer id the API shows (billings carry it as subscription_id). */
+  number: Int(),
+  plan_id: shown(Int({ examples: [1] })),
+  amount: shown(Int({ examples: [1999] })),
+  frequency: shown(Str({ enum: [...FREQUENCIES], examples: ['monthly'] }) as TUnsafe<Frequency>),
+  day: shown(NullableInt({ examples: [1] })),
+  /** 'YYYY-MM-DD', read as text (pg and PGlite parse `date` into different Dates): see subscriptionColumns. */
+  anchor_date: Str({ format: 'date' }),
+  bill_immediately: shown(Bool()),
+  charge_bank_account: shown(Type.Unsafe<boolean | null>({ type: ['boolean', 'null'] })),
+  ends_after: shown(NullableInt()),
+  billed_count: Int(),
+  next_billing: shown(NullableAt()),
+  metadata: shown(Metadata()),
+  updated_at: NullableAt(),
+  cancelled_at: shown(NullableAt({ examples: [null] })),
+});
+export type SubscriptionRow = Static<typeof SubscriptionRowSchema>;
+export const SUBSCRIPTION_COLUMNS = columnsOf(SubscriptionRowSchema);
+/** A subscription as its answer reads it: the row and its newest billing. */
+export type SubscriptionView = SubscriptionRow & { last_billing: BillingRow | null };
 
 const properties = {
   class: Str({ examples: ['subscription'] }),
   id: Int({ examples: [1] }),
-  plan_id: Int({ examples: [1] }),
-  customer_id: Str({ examples: ['cus_1a2b3c4d'] }),
-  method_id: NStr(),
-  status: Str({ examples: ['active'] }),
-  amount: Int({ examples: [1999] }),
-  frequency: Str({ examples: ['monthly'] }),
-  day: NullableInt({ examples: [1] }),
-  ends_after: NullableInt(),
+  ...shownOf(SubscriptionRowSchema),
   billings_count: Int({ examples: [0] }),
-  next_billing: NullableTime(),
-  bill_immediately: Bool(),
-  charge_bank_account: Type.Unsafe<boolean | null>({ type: ['boolean', 'null'] }),
-  metadata: Metadata(),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
-  cancelled_at: NullableTime({ examples: [null] }),
+  updated_at: At(),
   last_billing: Type.Unsafe<Static<typeof BillingSchema> | null>({ ...BillingSchema, type: ['object', 'null'], examples: [null] }),
 };
+const SHOWN = shownKeys(SubscriptionRowSchema);
 /** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Subscriptions. */
 export const SubscriptionSchema = Type.Object(properties);
 export type SubscriptionOut = Static<typeof SubscriptionSchema>;
@@ -34,27 +66,12 @@ export const SubscriptionPair = Type.Object({ ...properties, subscriptions: Type
 export const Unsubscribed = Type.Object({ success: Bool({ examples: [true] }), subscription: SubscriptionSchema });
 
 export function presentSubscription(s: SubscriptionView): SubscriptionOut {
-  return {
-    class: 'subscription',
-    id: s.number,
-    plan_id: s.plan_id,
-    customer_id: s.customer_id,
-    method_id: s.method_id,
-    status: s.status,
-    amount: s.amount,
-    frequency: s.frequency,
-    day: s.day,
-    ends_after: s.ends_after,
-    billings_count: s.billed_count,
-    next_billing: s.next_billing,
-    bill_immediately: s.bill_immediately,
-    charge_bank_account: s.charge_bank_account,
-    metadata: s.metadata ?? {},
-    created_at: s.created_at,
-    updated_at: s.updated_at ?? s.created_at,
-    cancelled_at: s.cancelled_at,
-    last_billing: s.last_billing ? presentBilling(s.last_billing) : null,
-  };
+  const out = { class: 'subscription', id: s.number } as SubscriptionOut;
+  for (const k of SHOWN) (out as Record<string, unknown>)[k] = s[k];
+  out.billings_count = s.billed_count;
+  out.updated_at = s.updated_at ?? s.created_at;
+  out.last_billing = s.last_billing ? presentBilling(s.last_billing) : null;
+  return out;
 }
 
 /** GET /plans and GET /subscriptions…: the lists the spec calls "all", every row without a limit. */

@@ -1,53 +1,37 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
 import { E, GatewayError, invalid } from '../../errors.js';
 import { BILLING_COLUMNS, type BillingRow } from './billing-record.js';
-import { Frequency, Schedule, nthDate, startOfDay, utcDate } from './calendar.js';
+import { Schedule, nthDate, startOfDay, utcDate } from './calendar.js';
 import { findChargeableMethod } from '../instruments/customers.js';
 import type { Scope } from '../merchant/keys.js';
 import { getPlan, readIntId } from './plans.js';
 import type { OpenPage } from '../../lib/validate.js';
 import { type SubscribeInput } from '../../schemas/plans.js';
+import { SUBSCRIPTION_COLUMNS, type SubscriptionRow, type SubscriptionView } from '../../schemas/subscriptions.js';
 import { take } from '../../schemas/fields.js';
 
-export type SubscriptionStatus = 'active' | 'cancelled' | 'ended';
+export type { SubscriptionRow, SubscriptionStatus, SubscriptionView } from '../../schemas/subscriptions.js';
 
-export interface SubscriptionRow {
-  id: string;
-  number: number;
-  merchant_id: string;
-  env: 'test' | 'live';
-  plan_id: number;
-  customer_id: string;
-  method_id: string | null;
-  status: SubscriptionStatus;
-  amount: number;
-  frequency: Frequency;
-  day: number | null;
-  /** anchor_date as 'YYYY-MM-DD' (selected as text: pg and PGlite parse `date` into different Dates). */
-  anchor_text: string;
-  bill_immediately: boolean;
-  charge_bank_account: boolean | null;
-  ends_after: number | null;
-  billed_count: number;
-  next_billing: Date | null;
-  metadata: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date | null;
-  cancelled_at: Date | null;
+/**
+ * Every column of a subscription, named (no `*`), `alias.` before each when the statement joins;
+ * anchor_date comes back as text: pg and PGlite parse `date` into different Dates.
+ */
+export function subscriptionColumns(alias?: string): string {
+  const p = alias ? `${alias}.` : '';
+  return SUBSCRIPTION_COLUMNS.map((c) => (c === 'anchor_date' ? `${p}anchor_date::text AS anchor_date` : `${p}${c}`)).join(', ');
 }
+/** Every read of a subscription row. */
+export const SUB = subscriptionColumns();
 
-/** Every read of a subscription row: the date column comes back as text. */
-export const SUB = '*, anchor_date::text AS anchor_text';
-
-export function scheduleOf(s: Pick<SubscriptionRow, 'frequency' | 'day' | 'anchor_text'>): Schedule {
-  return { frequency: s.frequency, day: s.day, anchor: s.anchor_text };
+export function scheduleOf(s: Pick<SubscriptionRow, 'frequency' | 'day' | 'anchor_date'>): Schedule {
+  return { frequency: s.frequency, day: s.day, anchor: s.anchor_date };
 }
 
 /**
  * When run number `n` (1-based) of a subscription is due. With bill_immediately, run 1 was the
  * subscription's start and run n is the calendar's (n-1)-th date; otherwise run n is its n-th date.
  */
-export function dueAtRun(s: Pick<SubscriptionRow, 'frequency' | 'day' | 'anchor_text' | 'bill_immediately'>, n: number): Date {
+export function dueAtRun(s: Pick<SubscriptionRow, 'frequency' | 'day' | 'anchor_date' | 'bill_immediately'>, n: number): Date {
   const k = s.bill_immediately ? n - 1 : n;
   return startOfDay(nthDate(scheduleOf(s), k));
 }
@@ -90,7 +74,7 @@ export async function subscribe(
 
   const [{ n }] = await q.query<{ n: number }>("SELECT nextval('subscription_numbers')::bigint AS n");
   const anchor = utcDate(now);
-  const draft = { frequency: plan.frequency, day: plan.day, anchor_text: anchor, bill_immediately: immediately === true };
+  const draft = { frequency: plan.frequency, day: plan.day, anchor_date: anchor, bill_immediately: immediately === true };
   const nextBilling = draft.bill_immediately ? now : dueAtRun(draft, 1);
   try {
     const [row] = await q.query<SubscriptionRow>(
@@ -215,7 +199,6 @@ export async function subscriptionOfCustomerOnPlan(q: Queryable, scope: Scope, p
   return { subscription: chosen, all: list };
 }
 
-export type SubscriptionView = SubscriptionRow & { last_billing: BillingRow | null };
 
 /** Each subscription with its newest billing (a retry counts), in one query. */
 export async function withLastBillings(q: Queryable, rows: SubscriptionRow[]): Promise<SubscriptionView[]> {

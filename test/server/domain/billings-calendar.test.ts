@@ -38,7 +38,7 @@ describe('nthDate: the k-th billing date strictly after the start date', () => {
   });
 
   test('bill_immediately: run 1 is the start, run n the (n-1)-th date; runs are due at 00:00 UTC', () => {
-    const s = { frequency: 'monthly' as const, day: 31, anchor_text: '2026-01-15' };
+    const s = { frequency: 'monthly' as const, day: 31, anchor_date: '2026-01-15' };
     expect(dueAtRun({ ...s, bill_immediately: false }, 1).toISOString()).toBe('2026-01-31T00:00:00.000Z');
     expect(dueAtRun({ ...s, bill_immediately: true }, 2).toISOString()).toBe('2026-01-31T00:00:00.000Z');
     expect(dueAtRun({ ...s, bill_immediately: true }, 3).toISOString()).toBe('2026-02-28T00:00:00.000Z');

@@ -6,11 +6,13 @@ import { expect, test } from '../../fixtures.js';
 import { shownKeys } from '../../../server/schemas/common.js';
 import { PLAN_COLUMNS, PlanRowSchema, PlanSchema } from '../../../server/schemas/plans.js';
 import { BILLING_COLUMNS, BillingRowSchema, BillingSchema } from '../../../server/schemas/billings.js';
+import { SUBSCRIPTION_COLUMNS, SubscriptionRowSchema, SubscriptionSchema } from '../../../server/schemas/subscriptions.js';
 
 /** Row schemas and their tables; `seq` (the insertion order, an identity) is read by no row. */
 const ROWS = [
   { table: 'plans', columns: PLAN_COLUMNS as readonly string[] },
   { table: 'billings', columns: BILLING_COLUMNS as readonly string[] },
+  { table: 'subscriptions', columns: SUBSCRIPTION_COLUMNS as readonly string[] },
 ];
 
 for (const { table, columns } of ROWS) {
@@ -27,6 +29,7 @@ for (const { table, columns } of ROWS) {
 const ANSWERS = [
   { name: 'plan', answer: PlanSchema, row: PlanRowSchema, hidden: ['merchant_id', 'env', 'deleted_at'] },
   { name: 'billing', answer: BillingSchema, row: BillingRowSchema, hidden: ['env'] },
+  { name: 'subscription', answer: SubscriptionSchema, row: SubscriptionRowSchema, hidden: ['merchant_id', 'env', 'number', 'anchor_date', 'billed_count'] },
 ];
 
 describe('billing and invoice answers', () => {
