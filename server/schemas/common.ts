@@ -26,8 +26,9 @@ export const Env = () => Str({ enum: ['test', 'live'] }) as TUnsafe<'test' | 'li
 // Row schemas: one TypeBox object per stored table (its columns, in order), from which the row
 // type (Static), the column list (columnsOf) and the answer's stored fields (shownOf) come.
 
-const SHOWN: unique symbol = Symbol('shown');
-type Shown = { readonly [SHOWN]: true };
+/** The mark of a shown column (exported so that declarations of row schemas can name it). */
+export const SHOWN: unique symbol = Symbol('shown');
+export type Shown = { readonly [SHOWN]: true };
 /** A column that is in the resource's answer as it is stored. */
 export function shown<T extends TSchema>(column: T): T & Shown {
   return Object.assign(column, { [SHOWN]: true as const });
