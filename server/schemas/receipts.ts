@@ -2,7 +2,7 @@
 // presenters, and receiptTime, the spec's `+00:00` timestamps (the rendered text uses it too).
 import { E, GatewayError, MUST, invalid, tooLong } from '../errors.js';
 import { text as readText } from '../lib/validate.js';
-import { Int, NullableStr as NStr, Str, Type, type Static } from './common.js';
+import { At, Env, Int, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf } from './common.js';
 import { type Field, type Input, custom, fields, later, pageFields, text } from './fields.js';
 
 /** Receipt timestamps (spec 2.1): ISO 8601 UTC with a `+00:00` offset, whole seconds. */
@@ -12,85 +12,82 @@ export function receiptTime(d: Date | string): string {
 
 export type ReceiptType = 'email' | 'sms';
 
+/**
+ * receipts (004_receipts.sql): a receipt as rendered and recorded, its message queued in the outbox;
+ * a column marked `shown` is in the answer as stored (timestamps are the spec's `+00:00` text).
+ */
+export const ReceiptRowSchema = Type.Object({
+  id: shown(Int({ examples: [1] })),
+  merchant_id: shown(Str()),
+  env: Env(),
+  transaction_id: shown(Str({ examples: ['f1a0b2c3d4e5f6a7'] })),
+  receipt_type: shown(Str({ enum: ['email', 'sms'], examples: ['email'] }) as TUnsafe<ReceiptType>),
+  email_address: shown(NStr({ examples: ['ada@example.com'] })),
+  phone_number: shown(NStr({ examples: [null] })),
+  /** null: the built-in default template. */
+  receipt_template_id: shown(NStr()),
+  subject: shown(NStr({ examples: ['Your receipt'] })),
+  /** The rendered plain text. */
+  receipt_text: shown(Str({ examples: ['Thank you for your payment of $19.99.'] })),
+  outbox_id: NullableInt(),
+  created_at: At(),
+});
+export type ReceiptRow = Static<typeof ReceiptRowSchema>;
+export const RECEIPT_COLUMNS = columnsOf(ReceiptRowSchema);
 /** A receipt as the domain reads it: the row and its outbox message's delivery state. */
-export interface ReceiptRow {
-  id: number;
-  merchant_id: string;
-  transaction_id: string;
-  receipt_type: ReceiptType;
-  email_address: string | null;
-  phone_number: string | null;
-  receipt_template_id: string | null;
-  subject: string | null;
-  receipt_text: string;
-  outbox_id: number | null;
-  created_at: Date;
+export type Receipt = ReceiptRow & {
   delivery_status: string | null;
   attempts: number | null;
   sent_at: Date | null;
   last_error: string | null;
-}
+};
 
+/** receipt_templates (004_receipts.sql). */
+export const TemplateRowSchema = Type.Object({
+  id: shown(Int({ examples: [1] })),
+  merchant_id: Str(),
+  env: Env(),
+  name: shown(NStr({ examples: ['Default'] })),
+  subject: shown(NStr({ examples: ['Your receipt'] })),
+  receipt_text: shown(Str({ examples: ['Thank you, {{first_name}}: {{amount}} paid.'] })),
+  created_at: At(),
+  updated_at: At(),
+});
+export type TemplateRow = Static<typeof TemplateRowSchema>;
+export const TEMPLATE_COLUMNS = columnsOf(TemplateRowSchema);
 /** A template as the domain reads it, with its merchant's number (the spec's integer merchant_id). */
-export interface TemplateRow {
-  id: number;
-  merchant_number: number;
-  name: string | null;
-  subject: string | null;
-  receipt_text: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Template = TemplateRow & { merchant_number: number };
 
 const time = Str({ description: 'ISO 8601 with `+00:00`.', examples: ['2026-01-15T12:00:00+00:00'] });
 
 export const ReceiptSchema = Type.Object({
   class: Str({ examples: ['receipt'] }),
-  id: Int({ examples: [1] }),
-  receipt_type: Str({ enum: ['email', 'sms'], examples: ['email'] }),
+  ...shownOf(ReceiptRowSchema),
   created_at: time,
-  merchant_id: Str(),
-  transaction_id: Str({ examples: ['f1a0b2c3d4e5f6a7'] }),
-  email_address: NStr({ examples: ['ada@example.com'] }),
-  phone_number: NStr({ examples: [null] }),
-  receipt_template_id: NStr(),
-  subject: NStr({ examples: ['Your receipt'] }),
-  receipt_text: Str({ examples: ['Thank you for your payment of $19.99.'] }),
   delivery: Type.Object({
     status: Str({ examples: ['pending'] }), attempts: Int({ examples: [0] }), sent_at: NStr({ examples: [null] }), last_error: NStr(),
   }),
 });
 export type ReceiptOut = Static<typeof ReceiptSchema>;
+const RECEIPT_SHOWN = shownKeys(ReceiptRowSchema);
 
 /** Spec 2.6, `+00:00` timestamps; `delivery` (ours) tells whether the outbox has sent it yet. */
-export function presentReceipt(r: ReceiptRow): ReceiptOut {
-  return {
-    class: 'receipt',
-    id: r.id,
-    receipt_type: r.receipt_type,
-    created_at: receiptTime(r.created_at),
-    merchant_id: r.merchant_id,
-    transaction_id: r.transaction_id,
-    email_address: r.email_address,
-    phone_number: r.phone_number,
-    receipt_template_id: r.receipt_template_id,
-    subject: r.subject,
-    receipt_text: r.receipt_text,
-    delivery: {
-      status: r.delivery_status ?? 'pending',
-      attempts: r.attempts ?? 0,
-      sent_at: r.sent_at ? receiptTime(r.sent_at) : null,
-      last_error: r.last_error,
-    },
+export function presentReceipt(r: Receipt): ReceiptOut {
+  const out = { class: 'receipt' } as ReceiptOut;
+  for (const k of RECEIPT_SHOWN) (out as Record<string, unknown>)[k] = r[k];
+  out.created_at = receiptTime(r.created_at);
+  out.delivery = {
+    status: r.delivery_status ?? 'pending',
+    attempts: r.attempts ?? 0,
+    sent_at: r.sent_at ? receiptTime(r.sent_at) : null,
+    last_error: r.last_error,
   };
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fields whose refusal waits (the same kind as schemas/plans.ts `later`, for the integrator to
-// hoist into fields.ts): the table reads them before the handler, but the request's faults are
-// answered after the record is found, so a field keeps what it read or why it refused it, and the
-// domain takes it (`take`) where the spec checks it.
-
+// Requests. A receipt's fields are read `later` (schemas/fields.ts): the table reads them before
+// the handler, but their faults are answered after the charge is found, where the domain takes them.
 
 /**
  * POST /charge/:id/receipt: each field is taken after the charge is found (69404), in the order of
@@ -107,28 +104,22 @@ export type ReceiptInput = Input<typeof ReceiptFields>;
 
 export const TemplateSchema = Type.Object({
   class: Str({ examples: ['receipt_template'] }),
-  id: Int({ examples: [1] }),
+  ...shownOf(TemplateRowSchema),
   merchant_id: Int({ examples: [1] }),
-  name: NStr({ examples: ['Default'] }),
-  subject: NStr({ examples: ['Your receipt'] }),
-  receipt_text: Str({ examples: ['Thank you, {{first_name}}: {{amount}} paid.'] }),
   created_at: time,
   updated_at: time,
 });
 export type TemplateOut = Static<typeof TemplateSchema>;
+const TEMPLATE_SHOWN = shownKeys(TemplateRowSchema);
 
 /** Spec 2.6: integer id and merchant_id, `+00:00` timestamps like receipts. */
-export function presentTemplate(t: TemplateRow): TemplateOut {
-  return {
-    class: 'receipt_template',
-    id: t.id,
-    merchant_id: t.merchant_number,
-    name: t.name,
-    subject: t.subject,
-    receipt_text: t.receipt_text,
-    created_at: receiptTime(t.created_at),
-    updated_at: receiptTime(t.updated_at),
-  };
+export function presentTemplate(t: Template): TemplateOut {
+  const out = { class: 'receipt_template' } as TemplateOut;
+  for (const k of TEMPLATE_SHOWN) (out as Record<string, unknown>)[k] = t[k];
+  out.merchant_id = t.merchant_number;
+  out.created_at = receiptTime(t.created_at);
+  out.updated_at = receiptTime(t.updated_at);
+  return out;
 }
 
 export const MAX_TEMPLATE_TEXT = 20_000;
@@ -150,11 +141,14 @@ const line = (description: string): Field<string | null | undefined> =>
     const t = readText(s);
     if (t !== null && t.length > MAX_LINE) throw tooLong(name, MAX_LINE);
     return t;
-  });
+  }, { stored: true });
 
 const missingText = () => new GatewayError(E.RECEIPT_FIELD_MISSING, 'receipt_text required for a template');
 
-/** Receipt templates, checked in the spec's order: receipt_text (10302 blank, REQ01 too long), then name and subject. */
+/**
+ * Receipt templates, checked in the spec's order: receipt_text (10302 blank, REQ01 too long), then
+ * name and subject; each is written as read into its column (`stored`, domain/merchant/templates.ts).
+ */
 const templateFields = (create: boolean) => ({
   receipt_text: custom('Required on create (10302), never blank; the text with its {{placeholders}}, at most 20000 characters.',
     { type: 'string', minLength: 1, maxLength: MAX_TEMPLATE_TEXT }, (v, name): string | undefined => {
@@ -163,7 +157,7 @@ const templateFields = (create: boolean) => ({
       if (!s || s.trim() === '') throw missingText();
       if (s.length > MAX_TEMPLATE_TEXT) throw tooLong(name, MAX_TEMPLATE_TEXT);
       return s;
-    }, { required: create }),
+    }, { required: create, stored: true }),
   name: line('Blank clears it.'),
   subject: line('Blank clears it.'),
 });

@@ -5,9 +5,9 @@ import type { Scope } from '../merchant/keys.js';
 import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, renderTemplate } from './render.js';
 import { MerchantSettings, getSettings } from '../merchant/settings.js';
 import { findTemplate, getTemplate } from '../merchant/templates.js';
-import { Transaction, TransactionRow, getTransaction } from '../payments/transactions.js';
+import { TRANSACTION_SELECT, Transaction, TransactionRow, getTransaction } from '../payments/transactions.js';
 import { isEmail, isScalar, normalisePhone, readBool, text } from '../../lib/validate.js';
-import { type ReceiptInput, type ReceiptRow, type ReceiptType } from '../../schemas/receipts.js';
+import { RECEIPT_COLUMNS, type Receipt, type ReceiptInput, type ReceiptType } from '../../schemas/receipts.js';
 import { take } from '../../schemas/fields.js';
 
 // Receipts (spec 2.6, 4.4). One path for every receipt: POST /charge/:id/receipt and the receipt
@@ -116,7 +116,7 @@ async function customerEmail(q: Queryable, scope: Scope, txn: TransactionRow): P
 }
 
 /** POST /charge/:id/receipt: 69404, then 69005/69006 (email) or 10302 (sms), then 10300 for a named template. */
-export async function sendReceipt(q: Queryable, scope: Scope, txnId: string, input: ReceiptInput, now: Date): Promise<ReceiptRow> {
+export async function sendReceipt(q: Queryable, scope: Scope, txnId: string, input: ReceiptInput, now: Date): Promise<Receipt> {
   const txn = await getTransaction(q, scope, txnId);
   const target = readTarget(input, await customerEmail(q, scope, txn));
   const named = take(input.receipt_template_id);
@@ -151,7 +151,7 @@ export async function applyReceiptDefaults<F extends { receipt_template_id: stri
  */
 export async function sendDueReceipt(q: Queryable, scope: Scope, txnId: string, now: Date) {
   const [txn] = await q.query<TransactionRow>(
-    'SELECT * FROM transactions WHERE id = $1 AND merchant_id = $2 AND env = $3 FOR UPDATE',
+    `SELECT ${TRANSACTION_SELECT} FROM transactions t WHERE id = $1 AND merchant_id = $2 AND env = $3 FOR UPDATE`,
     [txnId, scope.merchantId, scope.env],
   );
   if (!txn || !txn.receipt_due || !txn.successful || txn.receipt_id != null || !txn.receipt_email) return null;
@@ -184,11 +184,11 @@ export async function listDueReceipts(q: Queryable, now: Date): Promise<{ id: st
   );
 }
 
-export async function getReceipt(q: Queryable, scope: Scope, rawId: unknown): Promise<ReceiptRow> {
+export async function getReceipt(q: Queryable, scope: Scope, rawId: unknown): Promise<Receipt> {
   const s = isScalar(rawId) ? String(rawId) : '';
   const rows = /^\d{1,15}$/.test(s)
-    ? await q.query<ReceiptRow>(
-      `SELECT r.*, o.status AS delivery_status, o.attempts, o.sent_at, o.last_error
+    ? await q.query<Receipt>(
+      `SELECT ${RECEIPT_COLUMNS.map((c) => `r.${c}`).join(', ')}, o.status AS delivery_status, o.attempts, o.sent_at, o.last_error
          FROM receipts r LEFT JOIN outbox o ON o.id = r.outbox_id AND o.merchant_id = r.merchant_id AND o.env = r.env
         WHERE r.id = $1 AND r.merchant_id = $2 AND r.env = $3`,
       [Number(s), scope.merchantId, scope.env],

@@ -2,12 +2,19 @@ import { pagedQuery, Queryable } from '../../db/index.js';
 import { E, GatewayError } from '../../errors.js';
 import type { Scope } from './keys.js';
 import { isScalar, type Page } from '../../lib/validate.js';
-import type { TemplateInput, TemplateRow } from '../../schemas/receipts.js';
+import { TEMPLATE_COLUMNS, TemplateUpdateFields, type Template, type TemplateInput, type TemplateRow } from '../../schemas/receipts.js';
+import { storedOf } from '../../schemas/fields.js';
 
 // Receipt templates (spec 2.6, 4.4): integer ids, scoped to merchant and environment.
 
-const SELECT = `SELECT t.id, m.number AS merchant_number, t.name, t.subject, t.receipt_text, t.created_at, t.updated_at
+/** A template's row (schemas/receipts.ts TemplateRowSchema), and the template as read with its merchant's number. */
+export type { Template, TemplateRow };
+
+const SELECT = `SELECT ${TEMPLATE_COLUMNS.map((c) => `t.${c}`).join(', ')}, m.number AS merchant_number
                   FROM receipt_templates t JOIN merchants m ON m.id = t.merchant_id`;
+
+/** The fields a template request sets (its table's `stored` fields), absent ones left out. */
+const given = (input: TemplateInput) => Object.entries(storedOf(TemplateUpdateFields, input)).filter(([, v]) => v !== undefined);
 
 /** A template id from a path or body: digits only; anything else can name no template. */
 export function parseTemplateId(raw: unknown): number | null {
@@ -15,16 +22,16 @@ export function parseTemplateId(raw: unknown): number | null {
   return /^\d{1,15}$/.test(s) ? Number(s) : null;
 }
 
-export async function findTemplate(q: Queryable, scope: Scope, rawId: unknown): Promise<TemplateRow | null> {
+export async function findTemplate(q: Queryable, scope: Scope, rawId: unknown): Promise<Template | null> {
   const id = parseTemplateId(rawId);
   if (id === null) return null;
-  const [row] = await q.query<TemplateRow>(`${SELECT} WHERE t.id = $1 AND t.merchant_id = $2 AND t.env = $3`,
+  const [row] = await q.query<Template>(`${SELECT} WHERE t.id = $1 AND t.merchant_id = $2 AND t.env = $3`,
     [id, scope.merchantId, scope.env]);
   return row ?? null;
 }
 
 /** GET /receipts/templates/:id: 10300 when the merchant has no such template in this environment. */
-export async function getTemplate(q: Queryable, scope: Scope, rawId: unknown): Promise<TemplateRow> {
+export async function getTemplate(q: Queryable, scope: Scope, rawId: unknown): Promise<Template> {
   const row = await findTemplate(q, scope, rawId);
   if (!row) throw new GatewayError(E.TEMPLATE_NOT_FOUND);
   return row;
@@ -40,12 +47,12 @@ export async function namedTemplateId(q: Queryable, scope: Scope, named: string 
 }
 
 /** POST /receipts/templates (TemplateFields). */
-export async function createTemplate(q: Queryable, scope: Scope, input: TemplateInput, now: Date): Promise<TemplateRow> {
-  const f = input;
+export async function createTemplate(q: Queryable, scope: Scope, input: TemplateInput, now: Date): Promise<Template> {
+  const f = given(input);
   const [{ id }] = await q.query<{ id: number }>(
-    `INSERT INTO receipt_templates (merchant_id, env, name, subject, receipt_text, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
-    [scope.merchantId, scope.env, f.name ?? null, f.subject ?? null, f.receipt_text, now],
+    `INSERT INTO receipt_templates (merchant_id, env, ${f.map(([c]) => `${c}, `).join('')}created_at, updated_at)
+     VALUES ($1, $2, ${f.map((_, i) => `$${i + 4}, `).join('')}$3, $3) RETURNING id`,
+    [scope.merchantId, scope.env, now, ...f.map(([, v]) => v)],
   );
   return getTemplate(q, scope, id);
 }
@@ -54,8 +61,8 @@ export async function createTemplate(q: Queryable, scope: Scope, input: Template
  * POST /receipts/templates/:id: the template found first (10300, getTemplate), then its fields read
  * (TemplateUpdateFields); absent fields are left alone.
  */
-export async function updateTemplate(q: Queryable, scope: Scope, current: TemplateRow, input: TemplateInput, now: Date): Promise<TemplateRow> {
-  const f = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+export async function updateTemplate(q: Queryable, scope: Scope, current: Template, input: TemplateInput, now: Date): Promise<Template> {
+  const f = Object.fromEntries(given(input));
   const cols = Object.keys(f);
   await q.query(
     `UPDATE receipt_templates SET ${[...cols, 'updated_at'].map((c, i) => `${c} = $${i + 4}`).join(', ')}
@@ -81,6 +88,6 @@ export async function deleteTemplate(q: Queryable, scope: Scope, rawId: string):
 }
 
 export async function listTemplates(q: Queryable, scope: Scope, page: Page) {
-  return pagedQuery<TemplateRow>(q, page, `${SELECT} WHERE t.merchant_id = $1 AND t.env = $2 ORDER BY t.id DESC`,
+  return pagedQuery<Template>(q, page, `${SELECT} WHERE t.merchant_id = $1 AND t.env = $2 ORDER BY t.id DESC`,
     'receipt_templates WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }

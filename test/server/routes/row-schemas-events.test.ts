@@ -8,6 +8,7 @@ import {
   DELIVERY_COLUMNS, DeliveryRowSchema, DeliverySchema, EVENT_COLUMNS, EventRowSchema, EventSchema, RELATION_COLUMNS, RULE_COLUMNS,
   RelationRowSchema, RelationSchema, RuleRowSchema, RuleSchema, STRATEGY_COLUMNS, StrategyRowSchema, StrategySchema,
 } from '../../../server/schemas/webhooks.js';
+import { RECEIPT_COLUMNS, ReceiptRowSchema, ReceiptSchema, TEMPLATE_COLUMNS, TemplateRowSchema, TemplateSchema } from '../../../server/schemas/receipts.js';
 import { OUTBOX_COLUMNS, OutboxRowSchema, OutboxSchema } from '../../../server/schemas/outbox.js';
 
 /** Row schemas and their tables; `seq` (the insertion order, an identity) is read by no row. */
@@ -18,6 +19,8 @@ const ROWS = [
   { table: 'webhook_rule_strategies', columns: RELATION_COLUMNS as readonly string[] },
   { table: 'webhook_deliveries', columns: DELIVERY_COLUMNS as readonly string[] },
   { table: 'outbox', columns: OUTBOX_COLUMNS as readonly string[] },
+  { table: 'receipts', columns: RECEIPT_COLUMNS as readonly string[] },
+  { table: 'receipt_templates', columns: TEMPLATE_COLUMNS as readonly string[] },
 ];
 
 for (const { table, columns } of ROWS) {
@@ -38,6 +41,8 @@ describe('answers', () => {
     { name: 'relation', row: RelationRowSchema, answer: RelationSchema, hidden: ['merchant_id', 'env'] },
     { name: 'delivery', row: DeliveryRowSchema, answer: DeliverySchema, hidden: ['merchant_id', 'env', 'callback_id'] },
     { name: 'outbox message', row: OutboxRowSchema, answer: OutboxSchema, hidden: ['merchant_id', 'env', 'payload'] },
+    { name: 'receipt', row: ReceiptRowSchema, answer: ReceiptSchema, hidden: ['env', 'outbox_id'] },
+    { name: 'template', row: TemplateRowSchema, answer: TemplateSchema, hidden: ['env'] },
   ];
   for (const { name, row, answer, hidden } of cases) {
     it(`a ${name} answers with every shown column and never with the internal ones`, () => {
