@@ -19,9 +19,10 @@ const PURE_SERVER = [
 
 // Files whose every test runs on one database only (they skip themselves on the other, so the
 // other project would only import them), or where the database is beside the point: the snapshot
-// cache (always in-memory PGlite, building snapshots on disk) and the OpenAPI client check (tsc over
-// the generated types; the flows it runs are tested on both databases by the route files).
-const PGLITE_ONLY = ['test/server/db/{lock,maintenance,pglite,pglite-wire,private-dir}.test.ts', 'test/server/routes/openapi-client.test.ts'];
+// cache (always in-memory PGlite, building snapshots on disk), the OpenAPI client check (tsc over
+// the generated types; the flows it runs are tested on both databases by the route files) and the
+// dashboard's generated types (the document is the same on both).
+const PGLITE_ONLY = ['test/server/db/{lock,maintenance,pglite,pglite-wire,private-dir}.test.ts', 'test/server/routes/openapi-client.test.ts', 'test/server/routes/dashboard-types.test.ts'];
 const PG_ONLY = ['test/server/db/{start-together,pg-driver}.test.ts'];
 
 // Suites run one group after another (sequence.groupOrder), each with its own worker count: the API
