@@ -5,7 +5,7 @@ import { Lanes } from '../lib/lanes.js';
 import type { Scope } from '../domain/merchant/keys.js';
 import { sendChargeReceipt } from '../domain/documents/receipts.js';
 import { resolveRuns } from '../domain/billing/run-outcome.js';
-import { ST, ScheduledRow, billScheduled } from '../domain/billing/scheduled.js';
+import { ST, ScheduledRow, billScheduled, scheduledColumns } from '../domain/billing/scheduled.js';
 import { SUB, SubscriptionRow, subscriptionColumns } from '../domain/billing/subscriptions.js';
 import type { Transaction } from '../domain/payments/transactions.js';
 import type { Notifier } from '../notify/outbox.js';
@@ -158,7 +158,7 @@ export async function runOneScheduled(
   const run = await deps.db.tx(async (q) => {
     const [st] = 'realNow' in target
       ? await q.query<ScheduledRow & { offset_ms: number }>(
-        `SELECT st.*, st.bill_on::text AS bill_on_text, coalesce(c.offset_ms, 0) AS offset_ms
+        `SELECT ${scheduledColumns('st')}, coalesce(c.offset_ms, 0) AS offset_ms
            FROM scheduled_transactions st LEFT JOIN test_clocks c ON st.env = 'test' AND c.merchant_id = st.merchant_id
           WHERE st.status = 'scheduled' AND st.amount IS NOT NULL
             AND st.bill_on <= (${ENV_NOW} AT TIME ZONE 'UTC')::date ${skipped('st.id', 2)} ${NOT_ADVANCING}

@@ -1,99 +1,90 @@
 // A scheduled transaction (spec 2.7, 4.3): a charge billed on a given day.
 import { E, GatewayError, invalid, tooLong } from '../errors.js';
 import { SPEC_PAGE_CODES, text } from '../lib/validate.js';
-import { Bool, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+import {
+  At, Bool, Env, Int, Metadata, NullableAt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+} from './common.js';
 import { type Input, amount, bool, custom, email, fields, metadata, pageFields, text as textField } from './fields.js';
 import { later, take } from './fields.js';
 import { type PayerField, requireChargeParams } from './transactions.js';
 
-// The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
-export type ScheduledStatus = 'scheduled' | 'billed' | 'failed' | 'cancelled';
+/** processing: a live charge whose outcome is not recorded yet. */
+export type ScheduledStatus = 'scheduled' | 'processing' | 'billed' | 'failed' | 'cancelled';
 
-export interface ScheduledRow {
-  id: string;
-  seq: number;
-  merchant_id: string;
-  env: 'test' | 'live';
-  customer_id: string;
-  method_id: string | null;
-  status: ScheduledStatus;
-  /** bill_on as 'YYYY-MM-DD' (selected as text: pg and PGlite parse `date` into different Dates). */
-  bill_on_text: string;
-  amount: number;
-  transaction_id: string | null;
-  token: string | null;
-  new_record: boolean;
-  send_receipt: boolean | null;
-  receipt_template_id: string | null;
-  email_address: string | null;
-  charge_bank_account: boolean | null;
-  description: string | null;
-  metadata: Record<string, unknown>;
-  ip_address: string | null;
-  company: string | null; website: string | null; address_1: string | null; address_2: string | null;
-  city: string | null; state: string | null; zip: string | null; phone_number: string | null; fax_number: string | null;
-  card_owner_name: string | null;
-  bank_account_holder_first_name: string | null;
-  bank_account_holder_last_name: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: Date;
-  updated_at: Date | null;
-  billed_at: Date | null;
-}
-
-
-const NULLABLE = ['zip', 'city', 'state', 'company', 'website', 'address_1', 'address_2', 'fax_number', 'description',
-  'phone_number', 'email_address', 'card_owner_name', 'receipt_template_id', 'bank_account_holder_first_name',
-  'bank_account_holder_last_name', 'customer_id', 'method_id', 'error_code', 'error_message'] as const;
+/**
+ * The stored row (003_customers.sql, extended by 007_recurring.sql), its columns in order: its type
+ * (ScheduledRow), its column list (SCHEDULED_COLUMNS: every statement reading a whole scheduled
+ * transaction names them, domain/billing/scheduled.ts) and, marked `shown`, the columns the answer
+ * shows as stored. Spec 2.7's text forms (amount, send_receipt, metadata; '' for a transaction_id,
+ * token or ip_address not there) are made by presentScheduled; merchant_id, env and billed_at stay
+ * inside the gateway. `seq` (the list's order) is read by no row. The 007 columns are typed as a
+ * schedule made by POST /scheduled_transactions has them: only those are read (amount not null).
+ */
+export const ScheduledRowSchema = Type.Object({
+  merchant_id: Str(),
+  env: Env(),
+  id: shown(Str({ examples: ['sch_3c4d5e6f'] })),
+  customer_id: shown(Str()),
+  method_id: shown(NStr()),
+  status: shown(Str({
+    enum: ['scheduled', 'processing', 'billed', 'failed', 'cancelled'], description: 'processing: a live charge whose outcome is not recorded yet.', examples: ['scheduled'],
+  }) as TUnsafe<ScheduledStatus>),
+  /** 'YYYY-MM-DD', read as text (pg and PGlite parse `date` into different Dates): see scheduledColumns. */
+  bill_on: shown(Str({ description: 'YYYY-MM-DD.', examples: ['2026-02-01'] })),
+  created_at: shown(At()),
+  amount: Int(),
+  transaction_id: NStr(),
+  token: NStr(),
+  new_record: shown(Bool()),
+  send_receipt: Type.Unsafe<boolean | null>({ type: ['boolean', 'null'] }),
+  receipt_template_id: shown(NStr()),
+  email_address: shown(NStr()),
+  charge_bank_account: shown(Type.Unsafe<boolean | null>({ type: ['boolean', 'null'] })),
+  description: shown(NStr()),
+  metadata: Metadata(),
+  ip_address: NStr(),
+  company: shown(NStr()), website: shown(NStr()), address_1: shown(NStr()), address_2: shown(NStr()),
+  city: shown(NStr()), state: shown(NStr()), zip: shown(NStr()), phone_number: shown(NStr()), fax_number: shown(NStr()),
+  card_owner_name: shown(NStr()),
+  bank_account_holder_first_name: shown(NStr()),
+  bank_account_holder_last_name: shown(NStr()),
+  error_code: shown(NStr()),
+  error_message: shown(NStr()),
+  updated_at: NullableAt(),
+  billed_at: NullableAt(),
+});
+export type ScheduledRow = Static<typeof ScheduledRowSchema>;
+export const SCHEDULED_COLUMNS = columnsOf(ScheduledRowSchema);
 
 /** Spec 2.7, with its types: amount, send_receipt and metadata are strings, new_record a boolean. */
 export const ScheduledSchema = Type.Object({
   class: Str({ examples: ['scheduledtransaction'] }),
-  id: Str({ examples: ['sch_3c4d5e6f'] }),
-  status: Str({ enum: ['scheduled', 'processing', 'billed', 'failed', 'cancelled'], description: 'processing: a live charge whose outcome is not recorded yet.', examples: ['scheduled'] }),
-  bill_on: Str({ description: 'YYYY-MM-DD.', examples: ['2026-02-01'] }),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
+  ...shownOf(ScheduledRowSchema),
+  // Always set on a schedule, shown nullable as spec 2.7's other ids are.
+  customer_id: NStr(),
+  updated_at: At(),
   transaction_id: Str({ description: "'' before billing.", examples: [''] }),
   token: Str({ examples: [''] }),
   amount: Str({ description: 'Cents, as text (spec 2.7).', examples: ['1999'] }),
   send_receipt: Str({ examples: [''] }),
   metadata: Str({ description: 'JSON-encoded.', examples: ['{}'] }),
   ip_address: Str({ examples: ['203.0.113.7'] }),
-  new_record: Bool(),
-  ...(Object.fromEntries(NULLABLE.map((k) => [k, NStr()])) as Record<(typeof NULLABLE)[number], ReturnType<typeof NStr>>),
-  charge_bank_account: Type.Unsafe<boolean | null>({ type: ['boolean', 'null'] }),
 });
 export type ScheduledOut = Static<typeof ScheduledSchema>;
+const SHOWN = shownKeys(ScheduledRowSchema);
 
 /** Spec 2.7 with its types: amount, send_receipt and metadata are strings; transaction_id is '' before billing. */
 export function presentScheduled(r: ScheduledRow): ScheduledOut {
-  return {
-    class: 'scheduledtransaction',
-    id: r.id,
-    status: r.status,
-    bill_on: r.bill_on_text,
-    created_at: r.created_at,
-    updated_at: r.updated_at ?? r.created_at,
-    transaction_id: r.transaction_id ?? '',
-    token: r.token ?? '',
-    amount: String(r.amount),
-    send_receipt: r.send_receipt === null ? '' : String(r.send_receipt),
-    metadata: JSON.stringify(r.metadata ?? {}),
-    ip_address: r.ip_address ?? '',
-    new_record: r.new_record,
-    zip: r.zip, city: r.city, state: r.state, company: r.company, website: r.website,
-    address_1: r.address_1, address_2: r.address_2, fax_number: r.fax_number, description: r.description,
-    phone_number: r.phone_number, email_address: r.email_address, card_owner_name: r.card_owner_name,
-    charge_bank_account: r.charge_bank_account, receipt_template_id: r.receipt_template_id,
-    bank_account_holder_first_name: r.bank_account_holder_first_name,
-    bank_account_holder_last_name: r.bank_account_holder_last_name,
-    customer_id: r.customer_id,
-    method_id: r.method_id,
-    error_code: r.error_code,
-    error_message: r.error_message,
-  };
+  const out = { class: 'scheduledtransaction' } as ScheduledOut;
+  for (const k of SHOWN) (out as Record<string, unknown>)[k] = r[k];
+  out.updated_at = r.updated_at ?? r.created_at;
+  out.transaction_id = r.transaction_id ?? '';
+  out.token = r.token ?? '';
+  out.amount = String(r.amount);
+  out.send_receipt = r.send_receipt === null ? '' : String(r.send_receipt);
+  out.metadata = JSON.stringify(r.metadata ?? {});
+  out.ip_address = r.ip_address ?? '';
+  return out;
 }
 
 /** A real calendar date 'YYYY-MM-DD' (no Feb 30)? */

@@ -15,10 +15,19 @@ import { isEmail, type Page, text } from '../../lib/validate.js';
 import { cents } from '../../schemas/fields.js';
 import { take } from '../../schemas/fields.js';
 import { SCHEDULED_PAYER, type ScheduledFieldsInput, type ScheduledPayerField, presentScheduled } from '../../schemas/scheduled.js';
-import type { ScheduledStatus, ScheduledRow } from '../../schemas/scheduled.js';
+import { SCHEDULED_COLUMNS, type ScheduledRow } from '../../schemas/scheduled.js';
 export type { ScheduledStatus, ScheduledRow } from '../../schemas/scheduled.js';
 
-export const ST = '*, bill_on::text AS bill_on_text';
+/**
+ * Every column of a scheduled transaction, named (no `*`), `alias.` before each when the statement
+ * joins; bill_on comes back as text: pg and PGlite parse `date` into different Dates.
+ */
+export function scheduledColumns(alias?: string): string {
+  const p = alias ? `${alias}.` : '';
+  return SCHEDULED_COLUMNS.map((c) => (c === 'bill_on' ? `${p}bill_on::text AS bill_on` : `${p}${c}`)).join(', ');
+}
+/** Every read of a scheduled transaction's row. */
+export const ST = scheduledColumns();
 const MAX_DAYS_AHEAD = 366 * 10;
 /** bill_on (its form read by ScheduledFields): today or later, at most ten years ahead. */
 function billOnAhead(s: string, now: Date): string {

@@ -6,6 +6,7 @@ import { expect, test } from '../../fixtures.js';
 import { shownKeys } from '../../../server/schemas/common.js';
 import { PLAN_COLUMNS, PlanRowSchema, PlanSchema } from '../../../server/schemas/plans.js';
 import { BILLING_COLUMNS, BillingRowSchema, BillingSchema } from '../../../server/schemas/billings.js';
+import { SCHEDULED_COLUMNS, ScheduledRowSchema, ScheduledSchema } from '../../../server/schemas/scheduled.js';
 import { SUBSCRIPTION_COLUMNS, SubscriptionRowSchema, SubscriptionSchema } from '../../../server/schemas/subscriptions.js';
 
 /** Row schemas and their tables; `seq` (the insertion order, an identity) is read by no row. */
@@ -13,6 +14,7 @@ const ROWS = [
   { table: 'plans', columns: PLAN_COLUMNS as readonly string[] },
   { table: 'billings', columns: BILLING_COLUMNS as readonly string[] },
   { table: 'subscriptions', columns: SUBSCRIPTION_COLUMNS as readonly string[] },
+  { table: 'scheduled_transactions', columns: SCHEDULED_COLUMNS as readonly string[] },
 ];
 
 for (const { table, columns } of ROWS) {
@@ -30,6 +32,7 @@ const ANSWERS = [
   { name: 'plan', answer: PlanSchema, row: PlanRowSchema, hidden: ['merchant_id', 'env', 'deleted_at'] },
   { name: 'billing', answer: BillingSchema, row: BillingRowSchema, hidden: ['env'] },
   { name: 'subscription', answer: SubscriptionSchema, row: SubscriptionRowSchema, hidden: ['merchant_id', 'env', 'number', 'anchor_date', 'billed_count'] },
+  { name: 'scheduled transaction', answer: ScheduledSchema, row: ScheduledRowSchema, hidden: ['merchant_id', 'env', 'billed_at'] },
 ];
 
 describe('billing and invoice answers', () => {
