@@ -1,26 +1,20 @@
 import { Queryable } from '../../db/index.js';
 import type { Scope } from './keys.js';
 import { invalid } from '../../errors.js';
-import { take } from '../../schemas/fields.js';
-import type { SettingsInput } from '../../schemas/settings.js';
+import { storedOf, take } from '../../schemas/fields.js';
+import {
+  SETTINGS_COLUMNS, SettingsFields, SettingsRowSchema, defaultSettings, type MerchantSettings, type SettingsInput,
+} from '../../schemas/settings.js';
 import { namedTemplateId } from './templates.js';
 
-export interface MerchantSettings {
-  cvv_check: boolean;
-  zip_check: boolean;
-  /** Receipts for charges that do not say (send_receipt); see domain/documents/receipts.ts. */
-  default_receipts: boolean;
-  default_receipt_template_id: string | null;
-  /** The origins of the merchant's checkout pages (POST /settings: changeSettings). */
-  allowed_origins: string[];
-}
+/** A merchant environment's settings (schemas/settings.ts SettingsRowSchema: the row without its key). */
+export type { MerchantSettings };
 
-const DEFAULTS: MerchantSettings = {
-  cvv_check: false, zip_check: false, default_receipts: false, default_receipt_template_id: null, allowed_origins: [],
-};
-
-const COLUMNS = Object.keys(DEFAULTS) as (keyof MerchantSettings)[];
+/** The setting columns: the row's but its key (merchant_id, env). */
+const COLUMNS = SETTINGS_COLUMNS.filter((c): c is keyof MerchantSettings => c !== 'merchant_id' && c !== 'env');
 const SELECT_SETTINGS = `SELECT ${COLUMNS.join(', ')} FROM merchant_settings WHERE merchant_id = $1 AND env = $2`;
+/** A list column (text[]) is sent as JSON and made an array in SQL: a driver's own array parameters differ (pg, PGlite). */
+const isList = (c: keyof MerchantSettings) => SettingsRowSchema.properties[c].type === 'array';
 
 /**
  * The settings read beside something else in one statement (a charge's first read,
@@ -31,36 +25,37 @@ export const SETTINGS_JOINED = ['merchant_id', ...COLUMNS].map((c) => `s.${c} AS
 
 /** The settings of a row read with SETTINGS_JOINED: the defaults when the merchant saved none. */
 export function joinedSettings(row: Record<string, any>): MerchantSettings {
-  const settings: Record<string, unknown> = { ...DEFAULTS, allowed_origins: [] };
+  const settings: Record<string, unknown> = defaultSettings();
   if (row.s_merchant_id !== null) for (const c of COLUMNS) settings[c] = row[`s_${c}`];
-  return settings as unknown as MerchantSettings;
+  return settings as MerchantSettings;
 }
 
 export async function getSettings(q: Queryable, scope: Scope): Promise<MerchantSettings> {
-  const [row] = await q.query<MerchantSettings & Record<string, any>>(SELECT_SETTINGS, [scope.merchantId, scope.env]);
-  return row ?? { ...DEFAULTS, allowed_origins: [] };
+  const [row] = await q.query<MerchantSettings>(SELECT_SETTINGS, [scope.merchantId, scope.env]);
+  return row ?? defaultSettings();
 }
 
 export async function updateSettings(q: Queryable, scope: Scope, patch: Partial<MerchantSettings>): Promise<MerchantSettings> {
   const current = await getSettings(q, scope);
-  const next = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+  const next = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as MerchantSettings;
+  const values = COLUMNS.map((c, i) => (isList(c)
+    ? `(SELECT coalesce(array_agg(o.value ORDER BY o.n), '{}') FROM jsonb_array_elements_text($${i + 3}::jsonb) WITH ORDINALITY o(value, n))`
+    : `$${i + 3}`));
   await q.query(
-    `INSERT INTO merchant_settings (merchant_id, env, cvv_check, zip_check, default_receipts, default_receipt_template_id, allowed_origins)
-     VALUES ($1, $2, $3, $4, $5, $6,
-       (SELECT coalesce(array_agg(o.value ORDER BY o.n), '{}') FROM jsonb_array_elements_text($7::jsonb) WITH ORDINALITY o(value, n)))
-     ON CONFLICT (merchant_id, env) DO UPDATE SET cvv_check = $3, zip_check = $4, default_receipts = $5,
-       default_receipt_template_id = $6, allowed_origins = excluded.allowed_origins`,
-    [scope.merchantId, scope.env, next.cvv_check, next.zip_check, next.default_receipts, next.default_receipt_template_id, JSON.stringify(next.allowed_origins)],
+    `INSERT INTO merchant_settings (merchant_id, env, ${COLUMNS.join(', ')})
+     VALUES ($1, $2, ${values.join(', ')})
+     ON CONFLICT (merchant_id, env) DO UPDATE SET ${COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+    [scope.merchantId, scope.env, ...COLUMNS.map((c) => (isList(c) ? JSON.stringify(next[c]) : next[c]))],
   );
   return next;
 }
 
 /**
- * POST /settings (SettingsFields): the switches, the default template (a template of this merchant
+ * POST /settings (SettingsFields): the switches (its `stored` fields, as read), the default template (a template of this merchant
  * and environment, 10300, or null to clear), then allowed_origins, in that order.
  */
 export async function changeSettings(q: Queryable, scope: Scope, input: SettingsInput): Promise<MerchantSettings> {
-  const patch: Partial<MerchantSettings> = { cvv_check: input.cvv_check, zip_check: input.zip_check, default_receipts: input.default_receipts };
+  const patch: Partial<MerchantSettings> = storedOf(SettingsFields, input);
   if (input.default_receipt_template_id !== undefined) {
     patch.default_receipt_template_id = await namedTemplateId(q, scope, input.default_receipt_template_id);
   }

@@ -4,11 +4,13 @@
 import { describe, it } from 'vitest';
 import { expect, test } from '../../fixtures.js';
 import { shownKeys } from '../../../server/schemas/common.js';
+import { storedOf } from '../../../server/schemas/fields.js';
 import {
   DELIVERY_COLUMNS, DeliveryRowSchema, DeliverySchema, EVENT_COLUMNS, EventRowSchema, EventSchema, RELATION_COLUMNS, RULE_COLUMNS,
   RelationRowSchema, RelationSchema, RuleRowSchema, RuleSchema, STRATEGY_COLUMNS, StrategyRowSchema, StrategySchema,
 } from '../../../server/schemas/webhooks.js';
-import { RECEIPT_COLUMNS, ReceiptRowSchema, ReceiptSchema, TEMPLATE_COLUMNS, TemplateRowSchema, TemplateSchema } from '../../../server/schemas/receipts.js';
+import { RECEIPT_COLUMNS, ReceiptRowSchema, ReceiptSchema, TEMPLATE_COLUMNS, TemplateFields, TemplateRowSchema, TemplateSchema } from '../../../server/schemas/receipts.js';
+import { SETTINGS_COLUMNS, SettingsFields, SettingsRowSchema, SettingsSchema, defaultSettings } from '../../../server/schemas/settings.js';
 import { OUTBOX_COLUMNS, OutboxRowSchema, OutboxSchema } from '../../../server/schemas/outbox.js';
 
 /** Row schemas and their tables; `seq` (the insertion order, an identity) is read by no row. */
@@ -21,6 +23,7 @@ const ROWS = [
   { table: 'outbox', columns: OUTBOX_COLUMNS as readonly string[] },
   { table: 'receipts', columns: RECEIPT_COLUMNS as readonly string[] },
   { table: 'receipt_templates', columns: TEMPLATE_COLUMNS as readonly string[] },
+  { table: 'merchant_settings', columns: SETTINGS_COLUMNS as readonly string[] },
 ];
 
 for (const { table, columns } of ROWS) {
@@ -43,6 +46,7 @@ describe('answers', () => {
     { name: 'outbox message', row: OutboxRowSchema, answer: OutboxSchema, hidden: ['merchant_id', 'env', 'payload'] },
     { name: 'receipt', row: ReceiptRowSchema, answer: ReceiptSchema, hidden: ['env', 'outbox_id'] },
     { name: 'template', row: TemplateRowSchema, answer: TemplateSchema, hidden: ['env'] },
+    { name: 'settings', row: SettingsRowSchema, answer: SettingsSchema, hidden: ['merchant_id'] },
   ];
   for (const { name, row, answer, hidden } of cases) {
     it(`a ${name} answers with every shown column and never with the internal ones`, () => {
@@ -52,4 +56,16 @@ describe('answers', () => {
       expect(answer.required).toEqual(fields);
     });
   }
+
+  it('a template request and the settings switches are written as read into their columns', () => {
+    expect(storedOf(TemplateFields, TemplateFields.read({ receipt_text: 'Hi {{first_name}}', name: ' Default ', other: 'x' })))
+      .toEqual({ receipt_text: 'Hi {{first_name}}', name: 'Default', subject: undefined });
+    expect(storedOf(SettingsFields, SettingsFields.read({ cvv_check: '1', default_receipt_template_id: '3', allowed_origins: [] })))
+      .toEqual({ cvv_check: true, zip_check: undefined, default_receipts: undefined });
+  });
+
+  it('a merchant that saved no settings has each column\'s default, a fresh copy each time', () => {
+    expect(defaultSettings()).toEqual({ cvv_check: false, zip_check: false, default_receipts: false, default_receipt_template_id: null, allowed_origins: [] });
+    expect(defaultSettings().allowed_origins).not.toBe(defaultSettings().allowed_origins);
+  });
 });
