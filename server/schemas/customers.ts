@@ -3,8 +3,10 @@
 // presenter is handed them.
 import { E, type ErrorCode, GatewayError, invalid, MUST, tooLong } from '../errors.js';
 import { isEmail, isScalar, text, wrongType } from '../lib/validate.js';
-import { type MethodRow, MethodSchema, presentMethod } from './methods.js';
-import { Bool, List, Metadata, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+import { type MethodView, MethodSchema, presentMethod } from './methods.js';
+import {
+  At, Bool, Env, List, Metadata, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, columnsOf, shown, shownKeys, shownOf,
+} from './common.js';
 import { type Fields, type Input, bool, custom, fields, metadata, pageFields, scalar, sentText, text as textField } from './fields.js';
 import { paymentFields } from './tokens.js';
 
@@ -14,30 +16,46 @@ export const MAX_LENGTH = {
   address_1: 255, address_2: 255, city: 100, state: 2, zip: 16, country: 3,
 } as const;
 
-type RecordField = keyof typeof MAX_LENGTH;
-const RECORD_FIELDS = Object.keys(MAX_LENGTH) as RecordField[];
+/** The customer's own record fields, each a text column (null when unset). */
+export type RecordField = keyof typeof MAX_LENGTH;
+export const RECORD_FIELDS = Object.keys(MAX_LENGTH) as RecordField[];
 
-/** A customer as the domain reads it: the record fields (null when unset), and its own. */
-export type CustomerRow = Record<RecordField, string | null> & {
-  id: string;
-  metadata: Record<string, unknown>;
-  default_receipts: boolean;
-  default_receipt_template_id: string | null;
-  default_method_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-};
+/**
+ * The stored row (003_customers.sql), its columns in order: its type (CustomerRow), its column list
+ * (CUSTOMER_COLUMNS) and, marked `shown`, the columns the answer shows as stored. The record fields
+ * are shown as text ("" when unset, below); merchant, env and deleted_at stay inside the gateway.
+ */
+export const CustomerRowSchema = Type.Object({
+  merchant_id: Str(),
+  env: Env(),
+  id: shown(Str({ examples: ['cus_1a2b3c4d'] })),
+  first_name: NStr(), last_name: NStr(), company: NStr(), email: NStr(), phone: NStr(), fax: NStr(), website: NStr(),
+  address_1: NStr(), address_2: NStr(), city: NStr(), state: NStr(), zip: NStr(),
+  country: Str(),
+  metadata: shown(Metadata()),
+  default_receipts: shown(Bool()),
+  default_receipt_template_id: shown(NStr()),
+  default_method_id: shown(NStr()),
+  created_at: shown(At()),
+  updated_at: shown(At()),
+  deleted_at: NullableAt(),
+});
+export type CustomerRow = Static<typeof CustomerRowSchema>;
+export const CUSTOMER_COLUMNS = columnsOf(CustomerRowSchema);
+const SHOWN = shownKeys(CustomerRowSchema);
 const EXAMPLE: Partial<Record<keyof typeof MAX_LENGTH, string>> = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
+// The shown columns in the answer's order: these four first, the others (a column shown later too) after the card's and bank's details.
+const { id, created_at, updated_at, metadata: metadataColumn, ...SHOWN_AFTER } = shownOf(CustomerRowSchema);
 /** The allow-list of a customer: card and bank details are last-four and names only. */
 export const CustomerSchema = Type.Object({
   class: Str({ examples: ['customer'] }),
-  id: Str({ examples: ['cus_1a2b3c4d'] }),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
+  id,
+  created_at,
+  updated_at,
   // Spec 2.4 types the record fields as plain strings: unset is "" (strict decoders refuse null).
-  ...(Object.fromEntries(RECORD_FIELDS.map((k) => [k, Str({ examples: [EXAMPLE[k] ?? ''] })])) as Record<keyof typeof MAX_LENGTH, ReturnType<typeof Str>>),
-  metadata: Metadata(),
+  ...(Object.fromEntries(RECORD_FIELDS.map((k) => [k, Str({ examples: [EXAMPLE[k] ?? ''] })])) as Record<RecordField, ReturnType<typeof Str>>),
+  metadata: metadataColumn,
   card_owner_name: NStr(),
   card_type: Str({ examples: ['Visa'] }),
   last_4: NStr({ examples: ['1111'] }),
@@ -48,40 +66,32 @@ export const CustomerSchema = Type.Object({
   bank_account_holder_first_name: NStr(),
   bank_account_holder_last_name: NStr(),
   bank_account_type: NStr(),
-  default_receipts: Bool(),
-  default_receipt_template_id: NStr(),
-  default_method_id: NStr(),
+  ...SHOWN_AFTER,
   methods: Type.Array(MethodSchema),
 });
 export type CustomerOut = Static<typeof CustomerSchema>;
 export const CustomerList = List(CustomerSchema);
 
 /** Spec 2.4: the record, the default card's and bank account's details on top, and every method. */
-export function presentCustomer(c: CustomerRow, methods: MethodRow[], defaults: { card?: MethodRow; bank?: MethodRow }): CustomerOut {
+export function presentCustomer(c: CustomerRow, methods: MethodView[], defaults: { card?: MethodView; bank?: MethodView }): CustomerOut {
   const { card, bank } = defaults;
-  return {
-    class: 'customer',
-    id: c.id,
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-    // Spec 2.4 types these as plain strings: unset is "", never null.
-    ...Object.fromEntries(RECORD_FIELDS.map((f) => [f, c[f] ?? ''])) as Record<RecordField, string>,
-    metadata: c.metadata ?? {},
-    card_owner_name: card?.card_owner_name ?? null,
-    card_type: card?.card_type ?? 'other',
-    last_4: card?.last_4 ?? null,
-    card_exp_month: card?.card_exp_month ?? null,
-    card_exp_year: card?.card_exp_year ?? null,
-    bank_account_number_last_4: bank?.last_4 ?? null,
-    bank_routing_number: bank?.bank_routing_number ?? null,
-    bank_account_holder_first_name: bank?.bank_account_holder_first_name ?? null,
-    bank_account_holder_last_name: bank?.bank_account_holder_last_name ?? null,
-    bank_account_type: bank?.bank_account_type ?? null,
-    default_receipts: c.default_receipts,
-    default_receipt_template_id: c.default_receipt_template_id,
-    default_method_id: c.default_method_id,
-    methods: methods.map((m) => presentMethod(m, 'payment_method')),
-  };
+  const out = { class: 'customer' } as CustomerOut;
+  for (const k of SHOWN) (out as Record<string, unknown>)[k] = c[k];
+  // Spec 2.4 types these as plain strings: unset is "", never null.
+  for (const f of RECORD_FIELDS) out[f] = c[f] ?? '';
+  out.metadata = c.metadata ?? {};
+  out.card_owner_name = card?.card_owner_name ?? null;
+  out.card_type = card?.card_type ?? 'other';
+  out.last_4 = card?.last_4 ?? null;
+  out.card_exp_month = card?.card_exp_month ?? null;
+  out.card_exp_year = card?.card_exp_year ?? null;
+  out.bank_account_number_last_4 = bank?.last_4 ?? null;
+  out.bank_routing_number = bank?.bank_routing_number ?? null;
+  out.bank_account_holder_first_name = bank?.bank_account_holder_first_name ?? null;
+  out.bank_account_holder_last_name = bank?.bank_account_holder_last_name ?? null;
+  out.bank_account_type = bank?.bank_account_type ?? null;
+  out.methods = methods.map((m) => presentMethod(m, 'payment_method'));
+  return out;
 }
 
 // --- requests ---------------------------------------------------------------------------------
@@ -94,6 +104,7 @@ const TOO_LONG: Partial<Record<RecordField, ErrorCode>> = {
  * else the trimmed text within its limit: its spec code when it has one (the five above), REQ01
  * otherwise. email and state answer 81609 when malformed; state is kept as sent (the customer's
  * record upper-cases it; a card sent beside it keeps it as given); country is upper-cased, USA when blank.
+ * The others are `stored`: written as read into the customer's column of the same name (recordOf).
  */
 function recordField(f: RecordField) {
   const doc = { type: 'string', ...(f === 'email' ? { format: 'email' } : {}), maxLength: MAX_LENGTH[f] };
@@ -113,7 +124,7 @@ function recordField(f: RecordField) {
     if (s.length > MAX_LENGTH[f]) throw new GatewayError(TOO_LONG[f] ?? E.INVALID_REQUEST, `${f} must be at most ${MAX_LENGTH[f]} characters`);
     if (f === 'email' && !isEmail(s)) throw new GatewayError(E.CUSTOMER_EMAIL_OR_STATE_INVALID, 'customer email invalid');
     return s;
-  });
+  }, { stored: f !== 'state' && f !== 'country' });
 }
 const recordFields = Object.fromEntries(RECORD_FIELDS.map((f) => [f, recordField(f)])) as Record<RecordField, ReturnType<typeof recordField>>;
 

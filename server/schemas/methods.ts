@@ -1,92 +1,91 @@
 // A customer's stored payment method (spec 2.5, 4.6).
 import { tooLong } from '../errors.js';
 import { isScalar, wrongType } from '../lib/validate.js';
-import { Bool, NullableInt, NullableStr as NStr, Str, Timestamp, Type, type Static } from './common.js';
+import {
+  At, Bool, Env, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+} from './common.js';
 import { type Fields, type Input, custom, fields, scalar } from './fields.js';
 import { MAX_TEXT, paymentFields } from './tokens.js';
 
 export type MethodType = 'credit_card' | 'bank_account';
 
-/** A stored payment method as it may be shown: no secret, only whether one is held. */
-export interface MethodRow {
-  id: string;
-  customer_id: string;
-  method_type: MethodType;
-  card_type: string | null;
-  card_owner_name: string | null;
-  last_4: string | null;
-  card_exp_month: number | null;
-  card_exp_year: number | null;
-  csc_check: string | null;
-  bank_routing_number: string | null;
-  bank_account_holder_first_name: string | null;
-  bank_account_holder_last_name: string | null;
-  bank_account_type: string | null;
-  company: string | null;
-  address_1: string | null; address_2: string | null; city: string | null;
-  state: string | null; zip: string | null; country: string | null;
-  created_at: Date;
-  updated_at: Date;
+/**
+ * The stored row (003_customers.sql), its columns in order: its type (MethodRow), its column list
+ * (METHOD_COLUMNS) and, marked `shown`, the columns the answer shows as stored. The number lives
+ * only sealed in secret_enc, never read into a method as shown (MethodView) nor shown; a method
+ * without it is a placeholder (spec 2.4).
+ */
+export const MethodRowSchema = Type.Object({
+  merchant_id: Str(),
+  env: Env(),
+  id: shown(Str({ examples: ['mth_9a8b7c6d5e4f'] })),
+  customer_id: shown(Str({ examples: ['cus_1a2b3c4d'] })),
+  method_type: shown(Str({ enum: ['credit_card', 'bank_account'], examples: ['credit_card'] }) as TUnsafe<MethodType>),
+  /** The token the details came from, for audit (and the account updater's check that the card is the same). */
+  token_id: NStr(),
+  card_type: NStr(),
+  card_owner_name: shown(NStr({ examples: ['Ada Lovelace'] })),
+  last_4: NStr(),
+  bin: NStr(),
+  card_exp_month: shown(NullableInt({ examples: [12] })),
+  card_exp_year: shown(NullableInt({ examples: [2030] })),
+  csc_check: NStr(),
+  bank_routing_number: shown(NStr()),
+  bank_account_holder_first_name: shown(NStr()),
+  bank_account_holder_last_name: shown(NStr()),
+  bank_account_type: shown(NStr()),
+  company: shown(NStr()),
+  address_1: NStr(), address_2: NStr(), city: NStr(), state: NStr(), zip: NStr(), country: NStr(),
+  secret_enc: NStr(),
+  created_at: shown(At()),
+  updated_at: shown(At()),
+  deleted_at: NullableAt(),
+});
+export type MethodRow = Static<typeof MethodRowSchema>;
+export const METHOD_COLUMNS = columnsOf(MethodRowSchema);
+
+/** A method as it is read to be shown or chosen: every column but the sealed number, and whether one is held. */
+export type MethodView = Omit<MethodRow, 'secret_enc'> & {
   /** false for a placeholder (null details, spec 2.4). */
   has_details: boolean;
-}
+};
+/** The columns of a MethodView, for a statement over `payment_methods` (`prefix`: its alias and a dot). */
+export const methodViewColumns = (prefix = '') => [
+  ...METHOD_COLUMNS.filter((c) => c !== 'secret_enc').map((c) => prefix + c), `${prefix}secret_enc IS NOT NULL AS has_details`,
+].join(', ');
 
 /** The allow-list of a payment method: last four digits at most, never a number. */
 export const MethodSchema = Type.Object({
   class: Str({ enum: ['method', 'payment_method'], examples: ['method'] }),
-  id: Str({ examples: ['mth_9a8b7c6d5e4f'] }),
-  method_type: Str({ enum: ['credit_card', 'bank_account'], examples: ['credit_card'] }),
-  customer_id: NStr({ examples: ['cus_1a2b3c4d'] }),
+  ...shownOf(MethodRowSchema),
   last_4: NStr({ examples: ['1111'] }),
   card_type: NStr({ examples: ['Visa'] }),
-  card_exp_month: NullableInt({ examples: [12] }),
-  card_exp_year: NullableInt({ examples: [2030] }),
-  card_owner_name: NStr({ examples: ['Ada Lovelace'] }),
   csc_check: NStr({ examples: ['passed'] }),
   bank_account_number_last_4: NStr(),
-  bank_routing_number: NStr(),
-  bank_account_holder_first_name: NStr(),
-  bank_account_holder_last_name: NStr(),
-  bank_account_type: NStr(),
-  company: NStr(),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
   address: Type.Object({ address_1: NStr(), address_2: NStr(), city: NStr(), state: NStr(), country: NStr(), zip: NStr(), company: NStr() }),
 });
 export type MethodOut = Static<typeof MethodSchema>;
+const SHOWN = shownKeys(MethodRowSchema);
 
 export const OneMethod = Type.Object({ success: Bool({ examples: [true] }), method: MethodSchema });
 export const ManyMethods = Type.Object({ success: Bool({ examples: [true] }), list: Type.Array(MethodSchema) });
 
 /** Spec 2.5. `class` is `method` on the method endpoints and `payment_method` inside a customer. */
-export function presentMethod(m: MethodRow, cls: 'method' | 'payment_method'): MethodOut {
+export function presentMethod(m: MethodView, cls: 'method' | 'payment_method'): MethodOut {
   const card = m.method_type === 'credit_card';
-  return {
-    class: cls,
-    id: m.id,
-    method_type: m.method_type,
-    customer_id: m.customer_id,
-    last_4: card ? m.last_4 : null,
-    card_type: card ? (m.card_type ?? 'other') : null,
-    card_exp_month: m.card_exp_month,
-    card_exp_year: m.card_exp_year,
-    card_owner_name: m.card_owner_name,
-    // A card method always says how its code was checked (rows stored before 'unchecked' existed
-    // and placeholders say not_provided); bank accounts have no code.
-    csc_check: card ? (m.csc_check ?? 'not_provided') : null,
-    bank_account_number_last_4: card ? null : m.last_4,
-    bank_routing_number: m.bank_routing_number,
-    bank_account_holder_first_name: m.bank_account_holder_first_name,
-    bank_account_holder_last_name: m.bank_account_holder_last_name,
-    bank_account_type: m.bank_account_type,
-    company: m.company,
-    created_at: m.created_at,
-    updated_at: m.updated_at,
-    address: {
-      address_1: m.address_1, address_2: m.address_2, city: m.city, state: m.state,
-      country: m.country, zip: m.zip, company: m.company,
-    },
+  const out = { class: cls } as MethodOut;
+  for (const k of SHOWN) (out as Record<string, unknown>)[k] = m[k];
+  out.last_4 = card ? m.last_4 : null;
+  out.card_type = card ? (m.card_type ?? 'other') : null;
+  // A card method always says how its code was checked (rows stored before 'unchecked' existed
+  // and placeholders say not_provided); bank accounts have no code.
+  out.csc_check = card ? (m.csc_check ?? 'not_provided') : null;
+  out.bank_account_number_last_4 = card ? null : m.last_4;
+  out.address = {
+    address_1: m.address_1, address_2: m.address_2, city: m.city, state: m.state,
+    country: m.country, zip: m.zip, company: m.company,
   };
+  return out;
 }
 
 // --- requests ---------------------------------------------------------------------------------

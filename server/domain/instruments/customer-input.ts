@@ -4,19 +4,13 @@
 // bank fields sent instead of a token are checked here too (payment-fields.ts), their refusal
 // carried to where the transaction has always answered it (after the customer's own row), the
 // customer's names filling in a holder the body does not name; a token is looked up in the transaction.
-import { type CustomerCreate, type CustomerUpdate, MAX_LENGTH } from '../../schemas/customers.js';
+import { type CustomerCreate, CustomerCreateFields, type CustomerRow, type CustomerUpdate, CustomerUpdateFields } from '../../schemas/customers.js';
+import { storedOf } from '../../schemas/fields.js';
 import { type Edge, type PaymentInput, readPayment } from './payment-fields.js';
 import { text } from '../../lib/validate.js';
 
-export type TextField = keyof typeof MAX_LENGTH;
-export const TEXT_FIELDS = Object.keys(MAX_LENGTH) as TextField[];
-
 /** The customer record's columns a body sets. */
-export type CustomerFields = Partial<Record<TextField, string | null>> & {
-  metadata?: Record<string, unknown>;
-  default_receipts?: boolean;
-  default_receipt_template_id?: string | null;
-};
+export type CustomerFields = Partial<Omit<CustomerRow, 'merchant_id' | 'env' | 'id' | 'default_method_id' | 'created_at' | 'updated_at' | 'deleted_at'>>;
 
 export interface CustomerInput {
   /** On create every column (absent means empty); on update only the columns sent (empty clears). */
@@ -33,20 +27,21 @@ export interface CustomerInput {
 
 /**
  * The record's columns from what the table read (CustomerCreateFields: each field's type, limit
- * and code). On update an absent field is left alone and an empty one is cleared (country falls
- * back to USA); on create absent means empty.
+ * and code): its `stored` fields as read, state upper-cased, then metadata and the receipt fields.
+ * On update an absent field is left alone and an empty one is cleared (country falls back to USA);
+ * on create absent means empty. A new stored field of the tables is a new column written here.
  */
 function recordOf(input: CustomerCreate | CustomerUpdate, update: boolean): CustomerFields {
-  const out: CustomerFields = {};
-  for (const f of TEXT_FIELDS) {
-    const v = input[f];
-    if (update && v === undefined) continue;
-    out[f] = f === 'state' ? v?.toUpperCase() ?? null : f === 'country' ? v ?? 'USA' : v ?? null;
-  }
+  const out: Record<string, unknown> = {};
+  // The tables' `stored` fields, written as read (null when absent on create).
+  const stored = update ? storedOf(CustomerUpdateFields, input as CustomerUpdate) : storedOf(CustomerCreateFields, input as CustomerCreate);
+  for (const [f, v] of Object.entries(stored)) if (!update || v !== undefined) out[f] = v ?? null;
+  if (!update || input.state !== undefined) out.state = input.state?.toUpperCase() ?? null;
+  if (!update || input.country !== undefined) out.country = input.country ?? 'USA';
   if (!update || input.metadata !== undefined) out.metadata = input.metadata ?? {};
   if (!update || input.default_receipts !== undefined) out.default_receipts = input.default_receipts ?? false;
   if (!update || input.default_receipt_template_id !== undefined) out.default_receipt_template_id = input.default_receipt_template_id ?? null;
-  return out;
+  return out as CustomerFields;
 }
 
 /**

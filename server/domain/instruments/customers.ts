@@ -7,33 +7,33 @@ import { Scope, newId } from '../merchant/keys.js';
 import type { Page } from '../../lib/validate.js';
 import type { CustomerInput } from './customer-input.js';
 import {
-  CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, detailsFromToken, fillMethod, insertMethod, lockCustomer,
+  CustomerHead, HEAD_COLUMNS, MethodRow, MethodType, MethodView, detailsFromToken, fillMethod, insertMethod, lockCustomer,
   methodsOf, placeholder, retireCustomerMethods, setDefaultMethod, typeDefault, type PaymentRequest,
 } from './methods.js';
 import { isEcho } from './payment-fields.js';
-import { type CustomerOut, type CustomerRow, presentCustomer } from '../../schemas/customers.js';
+import { CUSTOMER_COLUMNS, type CustomerOut, type CustomerRow, RECORD_FIELDS, presentCustomer } from '../../schemas/customers.js';
 
-const CUSTOMER_COLUMNS = `id, first_name, last_name, company, email, phone, fax, website, address_1, address_2,
-  city, state, zip, country, metadata, default_receipts, default_receipt_template_id, default_method_id,
-  created_at, updated_at`;
+/** A whole customer row, as loadCustomer and listCustomers read it. */
+const CUSTOMER_SELECT = CUSTOMER_COLUMNS.join(', ');
 
 /**
  * A charge's read of a customer (findChargeableMethod, and with the settings domain/payments/charge-read.ts):
  * the customer's columns, then each method's with details as `m_<column>`, one row per method.
  */
 const METHOD_CHARGE_COLUMNS = ['id', 'method_type', 'card_type', 'last_4', 'card_exp_month', 'card_exp_year', 'card_owner_name', 'zip',
-  'bank_account_holder_first_name', 'bank_account_holder_last_name', 'bank_routing_number', 'bank_account_type', 'secret_enc'] as const;
+  'bank_account_holder_first_name', 'bank_account_holder_last_name', 'bank_routing_number', 'bank_account_type', 'secret_enc',
+] as const satisfies readonly (keyof MethodRow)[];
+type MethodChargeColumn = (typeof METHOD_CHARGE_COLUMNS)[number];
 export const CHARGE_COLUMNS = [
-  ...CUSTOMER_COLUMNS.split(',').map((col) => `c.${col.trim()}`),
+  ...CUSTOMER_COLUMNS.map((col) => `c.${col}`),
   ...METHOD_CHARGE_COLUMNS.map((col) => `m.${col} AS m_${col}`),
 ].join(', ');
 /** The customer a charge names, not deleted: merchant, env and id are $1..$3. */
 export const CUSTOMER_MATCH = 'c.merchant_id = $1 AND c.env = $2 AND c.id = $3 AND c.deleted_at IS NULL';
 export const METHODS_JOIN = `LEFT JOIN payment_methods m ON m.merchant_id = c.merchant_id AND m.env = c.env AND m.customer_id = c.id
   AND m.deleted_at IS NULL AND m.secret_enc IS NOT NULL`;
-export type ChargeableRow = CustomerRow & { [K in (typeof METHOD_CHARGE_COLUMNS)[number] as `m_${K}`]: K extends 'card_exp_month' | 'card_exp_year' ? number | null
-  : K extends 'method_type' ? MethodType | null : string | null };
-
+/** A row of CHARGE_COLUMNS: the customer's row, and a method's columns (null when the customer has none with details). */
+export type ChargeableRow = CustomerRow & { [K in MethodChargeColumn as `m_${K}`]: MethodRow[K] | null };
 
 /**
  * The customer's zip is an address field: the token's own billing zip comes first. Card or bank
@@ -143,7 +143,7 @@ export async function deleteCustomer(q: Queryable, scope: Scope, id: string, now
 
 export async function loadCustomer(q: Queryable, scope: Scope, id: string) {
   const [row] = await q.query<CustomerRow>(
-    `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL`,
+    `SELECT ${CUSTOMER_SELECT} FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL`,
     [scope.merchantId, scope.env, id],
   );
   if (!row) throw new GatewayError(E.CUSTOMER_NOT_FOUND);
@@ -161,7 +161,7 @@ export async function listCustomers(q: Queryable, scope: Scope, page: Page, sear
                 OR coalesce(first_name, '') || ' ' || coalesce(last_name, '') ILIKE $3)`;
   }
   const { list: rows, total } = await pagedQuery<CustomerRow>(q, page,
-    `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE ${where} ORDER BY seq DESC`, `customers WHERE ${where}`, params);
+    `SELECT ${CUSTOMER_SELECT} FROM customers WHERE ${where} ORDER BY seq DESC`, `customers WHERE ${where}`, params);
   const methods = await methodsOf(q, scope, rows.map((r) => r.id));
   return {
     list: rows.map((r) => present(r, methods.filter((m) => m.customer_id === r.id))),
@@ -170,35 +170,20 @@ export async function listCustomers(q: Queryable, scope: Scope, page: Page, sear
 }
 
 /** The customer's default card and bank account (typeDefault) are on top of its answer. */
-function present(c: CustomerRow, methods: MethodRow[]): CustomerOut {
+function present(c: CustomerRow, methods: MethodView[]): CustomerOut {
   return presentCustomer(c, methods, {
     card: typeDefault(methods, c.default_method_id, 'credit_card', true),
     bank: typeDefault(methods, c.default_method_id, 'bank_account', true),
   });
 }
 
-export interface ChargeableMethod {
-  method_id: string;
-  method_type: 'credit_card' | 'bank_account';
-  card_type: string | null;
-  last_4: string | null;
-  card_exp_month: number | null;
-  card_exp_year: number | null;
-  card_owner_name: string | null;
-  bank_account_holder_first_name: string | null;
-  bank_account_holder_last_name: string | null;
-  bank_routing_number: string | null;
-  bank_account_type: string | null;
-  secret_enc: string;
-  zip: string | null;
-  customer: {
-    id: string; first_name: string | null; last_name: string | null; company: string | null;
-    email: string | null; phone: string | null; address_1: string | null; address_2: string | null;
-    city: string | null; state: string | null; zip: string | null; country: string | null; fax: string | null;
-    website: string | null; metadata: Record<string, unknown>; default_receipts: boolean;
-    default_receipt_template_id: string | null;
-  };
-}
+/** The customer's columns a charge by customer reads: the payer's fields, metadata and receipts. */
+const CHARGED_CUSTOMER = ['id', ...RECORD_FIELDS, 'metadata', 'default_receipts', 'default_receipt_template_id'] as const;
+
+/** The method a charge by customer bills (its number still sealed), and its customer. */
+export type ChargeableMethod = { method_id: string; secret_enc: string } & Pick<MethodRow, Exclude<MethodChargeColumn, 'id' | 'secret_enc'>> & {
+  customer: Pick<CustomerRow, (typeof CHARGED_CUSTOMER)[number]>;
+};
 
 /**
  * What a charge by customer (spec 4.1 b) bills. Throws 34798 when the customer does not exist or
@@ -232,12 +217,10 @@ export async function findChargeableMethod(
 export function chargeableOf(rows: ChargeableRow[], methodId: string | null, chargeBankAccount: boolean | null): ChargeableMethod {
   const c = rows[0];
   if (!c || c.id === null) throw new GatewayError(E.CUSTOMER_ID_REQUIRED);
+  // Each row's method, its columns unprefixed (a row joined to a method with details: id and secret_enc are set).
   const methods = c.m_id === null ? [] : rows.map((r) => ({
-    id: r.m_id!, method_type: r.m_method_type!, card_type: r.m_card_type, last_4: r.m_last_4, card_exp_month: r.m_card_exp_month,
-    card_exp_year: r.m_card_exp_year, card_owner_name: r.m_card_owner_name, zip: r.m_zip,
-    bank_account_holder_first_name: r.m_bank_account_holder_first_name, bank_account_holder_last_name: r.m_bank_account_holder_last_name,
-    bank_routing_number: r.m_bank_routing_number, bank_account_type: r.m_bank_account_type,
-    secret_enc: r.m_secret_enc!, has_details: true,
+    ...Object.fromEntries(METHOD_CHARGE_COLUMNS.map((k) => [k, r[`m_${k}`]])) as Pick<MethodRow, MethodChargeColumn>,
+    has_details: true,
   }));
   const m = methodId
     ? methods.find((x) => x.id === methodId)
@@ -245,18 +228,8 @@ export function chargeableOf(rows: ChargeableRow[], methodId: string | null, cha
       ? methods.find((x) => x.id === c.default_method_id)
       : typeDefault(methods, c.default_method_id, chargeBankAccount ? 'bank_account' : 'credit_card', true);
   if (!m) throw new GatewayError(E.PAYMENT_TOKEN_NOT_FOUND);
-  const customer = {
-    metadata: c.metadata ?? {}, id: c.id, first_name: c.first_name, last_name: c.last_name, company: c.company, email: c.email, phone: c.phone,
-    fax: c.fax, website: c.website, address_1: c.address_1, address_2: c.address_2, city: c.city, state: c.state,
-    zip: c.zip, country: c.country, default_receipts: c.default_receipts, default_receipt_template_id: c.default_receipt_template_id,
-  };
-  return {
-    method_id: m.id, method_type: m.method_type, card_type: m.card_type, last_4: m.last_4,
-    card_exp_month: m.card_exp_month, card_exp_year: m.card_exp_year, card_owner_name: m.card_owner_name,
-    bank_account_holder_first_name: m.bank_account_holder_first_name,
-    bank_account_holder_last_name: m.bank_account_holder_last_name,
-    bank_routing_number: m.bank_routing_number, bank_account_type: m.bank_account_type,
-    secret_enc: m.secret_enc, zip: m.zip,
-    customer,
-  };
+  const customer = Object.fromEntries(CHARGED_CUSTOMER.map((k) => [k, c[k]])) as ChargeableMethod['customer'];
+  customer.metadata = c.metadata ?? {};
+  const { id, secret_enc, has_details: _, ...details } = m;
+  return { method_id: id, ...details, secret_enc: secret_enc!, customer };
 }

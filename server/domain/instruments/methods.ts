@@ -8,15 +8,14 @@ import { type Holder, type PaymentInput, type PaymentSource, holdBy } from './pa
 import type { MethodInput } from './method-input.js';
 import { getSettings } from '../merchant/settings.js';
 import { testOutcome, verifyCard } from './verification.js';
-import type { MethodRow, MethodType } from '../../schemas/methods.js';
+import { type MethodRow, type MethodType, type MethodView, methodViewColumns } from '../../schemas/methods.js';
+import type { CustomerRow } from '../../schemas/customers.js';
 
-export type { MethodRow, MethodType };
+export type { MethodRow, MethodType, MethodView };
 export const METHOD_TYPES: readonly MethodType[] = ['credit_card', 'bank_account'];
 
-export const METHOD_COLUMNS = `id, customer_id, method_type, card_type, card_owner_name, last_4, card_exp_month,
-  card_exp_year, csc_check, bank_routing_number, bank_account_holder_first_name, bank_account_holder_last_name,
-  bank_account_type, company, address_1, address_2, city, state, zip, country, created_at, updated_at,
-  secret_enc IS NOT NULL AS has_details`;
+/** A method's columns but the sealed number, and whether it holds one (MethodView). */
+const VIEW_COLUMNS = methodViewColumns();
 
 // Statuses the recurring-billing work must keep meaning the same: a subscription holds its method
 // until it ends; a scheduled transaction holds it until billed, failed or cancelled.
@@ -24,17 +23,11 @@ const SUBSCRIPTION_ENDED = `('cancelled', 'unsubscribed', 'ended')`;
 const SCHEDULED_UNBILLED = `('scheduled', 'pending')`;
 
 /** The customer's head row, locked for the rest of the transaction (default_method_id stays consistent). */
-export interface CustomerHead {
-  id: string;
-  company: string | null;
-  zip: string | null;
-  default_method_id: string | null;
-  first_name: string | null;
-  last_name: string | null;
-}
+const HEAD = ['id', 'company', 'zip', 'default_method_id', 'first_name', 'last_name'] as const satisfies readonly (keyof CustomerRow)[];
+export type CustomerHead = Pick<CustomerRow, (typeof HEAD)[number]>;
 
 /** The columns of CustomerHead, for the statements that read or return one. */
-export const HEAD_COLUMNS = 'id, company, zip, default_method_id, first_name, last_name';
+export const HEAD_COLUMNS = HEAD.join(', ');
 
 export async function lockCustomer(q: Queryable, scope: Scope, customerId: string): Promise<CustomerHead> {
   const [row] = await q.query<CustomerHead>(
@@ -47,10 +40,10 @@ export async function lockCustomer(q: Queryable, scope: Scope, customerId: strin
 }
 
 /** Live methods of the given customers, oldest first. */
-export async function methodsOf(q: Queryable, scope: Scope, customerIds: string[]): Promise<MethodRow[]> {
+export async function methodsOf(q: Queryable, scope: Scope, customerIds: string[]): Promise<MethodView[]> {
   if (customerIds.length === 0) return [];
-  return q.query<MethodRow>(
-    `SELECT ${METHOD_COLUMNS} FROM payment_methods
+  return q.query<MethodView>(
+    `SELECT ${VIEW_COLUMNS} FROM payment_methods
       WHERE merchant_id = $1 AND env = $2 AND deleted_at IS NULL
         AND customer_id IN (SELECT jsonb_array_elements_text($3::jsonb))
       ORDER BY seq`,
@@ -59,9 +52,9 @@ export async function methodsOf(q: Queryable, scope: Scope, customerIds: string[
   );
 }
 
-async function methodOf(q: Queryable, scope: Scope, customerId: string, methodId: string): Promise<MethodRow> {
-  const [row] = await q.query<MethodRow>(
-    `SELECT ${METHOD_COLUMNS} FROM payment_methods
+async function methodOf(q: Queryable, scope: Scope, customerId: string, methodId: string): Promise<MethodView> {
+  const [row] = await q.query<MethodView>(
+    `SELECT ${VIEW_COLUMNS} FROM payment_methods
       WHERE merchant_id = $1 AND env = $2 AND customer_id = $3 AND id = $4 AND deleted_at IS NULL`,
     [scope.merchantId, scope.env, customerId, methodId],
   );
@@ -91,12 +84,12 @@ export function typeDefault<M extends { id: string; method_type: MethodType; has
  * Columns a token fills in a method row. The number is not among them: `seal` encrypts it for the
  * row it goes to (a blob is bound to its row), once that row's id is known.
  */
-type Details = Partial<Record<DetailColumn, string | number | null>> & { method_type: MethodType; seal?: (methodId: string) => string };
+type Details = Partial<Pick<MethodRow, DetailColumn>> & { method_type: MethodType; seal?: (methodId: string) => string };
 
 const DETAIL_COLUMNS = ['token_id', 'card_type', 'card_owner_name', 'last_4', 'bin', 'card_exp_month',
   'card_exp_year', 'csc_check', 'bank_routing_number', 'bank_account_holder_first_name',
   'bank_account_holder_last_name', 'bank_account_type', 'address_1', 'address_2', 'city', 'state', 'zip',
-  'country', 'secret_enc'] as const;
+  'country', 'secret_enc'] as const satisfies readonly (keyof MethodRow)[];
 type DetailColumn = (typeof DETAIL_COLUMNS)[number];
 
 /** What pays for a method, read at the edge, and what the method code adds to it. */
@@ -184,7 +177,7 @@ export async function insertMethod(
 ): Promise<string> {
   const { seal, ...columns } = details;
   const id = newId(16); // 128 random bits: no retry needed
-  const row: Record<string, unknown> = {
+  const row: Partial<MethodRow> = {
     ...columns, merchant_id: scope.merchantId, env: scope.env, customer_id: customer.id,
     company: customer.company, created_at: now, updated_at: now,
     ...(seal ? { secret_enc: seal(id) } : {}),
