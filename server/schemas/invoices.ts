@@ -2,58 +2,25 @@
 import { badRequest, invalid, MUST, tooLong } from '../errors.js';
 import { decodeJsonParam, isEmptyList } from '../lib/input.js';
 import { isEmail, MAX_AMOUNT, text } from '../lib/validate.js';
-import { Int, Metadata, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
+import {
+  At, Env, Int, Metadata, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+} from './common.js';
 import { MAX_LENGTH } from './customers.js';
 import { type Input, amount, custom, fields, metadata, pageFields, sentText, text as textField } from './fields.js';
 import { later } from './fields.js';
 
-// The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
 export type InvoiceStatus = 'unpaid' | 'partially_paid' | 'paid' | 'deleted';
 
-export interface Payment {
-  id: string;
-  amount: number;
-  created_at: string;
-}
-
-export interface InvoiceRow {
-  id: string;
-  status: InvoiceStatus;
-  customer_id: string | null;
-  customer_first_name: string | null; customer_last_name: string | null; customer_email: string | null;
-  customer_address_1: string | null; customer_address_2: string | null; customer_city: string | null;
-  customer_state: string | null; customer_zip: string | null; customer_company: string | null;
-  customer_phone: string | null; customer_fax: string | null;
-  items: Item[];
-  amount: number;
-  amount_paid: number;
-  payments: Payment[];
-  due_date: string | null;
-  memo: string | null;
-  metadata: Record<string, unknown>;
-  delivered_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  paid_at: Date | null;
-  deleted_at: Date | null;
-  // the latest email, from the outbox
-  outbox_id: number | null;
-  delivery_to: string | null;
-  delivery_status: string | null;
-  delivery_attempts: number | null;
-  delivery_sent_at: Date | null;
-  delivery_last_error: string | null;
-}
-
-
-// The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
-export interface Item {
-  description: string;
-  quantity: number;
-  unit_amount: number;
-  amount: number;
-}
-
+/** A line item as stored in `items` and shown: cents, the line's amount computed (readItems). */
+export const ItemSchema = Type.Object({
+  description: Str({ examples: ['Consulting'] }), quantity: Int({ examples: [2] }), unit_amount: Int({ examples: [5000] }), amount: Int({ examples: [10000] }),
+});
+export type Item = Static<typeof ItemSchema>;
+/** A payment recorded by mark_as_paid, as stored in `payments` and shown. */
+export const PaymentSchema = Type.Object({
+  id: Str(), amount: Int(), created_at: Str({ format: 'date-time', examples: ['2026-01-15T12:00:00.000Z'] }),
+});
+export type Payment = Static<typeof PaymentSchema>;
 
 /** The customer fields of spec 4.11, each with the maximum length of its customer-record twin. */
 export const CUSTOMER_FIELDS = ['first_name', 'last_name', 'email', 'address_1', 'address_2', 'city', 'state', 'zip',
@@ -64,25 +31,55 @@ export const invoiceField = (f: ContactField) => `customer_${f}` as const;
 export const CONTACT_COLUMNS = CUSTOMER_FIELDS.map(invoiceField);
 
 const EXAMPLE: Record<string, string> = { customer_first_name: 'Ada', customer_last_name: 'Lovelace', customer_email: 'ada@example.com' };
-const contact = Object.fromEntries(CONTACT_COLUMNS.map((f) => [f, NStr({ examples: [EXAMPLE[f] ?? null] })])) as
-  Record<(typeof CONTACT_COLUMNS)[number], ReturnType<typeof NStr>>;
+/** The customer_* columns, each shown as stored. */
+const contact = Object.fromEntries(CONTACT_COLUMNS.map((f) => [f, shown(NStr({ examples: [EXAMPLE[f] ?? null] }))])) as
+  Record<(typeof CONTACT_COLUMNS)[number], ReturnType<typeof shown<ReturnType<typeof NStr>>>>;
+
+/**
+ * The stored row (010_invoices.sql), its columns in order (`seq`, the list's order, left out): its
+ * type (InvoiceRow), its column list (INVOICE_COLUMNS: every statement reading a whole invoice
+ * names them, domain/documents/invoices.ts) and, marked `shown`, the columns the answer shows as
+ * stored. merchant_id, env, outbox_id and delivered_at stay inside the gateway (the answer's
+ * `delivery` is made of the latter two and the outbox row they name).
+ */
+export const InvoiceRowSchema = Type.Object({
+  merchant_id: Str(),
+  env: Env(),
+  id: shown(Str({ examples: ['inv_5e6f7a8b'] })),
+  status: shown(Str({ description: 'unpaid, partially_paid, paid or deleted.', examples: ['unpaid'] }) as TUnsafe<InvoiceStatus>),
+  customer_id: shown(NStr()),
+  ...contact,
+  items: shown(Type.Array(ItemSchema)),
+  amount: shown(Int({ examples: [10000] })),
+  amount_paid: shown(Int({ examples: [0] })),
+  payments: shown(Type.Array(PaymentSchema)),
+  /** 'YYYY-MM-DD', read as text (pg and PGlite parse `date` into different Dates): see invoiceColumns. */
+  due_date: shown(NStr({ examples: ['2026-02-01'] })),
+  memo: shown(NStr()),
+  metadata: shown(Metadata()),
+  /** The latest email queued for it (the outbox row), and when. */
+  outbox_id: NullableInt(),
+  delivered_at: NullableAt(),
+  created_at: shown(At()),
+  updated_at: shown(At()),
+  paid_at: shown(NullableAt({ examples: [null] })),
+  deleted_at: shown(NullableAt({ examples: [null] })),
+});
+export type InvoiceRow = Static<typeof InvoiceRowSchema>;
+export const INVOICE_COLUMNS = columnsOf(InvoiceRowSchema);
+/** An invoice as its answer reads it: the row and, joined, its latest email in the outbox. */
+export type InvoiceView = InvoiceRow & {
+  delivery_to: string | null;
+  delivery_status: string | null;
+  delivery_attempts: number | null;
+  delivery_sent_at: Date | null;
+  delivery_last_error: string | null;
+};
 
 export const InvoiceSchema = Type.Object({
   class: Str({ examples: ['invoice'] }),
-  id: Str({ examples: ['inv_5e6f7a8b'] }),
-  status: Str({ description: 'unpaid, partially_paid, paid or deleted.', examples: ['unpaid'] }),
-  customer_id: NStr(),
-  ...contact,
-  items: Type.Array(Type.Object({
-    description: Str({ examples: ['Consulting'] }), quantity: Int({ examples: [2] }), unit_amount: Int({ examples: [5000] }), amount: Int({ examples: [10000] }),
-  })),
-  amount: Int({ examples: [10000] }),
-  amount_paid: Int({ examples: [0] }),
+  ...shownOf(InvoiceRowSchema),
   balance: Int({ examples: [10000] }),
-  payments: Type.Array(Type.Object({ id: Str(), amount: Int(), created_at: Timestamp() })),
-  due_date: NStr({ examples: ['2026-02-01'] }),
-  memo: NStr(),
-  metadata: Metadata(),
   delivery: Type.Unsafe<{ email_address: string | null; status: string; attempts: number; queued_at: Date | string | null; sent_at: Date | string | null; last_error: string | null } | null>({
     type: ['object', 'null'],
     description: 'The email of the invoice, once queued.',
@@ -93,44 +90,25 @@ export const InvoiceSchema = Type.Object({
     required: ['email_address', 'status', 'attempts', 'queued_at', 'sent_at', 'last_error'],
     examples: [null],
   }),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
-  paid_at: NullableTime({ examples: [null] }),
-  deleted_at: NullableTime({ examples: [null] }),
 });
 export type InvoiceOut = Static<typeof InvoiceSchema>;
+const SHOWN = shownKeys(InvoiceRowSchema);
 
 /** The invoice as the API shows it (docs/decisions/invoices.md): amounts in cents, balance derived. */
-export function presentInvoice(r: InvoiceRow): InvoiceOut {
-  return {
-    class: 'invoice',
-    id: r.id,
-    status: r.status,
-    customer_id: r.customer_id,
-    ...(Object.fromEntries(CONTACT_COLUMNS.map((c) => [c, r[c]])) as Record<(typeof CONTACT_COLUMNS)[number], string | null>),
-    items: r.items,
-    amount: r.amount,
-    amount_paid: r.amount_paid,
-    balance: r.amount - r.amount_paid,
-    payments: r.payments,
-    due_date: r.due_date,
-    memo: r.memo,
-    metadata: r.metadata ?? {},
-    delivery: r.outbox_id === null ? null : {
-      email_address: r.delivery_to,
-      status: r.delivery_status ?? 'pending',
-      attempts: r.delivery_attempts ?? 0,
-      queued_at: r.delivered_at,
-      sent_at: r.delivery_sent_at,
-      last_error: r.delivery_last_error,
-    },
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    paid_at: r.paid_at,
-    deleted_at: r.deleted_at,
+export function presentInvoice(r: InvoiceView): InvoiceOut {
+  const out = { class: 'invoice' } as InvoiceOut;
+  for (const k of SHOWN) (out as Record<string, unknown>)[k] = r[k];
+  out.balance = r.amount - r.amount_paid;
+  out.delivery = r.outbox_id === null ? null : {
+    email_address: r.delivery_to,
+    status: r.delivery_status ?? 'pending',
+    attempts: r.delivery_attempts ?? 0,
+    queued_at: r.delivered_at,
+    sent_at: r.delivery_sent_at,
+    last_error: r.delivery_last_error,
   };
+  return out;
 }
-
 
 export const MAX_ITEMS = 100;
 export const MAX_QUANTITY = 1_000_000;

@@ -7,19 +7,24 @@ import { Scope, newId } from '../merchant/keys.js';
 import { dollars, escapeHtml } from './render.js';
 import type { Page } from '../../lib/validate.js';
 import type { Amount } from '../../schemas/fields.js';
-import { CONTACT_COLUMNS, presentInvoice } from '../../schemas/invoices.js';
-import type { InvoiceStatus, Payment, InvoiceRow } from '../../schemas/invoices.js';
-export type { InvoiceStatus, Payment, InvoiceRow } from '../../schemas/invoices.js';
+import { INVOICE_COLUMNS, presentInvoice } from '../../schemas/invoices.js';
+import type { InvoiceRow, InvoiceStatus, Payment, InvoiceView } from '../../schemas/invoices.js';
+export type { InvoiceStatus, Payment, InvoiceRow, InvoiceView } from '../../schemas/invoices.js';
 
-// Invoices (spec 4.11, state table of spec 3; docs/decisions/invoices.md). The body is
-// read, and its total computed in integer cents, by invoice-input.ts; the email goes through the durable outbox in
-// the transaction that creates or delivers the invoice, and every change emits its event in the same transaction.
+// Invoices (spec 4.11, state table of spec 3; docs/decisions/invoices.md). The body is read by
+// InvoiceFields (schemas/invoices.ts); invoice-input.ts makes the columns of what it read, the
+// total in integer cents; the email goes through the durable outbox in the transaction that
+// creates or delivers the invoice, and every change emits its event in the same transaction.
 
 export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['unpaid', 'partially_paid', 'paid', 'deleted'];
 
-const SELECT = `SELECT i.id, i.status, i.customer_id, ${CONTACT_COLUMNS.map((c) => `i.${c}`).join(', ')},
-    i.items, i.amount, i.amount_paid, i.payments, i.due_date::text AS due_date, i.memo, i.metadata,
-    i.outbox_id, i.delivered_at, i.created_at, i.updated_at, i.paid_at, i.deleted_at,
+/**
+ * Every column of an invoice, named (no `*`), `i.` before each; due_date comes back as text: pg and
+ * PGlite parse `date` into different Dates.
+ */
+const INVOICE = INVOICE_COLUMNS.map((c) => (c === 'due_date' ? 'i.due_date::text AS due_date' : `i.${c}`)).join(', ');
+/** An invoice and its latest email in the outbox (InvoiceView). */
+const SELECT = `SELECT ${INVOICE},
     o.payload->>'to' AS delivery_to, o.status AS delivery_status, o.attempts AS delivery_attempts,
     o.sent_at AS delivery_sent_at, o.last_error AS delivery_last_error
   FROM invoices i
@@ -76,8 +81,8 @@ ${inv.memo ? `<p>${inv.memo.split(/\r\n|\n|\r/).map(e).join('<br>\n')}</p>\n` : 
 
 // --- the operations -------------------------------------------------------------------------
 
-async function load(q: Queryable, scope: Scope, id: string, lock = false): Promise<InvoiceRow> {
-  const [row] = await q.query<InvoiceRow>(
+async function load(q: Queryable, scope: Scope, id: string, lock = false): Promise<InvoiceView> {
+  const [row] = await q.query<InvoiceView>(
     `${SELECT} WHERE i.merchant_id = $1 AND i.env = $2 AND i.id = $3${lock ? ' FOR UPDATE OF i' : ''}`,
     [scope.merchantId, scope.env, id],
   );
@@ -86,14 +91,14 @@ async function load(q: Queryable, scope: Scope, id: string, lock = false): Promi
 }
 
 /** Emits the event with the invoice as it now reads, and returns that row. */
-async function emit(q: Queryable, scope: Scope, type: EventType, id: string, now: Date): Promise<InvoiceRow> {
+async function emit(q: Queryable, scope: Scope, type: EventType, id: string, now: Date): Promise<InvoiceView> {
   const row = await load(q, scope, id);
   await emitEvent(q, scope, type, presentInvoice(row), now);
   return row;
 }
 
 /** Queues the invoice email to customer_email (92002 without one, or for a deleted invoice). */
-async function deliver(q: Queryable, scope: Scope, inv: InvoiceRow, now: Date): Promise<InvoiceRow> {
+async function deliver(q: Queryable, scope: Scope, inv: InvoiceView, now: Date): Promise<InvoiceView> {
   if (inv.status === 'deleted') throw new GatewayError(E.INVOICE_UNDELIVERABLE, 'a deleted invoice cannot be delivered');
   if (!inv.customer_email) throw new GatewayError(E.INVOICE_UNDELIVERABLE, 'the invoice has no customer_email to deliver to');
   const [m] = await q.query<{ name: string }>('SELECT name FROM merchants WHERE id = $1', [scope.merchantId]);
@@ -141,7 +146,7 @@ export async function listInvoices(q: Queryable, scope: Scope, page: Page, statu
   } else {
     where += " AND i.status <> 'deleted'";
   }
-  return pagedQuery<InvoiceRow>(q, page, `${SELECT} WHERE ${where} ORDER BY i.seq DESC`, `invoices i WHERE ${where}`, params);
+  return pagedQuery<InvoiceView>(q, page, `${SELECT} WHERE ${where} ORDER BY i.seq DESC`, `invoices i WHERE ${where}`, params);
 }
 
 /** POST /invoices/:id: only while `unpaid` (INV01 otherwise); the email is not sent again (deliver does that). */
