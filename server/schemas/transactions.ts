@@ -5,7 +5,9 @@ import {
   columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { MAX_TEXT } from './tokens.js';
-import { type Amount, type Input, amount, bool, email, fields, metadata, optionalAmount, pageFields, sentText, text } from './fields.js';
+import {
+  type Amount, type Field, type Input, type Later, amount, bool, custom, email, fields, later, metadata, optionalAmount, pageFields, scalar, sentText, take, text,
+} from './fields.js';
 
 /**
  * The stored row (002_charges.sql and the migrations after it), one schema from which come the
@@ -156,12 +158,27 @@ export function requireChargeParams(code: ParamsMissing, instrument: [field: str
  * its customer_id: 48291, not the token shape's 69002.
  */
 export function chargeShape(c: {
-  customer_id?: string | null; card_number?: string | null; token?: string | null; method_id?: string | null; charge_bank_account?: boolean;
+  customer_id?: string | null; card_number?: string | null; token?: string | null;
+  method_id?: Later<string | null>; charge_bank_account?: Later<boolean | null | undefined>;
 }): ChargeShape {
   if (c.customer_id) return 'customer';
   if (c.card_number) return 'card';
-  if (!c.token && (c.customer_id !== undefined || c.method_id || c.charge_bank_account !== undefined)) return 'customer';
+  // Without a token, a method_id (refused now if it is no text) or a charge_bank_account sent at
+  // all makes it a charge by customer.
+  if (!c.token && (c.customer_id !== undefined || take(c.method_id ?? null) || c.charge_bank_account !== undefined)) return 'customer';
   return 'token';
+}
+
+/** A boolean whose sending counts: undefined when not sent, null when sent blank, else true/false (REQ01 when unreadable). */
+function sentBool(description: string) {
+  const inner = bool(description);
+  return custom<boolean | null | undefined>(description, inner.doc, (v, name) => (v === undefined ? undefined : inner.read(v, name) ?? null));
+}
+
+/** A security code as a charge reads it: undefined when absent or null (the other name counts), else text. */
+function securityCode(description: string) {
+  const inner = text(description);
+  return custom<string | null | undefined>(description, inner.doc, (v, name) => (v === undefined || v === null ? undefined : inner.read(v, name)));
 }
 
 /** A payer field: undefined when not sent (the instrument's own stands), null when sent blank (cleared). */
@@ -178,17 +195,25 @@ export const ChargeFields = fields({
   customer_id: sentText("Charge this customer's stored method instead of a token."),
   card_number: text('A card sent directly instead of a token (cards only).'),
   token: text('A one-time token from the tokenizer.', { example: 'tok_4f3c2b1a0e9d8c7b' }),
-  method_id: text("Which of the customer's methods (default: the customer's default method)."),
-  charge_bank_account: bool("true: the customer's default bank account; false: their default card."),
+  // Read only by a charge by customer (taken there, in the spec's order); a token charge ignores them.
+  method_id: later(text("Which of the customer's methods (default: the customer's default method).")),
+  charge_bank_account: later(sentBool("true: the customer's default bank account; false: their default card.")),
   amount: amount('Cents, above zero (a form body sends it as text).', { required: true, example: 1999 }),
   metadata: metadata(),
   description: text('At most 1000 characters.', { max: MAX_DESCRIPTION, example: 'Order 42' }),
   send_receipt: bool("Email a receipt (true/false, \"1\"/\"0\"); default: the customer's or merchant's setting."),
   email_address: email('Where the receipt goes.', { code: E.RECEIPT_EMAIL_INVALID, example: 'ada@example.com' }),
   receipt_template_id: text('The receipt template to use.'),
-  token_type: text('credit_card, if sent: a direct charge takes cards only (tokenize a bank account).'),
-  card_exp_month: text('MM'), card_exp_year: text('YYYY'), card_owner_name: text('Name on the card (optional here).'),
-  csc: text('Security code (cvv is read the same).'), cvv: text('Security code.'),
+  // A direct charge's card (taken by the card shape only, checked as a token's card is).
+  card_owner_name: later(scalar('Name on the card (optional here).')),
+  token_type: later(scalar('credit_card, if sent: a direct charge takes cards only (tokenize a bank account).')),
+  card_exp_month: later(scalar('MM')), card_exp_year: later(scalar('YYYY')),
+  // A bank account sent this way is checked as a token's would be, then refused (tokenize it instead).
+  ...Object.fromEntries((['bank_account_number', 'bank_routing_number', 'bank_account_holder_first_name', 'bank_account_holder_last_name',
+    'bank_account_type'] as const).map((k) => [k, later(scalar('Refused on a direct charge: tokenize a bank account.'))])) as
+    Record<'bank_account_number' | 'bank_routing_number' | 'bank_account_holder_first_name' | 'bank_account_holder_last_name' | 'bank_account_type', Field<Later<string | number | null>>>,
+  // null or absent: not sent (the other name is read); blank: sent without a code.
+  csc: securityCode('Security code (cvv is read the same).'), cvv: securityCode('Security code.'),
   company: payerText('Payer company.'), website: payerText('Payer website.'), email: payerText("Payer's email."),
   first_name: payerText("Payer's first name."), last_name: payerText("Payer's last name."),
   address_1: payerText('Billing address.'), address_2: payerText('Billing address.'), city: payerText('City.'),

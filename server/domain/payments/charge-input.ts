@@ -10,7 +10,7 @@ import { preparePaymentData } from '../instruments/tokens.js';
 import {
   ChargeFields, type ChargeFieldsInput, type ChargeShape, PAYER_FIELDS, type PayerField, type TransactionRow, chargeShape,
 } from '../../schemas/transactions.js';
-import { cents, storedOf } from '../../schemas/fields.js';
+import { cents, storedOf, take } from '../../schemas/fields.js';
 
 export type { ChargeShape, PayerField };
 
@@ -55,18 +55,25 @@ export function readChargeInput(scope: Scope, f: ChargeFieldsInput, now: Date): 
   };
   let input: ChargeInput;
   if (shape === 'customer') {
-    input = { ...common, shape, customerId: f.customer_id!, methodId: f.method_id, bankAccount: f.charge_bank_account };
+    const bankAccount = take(f.charge_bank_account) ?? undefined;
+    input = { ...common, shape, customerId: f.customer_id!, methodId: take(f.method_id), bankAccount };
   } else if (shape === 'card') {
     // Which would be charged is not for us to guess (a customer's fields beside a token are refused alike).
     if (f.token !== null) throw badRequest('send a token or the card fields, not both');
-    if (f.token_type !== null && f.token_type !== 'credit_card') throw badRequest(CARDS_ONLY);
     // Used at once and never stored. The owner's name is optional here (the clients' own examples
-    // send none); the rest is checked as for a token.
-    const card = preparePaymentData(scope, { ...f, token_type: 'credit_card', amount: cents(f.amount) }, now, { ownerOptional: true });
+    // send none); the rest is checked as for a token (a token_type of bank_account is checked as a
+    // bank account, then refused: a direct charge takes cards only).
+    const card = preparePaymentData(scope, {
+      ...f, card_owner_name: take(f.card_owner_name), token_type: take(f.token_type), card_exp_month: take(f.card_exp_month),
+      card_exp_year: take(f.card_exp_year), csc: f.csc, cvv: f.cvv, amount: cents(f.amount),
+      bank_account_number: take(f.bank_account_number), bank_routing_number: take(f.bank_routing_number),
+      bank_account_holder_first_name: take(f.bank_account_holder_first_name), bank_account_holder_last_name: take(f.bank_account_holder_last_name),
+      bank_account_type: take(f.bank_account_type),
+    }, now, { ownerOptional: true });
     if (card.token_type !== 'credit_card') throw badRequest(CARDS_ONLY);
-    input = { ...common, shape, card, csc: f.csc ?? f.cvv };
+    input = { ...common, shape, card, csc: (f.csc !== undefined ? f.csc : f.cvv) ?? null };
   } else {
-    input = { ...common, shape, token: f.token!, csc: f.cvv ?? f.csc, zip: f.zip ?? null };
+    input = { ...common, shape, token: f.token!, csc: (f.cvv !== undefined ? f.cvv : f.csc) ?? null, zip: f.zip ?? null };
   }
   // Payer fields override the instrument's on every shape (bounded by the table as a token's are:
   // they are copied into the transaction, its events, webhooks and exports).

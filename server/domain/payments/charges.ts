@@ -316,6 +316,9 @@ async function decide(
   const outcome = outcomeColumns(result ?? NOT_ASKED, amount, inst.paymentMethod === 'bank_account');
   const ok = outcome.successful;
   const row: Record<string, unknown> = {
+    // What the request's table marks stored, written as sent, first: every column the gateway sets
+    // below wins over a stored field of the same name.
+    ...input.recorded,
     id, merchant_id: scope.merchantId, env: scope.env, source: opts.source ?? shape,
     recurring: opts.recurring ?? false,
     payment_method: inst.paymentMethod, reference_number: String(randomInt(1e9, 1e10)), system_trace: result?.processorId ?? null,
@@ -323,8 +326,6 @@ async function decide(
     // A live processor's CVV and AVS results are recorded with its answer (charge-finish.ts).
     csc_check: check.csc_check ?? (inst.csc ? 'unchecked' : 'not_provided'),
     avs_address_check: check.avs_zip_check,
-    // What the request's table marks stored, written as sent; the instrument's and the charge's own after it.
-    ...input.recorded,
     ...payer,
     ...inst.fields,
     description, metadata: { ...inst.customerMetadata, ...metadata }, ...receipt,

@@ -47,7 +47,7 @@ describe('readChargeInput', () => {
     })).toEqual({
       shape: 'token', token: 'tok', amount: 1999, description: 'Tea', metadata: { order: 'A-1' },
       receipt: { send: true, email: 'ada@example.com', templateId: '7' }, csc: '123', zip: '90210',
-      payer: { company: 'Analytical', city: null, zip: '90210' },
+      payer: { company: 'Analytical', city: null, zip: '90210' }, recorded: {},
     });
   });
 
@@ -128,5 +128,29 @@ describe('readRefundAmount', () => {
       code = (err as GatewayError).code;
     }
     expect(code).toBe('59112');
+  });
+
+  it('decides the shape by what was sent: a charge_bank_account sent blank or null makes a charge by customer (48291)', () => {
+    expect(refusal({ charge_bank_account: '', amount: 100 }).code).toBe('48291');
+    expect(refusal({ charge_bank_account: null, amount: 100 }).code).toBe('48291');
+    expect(refusal({ charge_bank_account: 'maybe' }).code).toBe('48291');
+  });
+
+  it("ignores a customer's and a card's fields on a charge by token, whatever their type", () => {
+    const input = read({ token: 'tok', amount: 100, charge_bank_account: 'maybe', method_id: {}, card_exp_month: {}, card_owner_name: [], token_type: {} });
+    expect(input.shape).toBe('token');
+  });
+
+  it('refuses those fields where their shape reads them, in its order', () => {
+    expect(refusal({ customer_id: 'c1', amount: 100, charge_bank_account: 'maybe' }))
+      .toEqual({ code: 'REQ01', message: 'charge_bank_account must be true or false' });
+    expect(refusal({ customer_id: 'c1', amount: 100, method_id: {} })).toEqual({ code: 'REQ01', message: 'method_id must be a string' });
+    expect(refusal({ card_number: '4111111111111111', amount: 100, card_exp_month: {} }).message).toBe('card_exp_month must be a string');
+  });
+
+  it('reads the security code of the name sent: a blank cvv is a charge without one, even beside a csc', () => {
+    expect(read({ token: 'tok', amount: 100, cvv: '', csc: '123' })).toMatchObject({ shape: 'token', csc: null });
+    expect(read({ token: 'tok', amount: 100, csc: '123' })).toMatchObject({ csc: '123' });
+    expect(read({ token: 'tok', amount: 100, cvv: null, csc: '123' })).toMatchObject({ csc: '123' });
   });
 });
