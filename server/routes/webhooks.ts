@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES, getEvent, listEvents } from '../domain/events/events.js';
 import { createRule, deleteRule, getRule, listRules, updateRule } from '../domain/events/rules.js';
 import {
-  createStrategy, deleteStrategy, getStrategy, listStrategies, relate, unrelate, updateStrategy, vetStrategy,
+  createStrategy, deleteStrategy, getStrategy, listStrategies, relate, unrelate, updateStrategy, vetNewStrategy, vetStrategy,
 } from '../domain/events/strategies.js';
 import { getDelivery, listDeliveries, retryDelivery } from '../domain/events/deliveries.js';
 import {
@@ -101,7 +101,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
     schema: { summary: 'Create a webhook strategy (where and how events are sent)', body: StrategyFields, response: { 200: StrategySchema } },
   }, async (req) => {
     const input = StrategyFields.from(req);
-    await vetStrategy(db, req.identity, input); // resolves the url's host: before the transaction
+    await vetNewStrategy(req.identity, input); // resolves the url's host: before the transaction
     return presentStrategy(await req.tx((q) => createStrategy(q, req.identity, input, req.now), { resource: (s) => s.id }));
   });
 
@@ -113,7 +113,7 @@ export default async function webhookRoutes(app: FastifyInstance) {
     config: { errors: [E.STRATEGY_NOT_FOUND, E.URL_NOT_PUBLIC] }, schema: { summary: 'Update a webhook strategy', body: StrategyUpdateFields, response: { 200: StrategySchema } },
   }, async (req) => {
     const input = StrategyUpdateFields.from(req);
-    await vetStrategy(db, req.identity, input, req.params.id); // resolves the url's host: before the transaction
+    await vetStrategy(db, req.identity, req.params.id, input); // resolves the url's host: before the transaction
     return presentStrategy(await req.tx((q) => updateStrategy(q, req.identity, req.params.id, input, req.now)));
   });
 

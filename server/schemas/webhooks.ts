@@ -1,39 +1,22 @@
 // Webhooks (spec 4.10): rules, strategies and their relations, events, deliveries, the signing secret.
-import type { Constraint } from '../domain/events/constraints.js';
+import type { Constraint } from './constraints.js';
 import { MUST, invalid } from '../errors.js';
 import {
   At, Env, Int, NullableAt, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static, type TUnsafe,
   columnsOf, shown, shownKeys, shownOf,
 } from './common.js';
-import { type Field, type Input, custom, fields, pageFields, raw } from './fields.js';
+import { type Field, type Input, custom, fields, pageFields } from './fields.js';
 
 /** How long the secret being replaced keeps signing deliveries beside the new one. */
 export const EXPIRE_OLD = { now: 0, '1h': 3600_000, '24h': 86_400_000 } as const;
 export type ExpireOld = keyof typeof EXPIRE_OLD;
 
-/**
- * The published event catalogue: `event_resource` of a webhook rule is a key here, and each
- * event type names what happened. Adding an event means adding it here and emitting it.
- * A charge emits one event: `transaction.created` when it settled, `transaction.failed` when it
- * was declined or returned; each refund emits `transaction.refunded` with the updated charge. A
- * live charge whose processor holds it for review emits `transaction.held`, then created or failed
- * once the review ends; a live charge whose outcome is not known yet emits nothing until it is.
- */
-export const EVENT_TYPES = {
-  transaction: ['transaction.created', 'transaction.failed', 'transaction.refunded', 'transaction.held'],
-  customer: ['customer.created', 'customer.updated', 'customer.deleted'],
-  subscription: ['subscription.created', 'subscription.billed', 'subscription.failed', 'subscription.cancelled'],
-  billing: ['billing.succeeded', 'billing.failed', 'billing.retried'],
-  scheduled_transaction: ['scheduled_transaction.billed', 'scheduled_transaction.failed', 'scheduled_transaction.cancelled'],
-  invoice: ['invoice.created', 'invoice.updated', 'invoice.delivered', 'invoice.paid', 'invoice.partially_paid', 'invoice.deleted'],
-  accountupdater: ['accountupdater.received', 'accountupdater.completed'],
-} as const;
-
-export type EventResource = keyof typeof EVENT_TYPES;
-export type EventType = (typeof EVENT_TYPES)[EventResource][number];
-
-export const MODES = ['webhook', 'email', 'sms'] as const;
-export type Mode = (typeof MODES)[number];
+export {
+  EVENT_TYPES, MODES, RelationFields, RuleFields, RuleUpdateFields, StrategyFields, StrategyUpdateFields, isResource,
+  type EventResource, type EventType, type Mode, type RuleCreateInput, type RuleInput, type SentEventType,
+  type StrategyCreateInput, type StrategyInput,
+} from './webhook-requests.js';
+import { MODES, type EventResource, type Mode } from './webhook-requests.js';
 
 const strings = (example: string[] = []) => Type.Array(Str(), { examples: [example] });
 const scalar = { type: ['string', 'number', 'boolean'] };
@@ -232,45 +215,6 @@ export const CatalogueSchema = Type.Object({
   class: Str({ examples: ['event_catalogue'] }),
   resources: Type.Array(Type.Object({ resource: Str({ examples: ['transaction'] }), event_types: strings(['transaction.created', 'transaction.failed']) })),
 });
-
-// Requests. The rule and strategy fields are read as sent: what they may be depends on the
-// catalogue, the mode and, on update, the stored record (404 first), so the domain reads each in
-// the spec's order (events/rules.ts, events/strategies.ts). Each list is filtered by the table.
-const listOf = (item: Record<string, unknown>) => ({ anyOf: [{ type: 'array', items: item }, { type: 'string' }] });
-const ruleFields = (create: boolean) => ({
-  event_resource: raw('GET /webhooks/event_types lists them.', { type: 'string' }, { required: create, example: 'transaction' }),
-  event_types: raw('Full event type names or their suffixes (none: every type of the resource), a list, a JSON-encoded one or comma-separated.',
-    listOf({ type: 'string' }), { example: ['transaction.created'] }),
-  constraints: raw('Conditions on the event data, a list or a JSON-encoded one.',
-    listOf({ type: 'object', properties: { field: { type: 'string' }, operator: { type: 'string' }, value: {} } })),
-});
-const ruleExamples = { examples: [{ event_resource: 'transaction', event_types: ['transaction.created'] }] };
-/** POST /webhooks/rules: event_resource required (WEBHOOK01 without it). */
-export const RuleFields = fields(ruleFields(true), ruleExamples);
-/** PUT /webhooks/rule/:id (and /rules/:id): the fields sent replace the stored ones. */
-export const RuleUpdateFields = fields(ruleFields(false), ruleExamples);
-export type RuleInput = Input<typeof RuleUpdateFields>;
-
-const strategyFields = (create: boolean) => ({
-  mode: raw('webhook, email or sms.', { type: 'string', enum: ['webhook', 'email', 'sms'] }, { required: create, example: 'webhook' }),
-  url: raw('webhook: a public http(s) URL (https in live mode), at most 2048 characters.', { type: 'string', maxLength: 2048 },
-    { example: 'https://shop.example.com/hooks' }),
-  email_address: raw('email: where the message goes.', { type: 'string', format: 'email' }),
-  email: raw('email: read when email_address is not sent.', { type: 'string', format: 'email' }),
-  phone_number: raw('sms: 7 to 15 digits, optionally with a leading +.', { type: 'string' }),
-  phone: raw('sms: read when phone_number is not sent.', { type: 'string' }),
-});
-const strategyExamples = { examples: [{ mode: 'webhook', url: 'https://shop.example.com/hooks' }] };
-/** POST /webhooks/strategies: mode and its target. */
-export const StrategyFields = fields(strategyFields(true), strategyExamples);
-/** PUT /webhooks/strategies/:id: mode may change; the target of the (new) mode is read when sent. */
-export const StrategyUpdateFields = fields(strategyFields(false), strategyExamples);
-export type StrategyInput = Input<typeof StrategyUpdateFields>;
-
-/** POST /webhooks/rules/:rule_id/strategies: the rule is looked up first (100001), then strategy_id (REQ01 absent, 200007 unknown). */
-export const RelationFields = fields({
-  strategy_id: raw('The strategy to relate.', { type: 'string' }, { required: true, example: 'str_1e2f3a4b' }),
-}, { examples: [{ strategy_id: 'str_1e2f3a4b' }] });
 
 export const RotateBody = Type.Object({
   expire_old: Type.Optional(Str({ enum: Object.keys(EXPIRE_OLD), description: 'When the secret being replaced stops signing (default now).' })),

@@ -1,10 +1,14 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
 import type { Page } from '../../lib/validate.js';
-import { E, GatewayError, invalid } from '../../errors.js';
-import { Constraint, parseConstraints } from './constraints.js';
+import { E, GatewayError } from '../../errors.js';
 import { Scope, newId } from '../merchant/keys.js';
-import { decodeJsonParam } from '../../lib/input.js';
-import { EVENT_TYPES, RULE_COLUMNS, type EventResource, type Rule, type RuleInput, type RuleRow } from '../../schemas/webhooks.js';
+import { take } from '../../schemas/fields.js';
+import {
+  EVENT_TYPES, RULE_COLUMNS, type EventResource, type Rule, type RuleCreateInput, type RuleInput, type RuleRow, type SentEventType,
+} from '../../schemas/webhooks.js';
+
+/** Whether a value names a resource of the event catalogue. */
+export { isResource } from '../../schemas/webhooks.js';
 
 /** Whether an event satisfies a rule: with the fan-out that applies it (dispatch.ts). */
 export { ruleMatches } from './dispatch.js';
@@ -22,42 +26,18 @@ const SELECT = `SELECT ${RULE_COLUMNS.map((c) => `r.${c}`).join(', ')},
              WHERE rs.rule_id = r.id), '[]') AS strategies
   FROM webhook_rules r`;
 
-export function isResource(v: unknown): v is EventResource {
-  return typeof v === 'string' && Object.prototype.hasOwnProperty.call(EVENT_TYPES, v);
-}
-
-function readResource(v: unknown): EventResource {
-  const s = typeof v === 'string' ? v.trim().toLowerCase() : v;
-  if (s === undefined || s === null || s === '') throw new GatewayError(E.WEBHOOK_EVENT_UNKNOWN, `event_resource is required; one of ${Object.keys(EVENT_TYPES).join(', ')}`);
-  if (!isResource(s)) throw new GatewayError(E.WEBHOOK_EVENT_UNKNOWN, `event_resource must be one of ${Object.keys(EVENT_TYPES).join(', ')}`);
-  return s;
-}
-
 /**
- * event_types: a list (JSON, JSON-encoded string, form `event_types[]=…`) or one comma-separated
- * string of the resource's types, by full name (`transaction.failed`) or suffix (`failed`).
- * Absent or empty: every type of the resource.
+ * The event types a rule keeps (RuleFields read them as sent): each by full name
+ * (`transaction.failed`) or suffix (`failed`), a type of `resource` (WEBHOOK01 naming the first that
+ * is not), once each, in the catalogue's order. None: every type of the resource.
  */
-function readEventTypes(resource: EventResource, v: unknown): string[] {
-  if (v === undefined || v === null || v === '') return [];
-  let list: unknown = v;
-  if (typeof list === 'string') {
-    const s = list.trim();
-    // Decoded as the request's own JSON is checked: depth, NUL, lone surrogates.
-    if (s.startsWith('[')) list = decodeJsonParam(s, 'event_types', () => invalid('event_types', 'must be a list of event types'));
-    else list = s.split(',');
-  }
-  if (list && typeof list === 'object' && !Array.isArray(list)) list = Object.values(list);
-  if (!Array.isArray(list)) throw invalid('event_types', 'must be a list of event types');
+function eventTypesOf(resource: EventResource, sent: SentEventType[]): string[] {
   const known: readonly string[] = EVENT_TYPES[resource];
   const out: string[] = [];
-  for (const item of list) {
-    const raw = typeof item === 'string' ? item.trim().toLowerCase() : '';
-    const full = raw.includes('.') ? raw : `${resource}.${raw}`;
+  for (const { name, shown } of sent) {
+    const full = name.includes('.') ? name : `${resource}.${name}`;
     if (!known.includes(full)) {
-      const shown = JSON.stringify(item) ?? String(item);
-      throw new GatewayError(E.WEBHOOK_EVENT_UNKNOWN,
-        `event_types: ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown} is not an event of ${resource}; its events are ${known.join(', ')}`);
+      throw new GatewayError(E.WEBHOOK_EVENT_UNKNOWN, `event_types: ${shown} is not an event of ${resource}; its events are ${known.join(', ')}`);
     }
     if (!out.includes(full)) out.push(full);
   }
@@ -84,10 +64,10 @@ export async function listRules(q: Queryable, scope: Scope, page: Page) {
 }
 
 /** POST /webhooks/rules (RuleFields): event_resource required; event_types and constraints optional. */
-export async function createRule(q: Queryable, scope: Scope, input: RuleInput, now: Date): Promise<Rule> {
-  const resource = readResource(input.event_resource);
-  const types = readEventTypes(resource, input.event_types);
-  const constraints = parseConstraints(input.constraints);
+export async function createRule(q: Queryable, scope: Scope, input: RuleCreateInput, now: Date): Promise<Rule> {
+  const resource = take(input.event_resource);
+  const types = eventTypesOf(resource, take(input.event_types) ?? []);
+  const constraints = take(input.constraints) ?? [];
   const id = `rule_${newId(8)}`;
   await q.query(
     `INSERT INTO webhook_rules (id, merchant_id, env, event_resource, event_types, constraints, created_at, updated_at)
@@ -103,11 +83,10 @@ export async function createRule(q: Queryable, scope: Scope, input: RuleInput, n
  */
 export async function updateRule(q: Queryable, scope: Scope, id: string, input: RuleInput, now: Date): Promise<Rule> {
   const rule = await getRule(q, scope, id, true);
-  const resource = input.event_resource === undefined ? rule.event_resource : readResource(input.event_resource);
-  const types = input.event_types !== undefined
-    ? readEventTypes(resource, input.event_types)
-    : resource === rule.event_resource ? rule.event_types : [];
-  const constraints = input.constraints !== undefined ? parseConstraints(input.constraints) : rule.constraints;
+  const resource = take(input.event_resource) ?? rule.event_resource;
+  const sentTypes = take(input.event_types);
+  const types = sentTypes !== undefined ? eventTypesOf(resource, sentTypes) : resource === rule.event_resource ? rule.event_types : [];
+  const constraints = take(input.constraints) ?? rule.constraints;
   await q.query(
     `UPDATE webhook_rules SET event_resource = $4, event_types = $5, constraints = $6, updated_at = $7
       WHERE id = $1 AND merchant_id = $2 AND env = $3`,

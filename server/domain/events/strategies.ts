@@ -1,12 +1,13 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
-import { E, GatewayError, invalid, MUST, tooLong } from '../../errors.js';
+import { E, GatewayError, invalid, MUST } from '../../errors.js';
 import type { OutboundPolicy } from '../../net/outbound.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { getRule } from './rules.js';
 import { vetTargetUrl } from '../merchant/target-url.js';
-import { isEmail, normalisePhone, type Page, text } from '../../lib/validate.js';
+import type { Page } from '../../lib/validate.js';
+import { type Later, take } from '../../schemas/fields.js';
 import {
-  MODES, RELATION_COLUMNS, STRATEGY_COLUMNS, type Mode, type RelationRow, type Strategy, type StrategyInput, type StrategyRow,
+  MODES, RELATION_COLUMNS, STRATEGY_COLUMNS, type Mode, type RelationRow, type Strategy, type StrategyCreateInput, type StrategyInput, type StrategyRow,
 } from '../../schemas/webhooks.js';
 
 // Webhook strategies (spec 4.10): how a merchant hears about an event. `webhook` POSTs the signed
@@ -17,31 +18,24 @@ export { MODES, type Mode };
 export type { Strategy, StrategyRow };
 
 const STRATEGY_ID = /^strat_[0-9a-f]{16}$/;
-const MAX_URL = 2048;
 
 const SELECT = `SELECT ${STRATEGY_COLUMNS.map((c) => `s.${c}`).join(', ')},
   COALESCE((SELECT json_agg(rs.rule_id ORDER BY rs.created_at, rs.rule_id) FROM webhook_rule_strategies rs
              WHERE rs.strategy_id = s.id), '[]') AS rules
   FROM webhook_strategies s`;
 
-/** http or https, absolute, no credentials, at most 2048 characters; live mode requires https. */
-export function readUrl(scope: Scope, raw: unknown): string {
-  const s = typeof raw === 'string' || typeof raw === 'number' ? text(raw) : null;
-  if (s === null) throw invalid('url', 'is required for mode webhook (an http or https URL)');
-  let u: URL;
-  try {
-    u = new URL(s);
-  } catch {
-    throw invalid('url', MUST.HTTP_URL);
-  }
-  if (!['http:', 'https:'].includes(u.protocol) || !u.hostname) throw invalid('url', MUST.HTTP_URL);
-  if (u.username || u.password) throw invalid('url', 'must not carry credentials; verify the Tessera-Signature header instead');
-  if (u.toString().length > MAX_URL) throw tooLong('url', MAX_URL); // as stored: percent-encoding lengthens it
-  if (scope.env === 'live' && u.protocol !== 'https:') throw invalid('url', MUST.HTTPS_IN_LIVE);
-  return u.toString();
+/**
+ * The webhook URL a strategy keeps: StrategyFields read it (http or https, absolute, no
+ * credentials, at most 2048 characters); live mode requires https.
+ */
+export function readUrl(scope: Scope, url: Later<string | undefined>): string {
+  const u = take(url);
+  if (u === undefined) throw invalid('url', 'is required for mode webhook (an http or https URL)');
+  if (scope.env === 'live' && u.startsWith('http:')) throw invalid('url', MUST.HTTPS_IN_LIVE);
+  return u;
 }
 
-/** The webhook URL a create or update may set, vetted before its transaction (malformed ones are left to readUrl). */
+/** The webhook URL a create or update may set, vetted before its transaction (refused ones are left to readUrl). */
 async function vetBodyUrl(scope: Scope, input: StrategyInput, policy?: OutboundPolicy): Promise<void> {
   let url: string;
   try {
@@ -52,29 +46,19 @@ async function vetBodyUrl(scope: Scope, input: StrategyInput, policy?: OutboundP
   await vetTargetUrl(scope, url, 'url', policy);
 }
 
-function readMode(v: unknown): Mode {
-  const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
-  if (!(MODES as readonly string[]).includes(s)) throw invalid('mode', `must be one of ${MODES.join(', ')}`);
-  return s as Mode;
-}
-
-/** The target of a mode, from the request (`email` and `phone` are accepted beside the full names). */
+/** The target of a mode, from the request (`email` and `phone` are read when the full names are not sent, or null). */
 function readTarget(scope: Scope, mode: Mode, input: StrategyInput): Pick<StrategyRow, 'url' | 'email_address' | 'phone_number'> {
   const out = { url: null as string | null, email_address: null as string | null, phone_number: null as string | null };
   if (mode === 'webhook') out.url = readUrl(scope, input.url);
   if (mode === 'email') {
-    const raw = input.email_address ?? input.email;
-    if (raw === undefined || raw === null || raw === '') throw invalid('email_address', 'is required for mode email');
-    const e = typeof raw === 'string' ? raw.trim() : '';
-    if (!isEmail(e)) throw invalid('email_address', 'is not a valid email address');
-    out.email_address = e;
+    const e = input.email_address ?? input.email;
+    if (e === undefined || e === null) throw invalid('email_address', 'is required for mode email');
+    out.email_address = take(e);
   }
   if (mode === 'sms') {
-    const raw = input.phone_number ?? input.phone;
-    if (raw === undefined || raw === null || raw === '') throw invalid('phone_number', 'is required for mode sms');
-    const p = typeof raw === 'string' || typeof raw === 'number' ? normalisePhone(String(raw)) : null;
-    if (!p) throw invalid('phone_number', MUST.PHONE);
-    out.phone_number = p;
+    const p = input.phone_number ?? input.phone;
+    if (p === undefined || p === null) throw invalid('phone_number', 'is required for mode sms');
+    out.phone_number = take(p);
   }
   return out;
 }
@@ -98,26 +82,26 @@ export async function listStrategies(q: Queryable, scope: Scope, page: Page) {
     'webhook_strategies WHERE merchant_id = $1 AND env = $2', [scope.merchantId, scope.env]);
 }
 
+/** Before POST /webhooks/strategies opens its transaction (it resolves a name): the webhook url the new strategy would keep. */
+export async function vetNewStrategy(scope: Scope, input: StrategyCreateInput, policy?: OutboundPolicy): Promise<void> {
+  const t = readTarget(scope, take(input.mode), input);
+  if (t.url !== null) await vetTargetUrl(scope, t.url, 'url', policy);
+}
+
 /**
- * Before the route opens its transaction (it resolves a name): the webhook url a new strategy, or
- * the update of strategy `id`, would keep. An unknown id still answers 200007 first.
+ * Before PUT /webhooks/strategies/:id opens its transaction: the webhook url the update would keep.
+ * An unknown id still answers 200007 first.
  */
-export async function vetStrategy(q: Queryable, scope: Scope, input: StrategyInput, id?: string, policy?: OutboundPolicy): Promise<void> {
-  if (id === undefined) {
-    const t = readTarget(scope, readMode(input.mode), input);
-    if (t.url !== null) await vetTargetUrl(scope, t.url, 'url', policy);
-    return;
-  }
-  const mode = typeof input.mode === 'string' ? input.mode.trim().toLowerCase() : input.mode;
-  if (input.url !== undefined && (mode === undefined || mode === 'webhook')) {
+export async function vetStrategy(q: Queryable, scope: Scope, id: string, input: StrategyInput, policy?: OutboundPolicy): Promise<void> {
+  if (input.url !== undefined && (input.mode === undefined || input.mode === 'webhook')) {
     await getStrategy(q, scope, id);
     await vetBodyUrl(scope, input, policy);
   }
 }
 
 /** POST /webhooks/strategies: `mode` and its target (url, email_address or phone_number); the caller has run vetStrategy. */
-export async function createStrategy(q: Queryable, scope: Scope, input: StrategyInput, now: Date): Promise<Strategy> {
-  const mode = readMode(input.mode);
+export async function createStrategy(q: Queryable, scope: Scope, input: StrategyCreateInput, now: Date): Promise<Strategy> {
+  const mode = take(input.mode);
   const t = readTarget(scope, mode, input);
   const id = `strat_${newId(8)}`;
   await q.query(
@@ -135,7 +119,7 @@ export async function createStrategy(q: Queryable, scope: Scope, input: Strategy
  */
 export async function updateStrategy(q: Queryable, scope: Scope, id: string, input: StrategyInput, now: Date): Promise<Strategy> {
   const s = await getStrategy(q, scope, id, true);
-  const mode = input.mode === undefined ? s.mode : readMode(input.mode);
+  const mode = take(input.mode) ?? s.mode;
   const given = mode === 'webhook' ? input.url : mode === 'email' ? input.email_address ?? input.email : input.phone_number ?? input.phone;
   const t = given === undefined && mode === s.mode ? { url: s.url, email_address: s.email_address, phone_number: s.phone_number } : readTarget(scope, mode, input);
   await q.query(
@@ -163,10 +147,9 @@ export type { RelationRow };
  * POST /webhooks/rules/:rule_id/strategies {strategy_id}: 100001 / 200007 for either side unknown
  * in this scope. Relating twice is not an error: the existing relation is answered.
  */
-export async function relate(q: Queryable, scope: Scope, ruleId: string, strategyId: unknown, now: Date): Promise<RelationRow> {
+export async function relate(q: Queryable, scope: Scope, ruleId: string, strategyId: Later<string | null>, now: Date): Promise<RelationRow> {
   const rule = await getRule(q, scope, ruleId);
-  if (strategyId === undefined || strategyId === null || strategyId === '') throw invalid('strategy_id', MUST.REQUIRED);
-  const strategy = await getStrategy(q, scope, strategyId);
+  const strategy = await getStrategy(q, scope, take(strategyId));
   await q.query(
     `INSERT INTO webhook_rule_strategies (rule_id, strategy_id, merchant_id, env, created_at)
      VALUES ($1, $2, $3, $4, $5) ON CONFLICT (rule_id, strategy_id) DO NOTHING`,

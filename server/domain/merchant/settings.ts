@@ -23,10 +23,14 @@ const isList = (c: keyof MerchantSettings) => SettingsRowSchema.properties[c].ty
  */
 export const SETTINGS_JOINED = ['merchant_id', ...COLUMNS].map((c) => `s.${c} AS s_${c}`).join(', ');
 
-/** The settings of a row read with SETTINGS_JOINED: the defaults when the merchant saved none. */
-export function joinedSettings(row: Record<string, any>): MerchantSettings {
+/**
+ * The settings of a row read with SETTINGS_JOINED (whatever else the statement read beside them:
+ * its `s_` columns are read by name): the defaults when the merchant saved none.
+ */
+export function joinedSettings(row: object): MerchantSettings {
+  const joined = row as Record<`s_${string}`, unknown>;
   const settings: Record<string, unknown> = defaultSettings();
-  if (row.s_merchant_id !== null) for (const c of COLUMNS) settings[c] = row[`s_${c}`];
+  if (joined.s_merchant_id !== null) for (const c of COLUMNS) settings[c] = joined[`s_${c}`];
   return settings as MerchantSettings;
 }
 
