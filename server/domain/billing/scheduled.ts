@@ -78,7 +78,9 @@ export function readScheduledInput(f: ScheduledFieldsInput, now: Date): Schedule
   const payer: Record<string, string | null> = {};
   for (const field of Object.keys(SCHEDULED_PAYER) as ScheduledPayerField[]) {
     const alias = SCHEDULED_PAYER[field].alias;
-    payer[field] = take(f[field]) ?? (alias === null ? undefined : take(f[alias])) ?? null;
+    // Sent blank, the field is blank (null): its older name is read only when it was not sent at all.
+    const own = take(f[field]);
+    payer[field] = (own !== undefined || alias === null ? own : take(f[alias])) ?? null;
   }
   return {
     customerId, token, cvv: f.cvv, csc: f.csc, methodId: take(f.method_id), chargeBankAccount,

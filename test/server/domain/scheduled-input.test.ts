@@ -60,4 +60,12 @@ describe('readScheduledInput', () => {
   ])('refuses %j with 400 REQ01', (extra, message) => {
     expect(refusal({ customer_id: 'c1', amount: 5, ...extra })).toEqual({ code: 'REQ01', message });
   });
+
+  it('reads a field sent blank as blank: its older name is read only when the field was not sent', () => {
+    const base = { customer_id: 'c1', amount: 5, bill_on: '2026-06-02' };
+    expect(read({ ...base, phone_number: '', phone: '+15551234567' }).payer.phone_number).toBeNull();
+    expect(read({ ...base, phone_number: '', phone: {} }).payer.phone_number).toBeNull();
+    expect(read({ ...base, phone: '+15551234567' }).payer.phone_number).toBe('+15551234567');
+    expect(read({ ...base, fax_number: null, fax: '+15557654321' }).payer.fax_number).toBe('+15557654321');
+  });
 });
