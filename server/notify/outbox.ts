@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { Loop } from '../lib/loop.js';
 import type { Scope } from '../domain/merchant/keys.js';
+import { OUTBOX_COLUMNS } from '../schemas/outbox.js';
 import type { EmailMessage, MessageKind, OutboxMessage, OutboxRow, SmsMessage } from '../domain/events/outbox.js';
 import { CAPTURE_ALL, TestDelivery } from './test-delivery.js';
 
@@ -122,7 +123,7 @@ export class OutboxWorker implements Notifier {
           ORDER BY next_attempt_at, id LIMIT $3
           FOR UPDATE SKIP LOCKED)
        UPDATE outbox o SET attempts = o.attempts + 1, next_attempt_at = $4
-         FROM due WHERE o.id = due.id RETURNING o.*`,
+         FROM due WHERE o.id = due.id RETURNING ${OUTBOX_COLUMNS.map((c) => `o.${c}`).join(', ')}`,
       [now, kinds, this.opts.batchSize, new Date(now.getTime() + this.opts.leaseMs), ...(scope ? [scope.merchantId, scope.env] : [])],
     );
     rows.sort((a, b) => a.id - b.id);

@@ -6,7 +6,7 @@ import { Queryable } from '../../db/index.js';
 import { E, GatewayError } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
 import { EventRow } from '../events/events.js';
-import { presentEvent } from '../../schemas/webhooks.js';
+import { EVENT_COLUMNS, presentEvent } from '../../schemas/webhooks.js';
 
 export const MAX_SUMMARY_DAYS = 90;
 const DAY = 86_400_000;
@@ -71,7 +71,7 @@ export async function summary(q: Queryable, scope: Scope, now: Date, days: numbe
   const [rows, events] = await Promise.all([
     q.query<Record<string, unknown> & { day: string }>(BY_DAY, [scope.merchantId, scope.env, from, new Date(today + DAY)]),
     // Not the dashboard's own test sends (webhook-test.ts): they changed nothing.
-    q.query<EventRow>("SELECT * FROM events WHERE merchant_id = $1 AND env = $2 AND type <> 'test' ORDER BY seq DESC LIMIT 10", [scope.merchantId, scope.env]),
+    q.query<EventRow>(`SELECT ${EVENT_COLUMNS.join(', ')} FROM events WHERE merchant_id = $1 AND env = $2 AND type <> 'test' ORDER BY seq DESC LIMIT 10`, [scope.merchantId, scope.env]),
   ]);
   const byDay = new Map<string, DayFigures>();
   for (const r of rows) {

@@ -48,8 +48,11 @@ function readLines(input: InvoiceInput): Item[] {
  * (read by the table), the lines, due_date, memo. On update an absent field is left alone and an
  * empty one cleared; on create absent means empty. `customer_id` is resolved by the caller.
  */
-export function readFields(input: InvoiceInput, update: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/** The invoice columns a create or an update writes, by name (the insert and the update list them as they are). */
+export type InvoiceColumns = Partial<Record<string, string | number | null | object>>;
+
+export function readFields(input: InvoiceInput, update: boolean): InvoiceColumns {
+  const out: InvoiceColumns = {};
   for (const column of CONTACT_COLUMNS) {
     if (!update || input[column] !== undefined) out[column] = input[column] ?? null;
   }
@@ -73,7 +76,7 @@ export function readFields(input: InvoiceInput, update: boolean): Record<string,
  * customers) and fills every customer_* field the body leaves out or empty from that customer.
  * On update an empty customer_id unlinks; an absent one leaves the link as it is.
  */
-export async function applyCustomer(q: Queryable, scope: Scope, input: InvoiceInput, fields: Record<string, unknown>, update: boolean) {
+export async function applyCustomer(q: Queryable, scope: Scope, input: InvoiceInput, fields: InvoiceColumns, update: boolean) {
   if (update && input.customer_id === undefined) return;
   const id = take(input.customer_id) ?? null;
   fields.customer_id = id;
