@@ -12,10 +12,10 @@ function testOnly(req: FastifyRequest): string {
   return req.identity.merchantId;
 }
 
-/** `wait` of an advance, from the query string or the body, read as every boolean is (readBool); absent is false. */
+/** `wait` of an advance, from the query string, else the body, read as every boolean is; absent is false (after the test-key check). */
 function waitOf(req: FastifyRequest): boolean {
-  const v = (req.query as Record<string, unknown>)?.wait ?? AdvanceFields.from(req).wait;
-  return readBool(v, 'wait') ?? false;
+  const inQuery = take(WaitQuery.from(req).wait);
+  return inQuery ?? readBool(AdvanceFields.from(req).wait, 'wait') ?? false;
 }
 
 /**
@@ -59,7 +59,7 @@ export default async function clockRoutes(app: FastifyInstance) {
       schema: {
         summary: 'Move the test clock forward, running what falls due',
         description: 'A short advance answers 200 when done; a long one 202 with how far it got, and goes on in the background.',
-        body: AdvanceFields, response: { 200: ClockSchema, 202: ClockSchema },
+        querystring: WaitQuery, body: AdvanceFields, response: { 200: ClockSchema, 202: ClockSchema },
       },
     },
     async (req, reply) => {

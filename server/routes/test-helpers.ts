@@ -1,16 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { E, GatewayError, invalid } from '../errors.js';
-import { ResetSchema, SettleFields, SettleSchema } from '../schemas/test-helpers.js';
+import { E, GatewayError } from '../errors.js';
+import { ResetSchema, SettleFields, SettleQuery, SettleSchema } from '../schemas/test-helpers.js';
+import { take } from '../schemas/fields.js';
 import { SETTLE_DEFAULT_MS, SETTLE_MAX_MS, settle } from '../jobs/settle.js';
-import { wholeNumber } from '../lib/validate.js';
 import { ResetCancelled, resetGate, resetPlan, resetTestEnvironment } from '../domain/merchant/reset.js';
 
 /** `timeout_ms` from the body or the query string: 0 to 60000 milliseconds, default 10000. */
 function timeoutOf(req: FastifyRequest): number {
-  const v = SettleFields.from(req).timeout_ms ?? (req.query as Record<string, unknown>)?.timeout_ms;
-  const ms = wholeNumber(v, 'timeout_ms', 9) ?? SETTLE_DEFAULT_MS;
-  if (ms > SETTLE_MAX_MS) throw invalid('timeout_ms', `must be at most ${SETTLE_MAX_MS}`);
-  return ms;
+  return take(SettleFields.from(req).timeout_ms) ?? take(SettleQuery.from(req).timeout_ms) ?? SETTLE_DEFAULT_MS;
 }
 
 /**
@@ -86,7 +83,7 @@ export default async function testHelperRoutes(app: FastifyInstance) {
   // POST /test_helpers/settle: answers when everything due for the merchant's test environment
   // (webhooks, callbacks, email, SMS, due billings) is delivered or failed, or at timeout_ms with
   // `settled: false`; counts per kind (jobs/settle.ts).
-  app.post('/test_helpers/settle', { config: { deadlineMs: SETTLE_MAX_MS + 15_000, errors: [E.TEST_HELPER_NEEDS_TEST_KEY] }, schema: { summary: 'Deliver what is due now and say what happened', body: SettleFields, response: { 200: SettleSchema } } }, async (req) => {
+  app.post('/test_helpers/settle', { config: { deadlineMs: SETTLE_MAX_MS + 15_000, errors: [E.TEST_HELPER_NEEDS_TEST_KEY] }, schema: { summary: 'Deliver what is due now and say what happened', querystring: SettleQuery, body: SettleFields, response: { 200: SettleSchema } } }, async (req) => {
     if (req.identity.env !== 'test') throw new GatewayError(E.TEST_HELPER_NEEDS_TEST_KEY, 'settle works only in the test environment; use a test private key');
     const timeoutMs = timeoutOf(req);
     const { vault, clock, settler, processors } = app.services;

@@ -58,8 +58,8 @@ export interface FieldTable<F extends Fields> {
   };
 }
 
-/** The table's typed reading of the request, made by http/input.ts before the handler. */
-export type Readable = { input?: unknown };
+/** The tables' typed readings of the request, made by http/input.ts before the handler. */
+export type Readable = { input?: Map<object, unknown> };
 
 export function fields<F extends Fields>(table: F, options: SchemaOptions & { rules?: Rule<F>[] } = {}): FieldTable<F> & {
   read(raw: unknown): Input<FieldTable<F>>;
@@ -83,12 +83,13 @@ export function fields<F extends Fields>(table: F, options: SchemaOptions & { ru
     }
     return out as Input<FieldTable<F>>;
   };
+  const inner = { fields: table, rules, options: schemaOptions, read };
   const from = (req: Readable) => {
-    if (req.input === undefined) throw new Error('route read no field table: declare it as schema.body or schema.querystring');
-    return req.input as Input<FieldTable<F>>;
+    if (!req.input?.has(inner)) throw new Error('route read no such field table: declare it as schema.body or schema.querystring');
+    return req.input.get(inner) as Input<FieldTable<F>>;
   };
   // read and from are not enumerable: Fastify's validator sees only `{ type, additionalProperties }`.
-  return Object.defineProperties({ type: 'object', additionalProperties: true, [TABLE]: { fields: table, rules, options: schemaOptions, read } } as const, {
+  return Object.defineProperties({ type: 'object', additionalProperties: true, [TABLE]: inner } as const, {
     read: { value: read, enumerable: false },
     from: { value: from, enumerable: false },
   }) as FieldTable<F> & { read: typeof read; from: typeof from };

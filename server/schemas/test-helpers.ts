@@ -2,8 +2,7 @@
 // depend on the call (a GET clock has `advance`, a POST one `previous`, `to`, `ran`), so none is
 // required here: the serializer writes what the job returns, within this allow-list.
 import { Bool, Int, NullableTime, Str, Timestamp, Type } from './common.js';
-import { bool, fields, raw } from './fields.js';
-import { later } from './fields.js';
+import { bool, fields, later, raw, whole as wholeField } from './fields.js';
 
 const ran = Type.Partial(Type.Object({
   billings: Int(), failed_billings: Int(), scheduled_transactions: Int(), failed_scheduled_transactions: Int(), errors: Int(),
@@ -35,9 +34,9 @@ export const AdvanceFields = fields({
   to: raw('Move to this time (forward only).', { type: 'string', format: 'date-time' }),
   months: raw('Calendar months (the day clamped: Jan 31 + 1 month = Feb 28).', whole),
   days: when('days'), hours: when('hours'), minutes: when('minutes'), seconds: when('seconds'),
-  wait: raw('Answer only when the advance is done (also in the query string).', { type: 'boolean' }),
+  wait: raw('Answer only when the advance is done (the query string\'s wins).', { type: 'boolean' }),
 }, { examples: [{ days: 30 }] });
-/** GET /test_helpers/clock: `wait`, refused (REQ01) only after the test-key check. */
+/** GET /test_helpers/clock and its advance: `wait`, refused (REQ01) only after the test-key check. */
 export const WaitQuery = fields({ wait: later(bool('Answer only when the advance under way is done.')) });
 
 export const ResetSchema = Type.Partial(Type.Object({
@@ -63,7 +62,8 @@ export const SettleSchema = Type.Partial(Type.Object({
   events: Type.Partial(Type.Object({ undispatched: Int() })),
   next_retry_at: NullableTime({ examples: [null] }),
 }));
-/** POST /test_helpers/settle: timeout_ms, read after the test-key check (routes/test-helpers.ts; the body's wins over the query string's). */
-export const SettleFields = fields({
-  timeout_ms: raw('0 to 60000 milliseconds (default 10000); also in the query string.', { type: 'integer', minimum: 0, maximum: 60_000 }),
-}, { examples: [{ timeout_ms: 5000 }] });
+/** How long a settle may take: 0 to 60000 milliseconds, refused (REQ01) only after the test-key check. */
+const settleTimeout = (where: string) => later(wholeField(`0 to 60000 milliseconds (default 10000)${where}.`, { digits: 9, max: 60_000 }));
+/** POST /test_helpers/settle: timeout_ms in the body, or in the query string (the body's wins). */
+export const SettleFields = fields({ timeout_ms: settleTimeout('') }, { examples: [{ timeout_ms: 5000 }] });
+export const SettleQuery = fields({ timeout_ms: settleTimeout('; the body\'s wins') });

@@ -43,3 +43,16 @@ test('list and export query strings are documented from their tables', ({ doc })
   expect(queryOf(doc, '/outbox')).toEqual(['limit', 'offset', 'status', 'kind', 'source']);
   expect(queryOf(doc, '/receipts/templates')).toEqual(['limit', 'offset']);
 });
+
+test('a route reading both its body and its query string documents both: the advance\'s wait, the settle\'s timeout_ms', async ({ doc, gateway }) => {
+  const queryNames = (path: string) => doc.paths[path].post.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name);
+  expect(queryNames('/test_helpers/clock/advance')).toEqual(['wait']);
+  expect(queryNames('/test_helpers/settle')).toEqual(['timeout_ms']);
+  const auth = { authorization: `Basic ${Buffer.from(`${gateway.merchant.test.private_key}:`).toString('base64')}` };
+  const settle = (url: string, payload: object) => gateway.app.inject({ method: 'POST', url, headers: auth, payload });
+  const bad = await settle('/api/v1/test_helpers/settle?timeout_ms=70000', {});
+  expect(bad.statusCode).toBe(400);
+  expect(bad.json().errors[0]).toEqual({ code: 'REQ01', message: 'timeout_ms must be at most 60000' });
+  // The body's wins over the query string's.
+  expect((await settle('/api/v1/test_helpers/settle?timeout_ms=70000', { timeout_ms: 0 })).statusCode).toBe(200);
+});
