@@ -1,75 +1,88 @@
 // The account updater (spec 2.9, 4.7): a batch of stored cards with new expiry dates, and its review.
-import { Int, NullableTime, Str, Timestamp, Type, type Static } from './common.js';
+import {
+  At, Bool, Env, Int, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+} from './common.js';
 import { E, GatewayError } from '../errors.js';
 import { decodeJsonParam } from '../lib/input.js';
 import { clip, text } from '../lib/validate.js';
 import { type Input, custom, fields } from './fields.js';
 
-// The stored shape (rows as the domain reads them); the presenter below turns it into the answer.
 export interface EntryError {
   code: typeof E.UPDATE_PAYMENT_ID_INVALID | typeof E.UPDATE_EXPIRY_INVALID | typeof E.UPDATE_METHOD_NOT_FOUND | typeof E.UPDATE_METHOD_NOT_UPDATABLE;
   message: string;
 }
 
-/** One entry as it is stored and shown. */
-export interface EntryRow {
-  idx: number;
-  payment_id: string | null;
-  card_exp_month: number | string | null;
-  card_exp_year: number | string | null;
-  accepted: boolean;
-  errors: EntryError[] | null;
-  token_id: string | null;
-}
-
-export interface UpdateRow {
-  id: string;
-  status: 'received' | 'completed';
-  accepted_count: number;
-  rejected_count: number;
-  applied_count: number | null;
+/**
+ * A batch's stored row (011_account_updater.sql), its columns in order: its type (UpdateRow), its
+ * column list (UPDATE_COLUMNS) and, marked `shown`, the columns its answer shows as stored.
+ */
+export const UpdateRowSchema = Type.Object({
+  merchant_id: Str(),
+  env: Env(),
+  id: shown(Str({ examples: ['upd_2b3c4d5e'] })),
+  status: shown(Str({ enum: ['received', 'completed'], examples: ['received'] }) as TUnsafe<'received' | 'completed'>),
+  accepted_count: shown(Int({ examples: [1] })),
+  rejected_count: shown(Int({ examples: [0] })),
+  /** Set by the review. */
+  applied_count: shown(NullableInt({ examples: [null] })),
   /** Keys of accepted entries the review could not write (method deleted, or holding another card since). */
-  unapplied: number[] | null;
-  created_at: Date;
-  review_at: Date;
-  completed_at: Date | null;
-}
+  unapplied: Type.Unsafe<number[] | null>({ type: ['array', 'null'], items: { type: 'integer' } }),
+  created_at: shown(At()),
+  /** On the merchant's clock (test clock in test mode). */
+  review_at: shown(At()),
+  completed_at: shown(NullableAt({ examples: [null] })),
+});
+export type UpdateRow = Static<typeof UpdateRowSchema>;
+export const UPDATE_COLUMNS = columnsOf(UpdateRowSchema);
+
+const echoed = (example: number) => Type.Unsafe<number | string | null>({ type: ['integer', 'string', 'null'], examples: [example] });
+/**
+ * An entry's stored row, its columns in order (ENTRY_COLUMNS): what was sent (payment_id trimmed,
+ * the dates an integer or the unreadable value as a string), shown as stored, and the check's outcome.
+ */
+export const EntryRowSchema = Type.Object({
+  merchant_id: Str(),
+  env: Env(),
+  update_id: Str(),
+  /** The request's key: "0", "1", … */
+  idx: Int(),
+  payment_id: shown(NStr({ examples: ['mth_9a8b7c6d5e4f'] })),
+  card_exp_month: shown(echoed(12)),
+  card_exp_year: shown(echoed(2031)),
+  accepted: Bool(),
+  /** The faults of a rejected entry. */
+  errors: Type.Unsafe<EntryError[] | null>({ type: ['array', 'null'] }),
+  /** The card the method held when accepted (a new card is not overwritten by the review). */
+  token_id: NStr(),
+});
+export type EntryRow = Static<typeof EntryRowSchema>;
+export const ENTRY_COLUMNS = columnsOf(EntryRowSchema);
+/** An entry as the batch checks and keeps it (its batch's scope and id are the batch's). */
+export type BatchEntry = Omit<EntryRow, 'merchant_id' | 'env' | 'update_id'>;
 
 export interface Submitted {
   head: UpdateRow;
-  entries: EntryRow[];
+  entries: BatchEntry[];
 }
 
-
-const echoed = Type.Unsafe<number | string | null>({ type: ['integer', 'string', 'null'], examples: [12] });
 /** One entry as sent back; a rejected one has no `applied`. */
 const EntrySchema = Type.Partial(Type.Object({
-  payment_id: Type.Unsafe<string | null>({ type: ['string', 'null'], examples: ['mth_9a8b7c6d5e4f'] }),
-  card_exp_month: echoed,
-  card_exp_year: Type.Unsafe<number | string | null>({ type: ['integer', 'string', 'null'], examples: [2031] }),
+  ...shownOf(EntryRowSchema),
   result: Type.Object({
     status: Str({ enum: ['Received', 'Fail'], examples: ['Received'] }),
     errors: Type.Optional(Type.Array(Type.Object({ code: Str(), message: Str() }))),
   }),
   applied: Type.Unsafe<boolean | null>({ type: ['boolean', 'null'], description: 'Once the review has completed.', examples: [null] }),
 }));
+const ENTRY_SHOWN = shownKeys(EntryRowSchema);
 
 /** Entries keyed by the request's own keys ("0", "1"…). */
 const byKey = (example: object) =>
   Type.Unsafe<Record<string, Static<typeof EntrySchema>>>({ type: 'object', additionalProperties: EntrySchema, examples: [example] });
 
-const summary = {
-  class: Str({ examples: ['accountupdater'] }),
-  id: Str({ examples: ['upd_2b3c4d5e'] }),
-  status: Str({ examples: ['in_review'] }),
-  accepted_count: Int({ examples: [1] }),
-  rejected_count: Int({ examples: [0] }),
-  applied_count: Type.Unsafe<number | null>({ type: ['integer', 'null'], examples: [null] }),
-  created_at: Timestamp(),
-  review_at: Timestamp(),
-  completed_at: NullableTime({ examples: [null] }),
-};
+const summary = { class: Str({ examples: ['accountupdater'] }), ...shownOf(UpdateRowSchema) };
 const SummarySchema = Type.Object(summary);
+const SHOWN = shownKeys(UpdateRowSchema);
 /** Spec 2.9, plus the review's state (ours). */
 export const UpdateSchema = Type.Object({
   ...summary,
@@ -82,17 +95,9 @@ export type UpdateOut = Static<typeof UpdateSchema>;
 
 /** The record without its entries: what the events carry (a batch may hold 10,000 entries). */
 export function presentSummary(h: UpdateRow): Static<typeof SummarySchema> {
-  return {
-    class: 'accountupdater',
-    id: h.id,
-    status: h.status,
-    accepted_count: h.accepted_count,
-    rejected_count: h.rejected_count,
-    applied_count: h.applied_count,
-    created_at: h.created_at,
-    review_at: h.review_at,
-    completed_at: h.completed_at,
-  };
+  const out = { class: 'accountupdater' } as Static<typeof SummarySchema>;
+  for (const k of SHOWN) (out as Record<string, unknown>)[k] = h[k];
+  return out;
 }
 
 type Entry = Static<typeof EntrySchema>;
@@ -102,10 +107,16 @@ export function presentUpdate({ head, entries }: Submitted): UpdateOut {
   const rejected: Record<string, Entry> = {};
   const unapplied = new Set(head.unapplied ?? []);
   for (const e of entries) {
-    const base = { payment_id: e.payment_id, card_exp_month: e.card_exp_month, card_exp_year: e.card_exp_year };
-    const applied = head.status === 'completed' ? !unapplied.has(e.idx) : null;
-    if (e.accepted) accepted[e.idx] = { ...base, result: { status: 'Received' }, applied };
-    else rejected[e.idx] = { ...base, result: { status: 'Fail', errors: e.errors ?? [] } };
+    const out: Entry = {};
+    for (const k of ENTRY_SHOWN) (out as Record<string, unknown>)[k] = e[k];
+    if (e.accepted) {
+      out.result = { status: 'Received' };
+      out.applied = head.status === 'completed' ? !unapplied.has(e.idx) : null;
+      accepted[e.idx] = out;
+    } else {
+      out.result = { status: 'Fail', errors: e.errors ?? [] };
+      rejected[e.idx] = out;
+    }
   }
   return { ...presentSummary(head), payment_methods: { accepted, rejected } };
 }

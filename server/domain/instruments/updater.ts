@@ -4,9 +4,10 @@ import { E, GatewayError } from '../../errors.js';
 import { emitEvent } from '../events/events.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { clip } from '../../lib/validate.js';
-import { ECHO_MAX, presentSummary } from '../../schemas/updater.js';
-import type { EntryError, EntryRow, SentEntry, UpdateRow, Submitted } from '../../schemas/updater.js';
-export type { EntryError, EntryRow, UpdateRow, Submitted } from '../../schemas/updater.js';
+import { ECHO_MAX, ENTRY_COLUMNS, UPDATE_COLUMNS, presentSummary } from '../../schemas/updater.js';
+import type { BatchEntry, EntryError, SentEntry, UpdateRow, Submitted } from '../../schemas/updater.js';
+import type { MethodView } from '../../schemas/methods.js';
+export type { BatchEntry, EntryError, EntryRow, UpdateRow, Submitted } from '../../schemas/updater.js';
 export { MAX_BATCH } from '../../schemas/updater.js';
 
 // Account updater (spec 2.9, 4.7; docs/decisions/account-updater.md). POST /tokens/update checks every
@@ -19,6 +20,10 @@ export { MAX_BATCH } from '../../schemas/updater.js';
 export const REVIEW_DELAY_MS = 60_000;
 /** Request bodies of this route may be larger than the gateway's default (10,000 form-encoded entries ≈ 2 MB). */
 export const BATCH_BODY_LIMIT = 4 * 1024 * 1024;
+
+/** A whole batch row and a whole entry row, as the statements reading or returning one name them. */
+const UPDATE_SELECT = UPDATE_COLUMNS.join(', ');
+const ENTRY_SELECT = ENTRY_COLUMNS.join(', ');
 
 const METHOD_ID = /^[0-9a-f]{32}$/;
 const TOKEN_ID = /^[0-9a-f]{10}$/;
@@ -43,7 +48,7 @@ function expiryError(month: number | string | null, year: number | string | null
   return null;
 }
 
-interface Checked extends Omit<EntryRow, 'errors'> {
+interface Checked extends Omit<BatchEntry, 'errors'> {
   errors: EntryError[];
   /** The method id to look up, when payment_id is well formed. */
   lookup: string | null;
@@ -74,15 +79,10 @@ function checkEntry({ idx, fields: e }: SentEntry, now: Date): Checked {
   return row;
 }
 
-interface MethodInfo {
-  id: string;
-  method_type: string;
-  has_details: boolean;
-  token_id: string | null;
-}
+type MethodInfo = Pick<MethodView, 'id' | 'method_type' | 'has_details' | 'token_id'>;
 
 /** Every entry checked: format first, then one query for every named method (122003, 122005). */
-async function checkBatch(q: Queryable, scope: Scope, batch: SentEntry[], now: Date): Promise<EntryRow[]> {
+async function checkBatch(q: Queryable, scope: Scope, batch: SentEntry[], now: Date): Promise<BatchEntry[]> {
   const rows = batch.map((e) => checkEntry(e, now));
   const ids = [...new Set(rows.map((r) => r.lookup).filter((id): id is string => id !== null))];
   const found = new Map<string, MethodInfo>();
@@ -97,7 +97,7 @@ async function checkBatch(q: Queryable, scope: Scope, batch: SentEntry[], now: D
     for (const m of methods) found.set(m.id, m);
   }
   const firstEntry = new Map<string, number>();
-  return rows.map(({ lookup, ...row }): EntryRow => {
+  return rows.map(({ lookup, ...row }): BatchEntry => {
     const { errors } = row;
     if (lookup !== null) {
       const m = found.get(lookup);
@@ -132,13 +132,13 @@ export async function submitUpdate(q: Queryable, scope: Scope, batch: SentEntry[
   const entries = await checkBatch(q, scope, batch, now);
   const accepted = entries.filter((e) => e.accepted).length;
   const head: UpdateRow = {
-    id: newId(8), status: 'received', accepted_count: accepted, rejected_count: entries.length - accepted,
-    applied_count: null, unapplied: null, created_at: now, review_at: new Date(now.getTime() + REVIEW_DELAY_MS), completed_at: null,
+    merchant_id: scope.merchantId, env: scope.env, id: newId(8), status: 'received', accepted_count: accepted,
+    rejected_count: entries.length - accepted, applied_count: null, unapplied: null, created_at: now,
+    review_at: new Date(now.getTime() + REVIEW_DELAY_MS), completed_at: null,
   };
   await q.query(
-    `INSERT INTO account_updates (merchant_id, env, id, status, accepted_count, rejected_count, created_at, review_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [scope.merchantId, scope.env, head.id, head.status, head.accepted_count, head.rejected_count, now, head.review_at],
+    `INSERT INTO account_updates (${UPDATE_SELECT}) VALUES (${UPDATE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+    UPDATE_COLUMNS.map((c) => head[c]),
   );
   await q.query(
     `INSERT INTO account_update_entries
@@ -162,7 +162,7 @@ export async function submitUpdate(q: Queryable, scope: Scope, batch: SentEntry[
  */
 export async function completeReview(q: Queryable, scope: Scope, id: string, now: Date): Promise<boolean> {
   const [head] = await q.query<UpdateRow>(
-    `SELECT * FROM account_updates WHERE merchant_id = $1 AND env = $2 AND id = $3 AND status = 'received' AND review_at <= $4
+    `SELECT ${UPDATE_SELECT} FROM account_updates WHERE merchant_id = $1 AND env = $2 AND id = $3 AND status = 'received' AND review_at <= $4
        FOR UPDATE SKIP LOCKED`,
     [scope.merchantId, scope.env, id, now],
   );
@@ -184,7 +184,7 @@ export async function completeReview(q: Queryable, scope: Scope, id: string, now
   const done = new Set(written.map((w) => w.id));
   const [completed] = await q.query<UpdateRow>(
     `UPDATE account_updates SET status = 'completed', completed_at = $4, applied_count = $5, unapplied = $6
-      WHERE merchant_id = $1 AND env = $2 AND id = $3 RETURNING *`,
+      WHERE merchant_id = $1 AND env = $2 AND id = $3 RETURNING ${UPDATE_SELECT}`,
     [scope.merchantId, scope.env, id, now, done.size, accepted.filter((e) => !done.has(e.id)).map((e) => e.idx)],
   );
   await emitEvent(q, scope, 'accountupdater.completed', presentSummary(completed), now);
@@ -215,7 +215,7 @@ export async function listDueReviews(q: Queryable, realNow: Date, limit = 100): 
  * caller's transaction is the review's.
  */
 export async function getUpdate(q: Queryable, scope: Scope, id: string, now: Date): Promise<Submitted> {
-  const read = () => q.query<UpdateRow>('SELECT * FROM account_updates WHERE merchant_id = $1 AND env = $2 AND id = $3',
+  const read = () => q.query<UpdateRow>(`SELECT ${UPDATE_SELECT} FROM account_updates WHERE merchant_id = $1 AND env = $2 AND id = $3`,
     [scope.merchantId, scope.env, id]);
   let [head] = await read();
   if (!head) throw new GatewayError(E.UPDATE_RECORD_NOT_FOUND);
@@ -223,8 +223,8 @@ export async function getUpdate(q: Queryable, scope: Scope, id: string, now: Dat
     await completeReview(q, scope, id, now);
     [head] = await read();
   }
-  const entries = await q.query<EntryRow>(
-    `SELECT idx, payment_id, card_exp_month, card_exp_year, accepted, errors, token_id FROM account_update_entries
+  const entries = await q.query<BatchEntry>(
+    `SELECT ${ENTRY_SELECT} FROM account_update_entries
       WHERE merchant_id = $1 AND env = $2 AND update_id = $3 ORDER BY idx`,
     [scope.merchantId, scope.env, id],
   );

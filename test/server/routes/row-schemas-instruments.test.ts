@@ -1,4 +1,4 @@
-// Row schemas of the instruments area: customers, their payment methods and the account updater
+// Row schemas of the instruments area: customers, their payment methods, the account updater's batches and entries
 // (server/schemas/common.ts, row schemas). Each names exactly its table's columns on PGlite and
 // PostgreSQL (the pattern of row-schemas.test.ts); each answer shows the shown columns and never
 // the internal ones (the sealed number above all); a customer's stored fields are written as read.
@@ -10,12 +10,15 @@ import {
   CUSTOMER_COLUMNS, CustomerCreateFields, CustomerRowSchema, CustomerSchema, CustomerUpdateFields,
 } from '../../../server/schemas/customers.js';
 import { METHOD_COLUMNS, MethodRowSchema, MethodSchema } from '../../../server/schemas/methods.js';
+import { ENTRY_COLUMNS, UPDATE_COLUMNS, UpdateRowSchema, UpdateSchema } from '../../../server/schemas/updater.js';
 import { readCustomerInput } from '../../../server/domain/instruments/customer-input.js';
 
 /** Row schemas and their tables; `seq` (the insertion order, an identity) is read by no row. */
 const ROWS = [
   { table: 'customers', columns: CUSTOMER_COLUMNS as readonly string[] },
   { table: 'payment_methods', columns: METHOD_COLUMNS as readonly string[] },
+  { table: 'account_updates', columns: UPDATE_COLUMNS as readonly string[] },
+  { table: 'account_update_entries', columns: ENTRY_COLUMNS as readonly string[] },
 ];
 
 for (const { table, columns } of ROWS) {
@@ -41,6 +44,7 @@ describe('instrument answers', () => {
   const cases = [
     { name: 'customer', row: CustomerRowSchema, answer: CustomerSchema, hidden: ['merchant_id', 'env', 'deleted_at'] },
     { name: 'method', row: MethodRowSchema, answer: MethodSchema, hidden: ['merchant_id', 'env', 'token_id', 'bin', 'secret_enc', 'deleted_at'] },
+    { name: 'account updater batch', row: UpdateRowSchema, answer: UpdateSchema, hidden: ['merchant_id', 'env', 'unapplied'] },
   ];
   for (const { name, row, answer, hidden } of cases) {
     it(`a ${name} answers with every shown column and never with the internal ones`, () => {
@@ -54,6 +58,8 @@ describe('instrument answers', () => {
   it('a customer keeps its fields and their order; a method its fields', () => {
     expect(Object.keys(CustomerSchema.properties)).toEqual(CUSTOMER_ANSWER);
     expect(Object.keys(MethodSchema.properties).sort()).toEqual([...METHOD_ANSWER].sort());
+    expect(Object.keys(UpdateSchema.properties)).toEqual(['class', 'id', 'status', 'accepted_count', 'rejected_count', 'applied_count',
+      'created_at', 'review_at', 'completed_at', 'payment_methods']);
   });
 
   it("a customer's stored fields are columns of its row, written as read; state and country are the record's own", () => {
