@@ -2,7 +2,7 @@
 import { E, GatewayError, invalid } from '../errors.js';
 import { isScalar, text as readText } from '../lib/validate.js';
 import {
-  At, Env, Int, Metadata, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+  At, Env, Int, Metadata, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { type Input, custom, fields, pageFields, text } from './fields.js';
 
@@ -52,7 +52,7 @@ export const BillingSchema = Type.Object({
   scheduled_for: time(),
 });
 export type BillingOut = Static<typeof BillingSchema>;
-const SHOWN = shownKeys(BillingRowSchema);
+const PICK = shownPicker(BillingRowSchema, { class: 'billing' });
 
 /** Spec 2.1: billing timestamps are space-separated, `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function billingTime(d: Date): string {
@@ -61,8 +61,7 @@ export function billingTime(d: Date): string {
 
 /** Spec 2.8, plus class, sequence, scheduled_for and the error of a failed run: the shown columns as stored, the times and metadata as text. */
 export function presentBilling(b: BillingRow): BillingOut {
-  const out = { class: 'billing' } as BillingOut;
-  for (const k of SHOWN) (out as Record<string, unknown>)[k] = b[k];
+  const out = PICK(b) as BillingOut;
   out.metadata = JSON.stringify(b.metadata ?? {});
   out.created_at = billingTime(b.created_at);
   out.updated_at = billingTime(b.updated_at);

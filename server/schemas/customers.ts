@@ -5,7 +5,7 @@ import { E, type ErrorCode, GatewayError, invalid, MUST, tooLong } from '../erro
 import { isEmail, isScalar, text, wrongType } from '../lib/validate.js';
 import { type MethodView, MethodSchema, presentMethod } from './methods.js';
 import {
-  At, Bool, Env, List, Metadata, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, columnsOf, shown, shownKeys, shownOf,
+  At, Bool, Env, List, Metadata, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { type Fields, type Input, bool, custom, fields, metadata, pageFields, scalar, sentText, text as textField } from './fields.js';
 import { paymentFields } from './tokens.js';
@@ -42,7 +42,7 @@ export const CustomerRowSchema = Type.Object({
 });
 export type CustomerRow = Static<typeof CustomerRowSchema>;
 export const CUSTOMER_COLUMNS = columnsOf(CustomerRowSchema);
-const SHOWN = shownKeys(CustomerRowSchema);
+const PICK = shownPicker(CustomerRowSchema, { class: 'customer' });
 const EXAMPLE: Partial<Record<keyof typeof MAX_LENGTH, string>> = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
 // The shown columns in the answer's order: these four first, the others (a column shown later too) after the card's and bank's details.
@@ -75,8 +75,7 @@ export const CustomerList = List(CustomerSchema);
 /** Spec 2.4: the record, the default card's and bank account's details on top, and every method. */
 export function presentCustomer(c: CustomerRow, methods: MethodView[], defaults: { card?: MethodView; bank?: MethodView }): CustomerOut {
   const { card, bank } = defaults;
-  const out = { class: 'customer' } as CustomerOut;
-  for (const k of SHOWN) (out as Record<string, unknown>)[k] = c[k];
+  const out = PICK(c) as CustomerOut;
   // Spec 2.4 types these as plain strings: unset is "", never null.
   for (const f of RECORD_FIELDS) out[f] = c[f] ?? '';
   out.metadata = c.metadata ?? {};

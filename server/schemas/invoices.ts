@@ -3,7 +3,7 @@ import { badRequest, invalid, MUST, tooLong } from '../errors.js';
 import { decodeJsonParam, isEmptyList } from '../lib/input.js';
 import { isEmail, MAX_AMOUNT, text } from '../lib/validate.js';
 import {
-  At, Env, Int, Metadata, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+  At, Env, Int, Metadata, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { MAX_LENGTH } from './customers.js';
 import { type Input, amount, custom, fields, metadata, pageFields, sentText, text as textField } from './fields.js';
@@ -92,12 +92,11 @@ export const InvoiceSchema = Type.Object({
   }),
 });
 export type InvoiceOut = Static<typeof InvoiceSchema>;
-const SHOWN = shownKeys(InvoiceRowSchema);
+const PICK = shownPicker(InvoiceRowSchema, { class: 'invoice' });
 
 /** The invoice as the API shows it (docs/decisions/invoices.md): amounts in cents, balance derived. */
 export function presentInvoice(r: InvoiceView): InvoiceOut {
-  const out = { class: 'invoice' } as InvoiceOut;
-  for (const k of SHOWN) (out as Record<string, unknown>)[k] = r[k];
+  const out = PICK(r) as InvoiceOut;
   out.balance = r.amount - r.amount_paid;
   out.delivery = r.outbox_id === null ? null : {
     email_address: r.delivery_to,

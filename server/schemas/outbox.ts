@@ -1,7 +1,7 @@
 // The outbox (ours): every email and SMS Tessera has queued, with its delivery state.
 import { invalid } from '../errors.js';
 import {
-  At, Env, Int, Metadata, NullableAt, NullableStr as NStr, NullableTime, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+  At, Env, Int, Metadata, NullableAt, NullableStr as NStr, NullableTime, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { custom, fields, pageFields } from './fields.js';
 
@@ -35,7 +35,7 @@ export const OutboxRowSchema = Type.Object({
 });
 export type OutboxRow = Static<typeof OutboxRowSchema>;
 export const OUTBOX_COLUMNS = columnsOf(OutboxRowSchema);
-const SHOWN = shownKeys(OutboxRowSchema);
+const PICK = shownPicker(OutboxRowSchema, { class: 'outbox_message' });
 
 /** A queued email or SMS as the merchant (and QA) may read it: never more than the message itself. */
 export const OutboxSchema = Type.Object({
@@ -52,8 +52,7 @@ export type OutboxOut = Static<typeof OutboxSchema>;
 
 /** Wire form; timestamps as ms + Z like every record but receipts. */
 export function presentOutbox(r: OutboxRow): OutboxOut {
-  const out = { class: 'outbox_message' } as OutboxOut;
-  for (const k of SHOWN) (out as Record<string, unknown>)[k] = r[k];
+  const out = PICK(r) as OutboxOut;
   const p = r.payload as Record<string, string | undefined>;
   out.to = p.to as string;
   out.subject = p.subject ?? null;

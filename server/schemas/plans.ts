@@ -2,7 +2,7 @@
 import { E, GatewayError, badRequest, invalid, MUST } from '../errors.js';
 import { isScalar, text } from '../lib/validate.js';
 import {
-  At, Env, Int, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+  At, Env, Int, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { type Input, amount, bool, custom, fields, later, metadata, optionalAmount, text as textField } from './fields.js';
 
@@ -42,12 +42,11 @@ export const PlanSchema = Type.Object({
   active_subscriptions: Int({ examples: [0] }),
 });
 export type PlanOut = Static<typeof PlanSchema>;
-const SHOWN = shownKeys(PlanRowSchema);
+const PICK = shownPicker(PlanRowSchema, { class: 'plan' });
 
 /** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Plans. */
 export function presentPlan(p: PlanView): PlanOut {
-  const out = { class: 'plan' } as PlanOut;
-  for (const k of SHOWN) (out as Record<string, unknown>)[k] = p[k];
+  const out = PICK(p) as PlanOut;
   out.active_subscriptions = p.active_subscriptions ?? 0;
   return out;
 }

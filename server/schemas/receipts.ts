@@ -2,7 +2,7 @@
 // presenters, and receiptTime, the spec's `+00:00` timestamps (the rendered text uses it too).
 import { E, GatewayError, MUST, invalid, tooLong } from '../errors.js';
 import { text as readText } from '../lib/validate.js';
-import { At, Env, Int, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf } from './common.js';
+import { At, Env, Int, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownOf, shownPicker } from './common.js';
 import { type Field, type Input, custom, fields, later, pageFields, text } from './fields.js';
 
 /** Receipt timestamps (spec 2.1): ISO 8601 UTC with a `+00:00` offset, whole seconds. */
@@ -69,12 +69,11 @@ export const ReceiptSchema = Type.Object({
   }),
 });
 export type ReceiptOut = Static<typeof ReceiptSchema>;
-const RECEIPT_SHOWN = shownKeys(ReceiptRowSchema);
+const RECEIPT_PICK = shownPicker(ReceiptRowSchema, { class: 'receipt' });
 
 /** Spec 2.6, `+00:00` timestamps; `delivery` (ours) tells whether the outbox has sent it yet. */
 export function presentReceipt(r: Receipt): ReceiptOut {
-  const out = { class: 'receipt' } as ReceiptOut;
-  for (const k of RECEIPT_SHOWN) (out as Record<string, unknown>)[k] = r[k];
+  const out = RECEIPT_PICK(r) as ReceiptOut;
   out.created_at = receiptTime(r.created_at);
   out.delivery = {
     status: r.delivery_status ?? 'pending',
@@ -110,12 +109,11 @@ export const TemplateSchema = Type.Object({
   updated_at: time,
 });
 export type TemplateOut = Static<typeof TemplateSchema>;
-const TEMPLATE_SHOWN = shownKeys(TemplateRowSchema);
+const TEMPLATE_PICK = shownPicker(TemplateRowSchema, { class: 'receipt_template' });
 
 /** Spec 2.6: integer id and merchant_id, `+00:00` timestamps like receipts. */
 export function presentTemplate(t: Template): TemplateOut {
-  const out = { class: 'receipt_template' } as TemplateOut;
-  for (const k of TEMPLATE_SHOWN) (out as Record<string, unknown>)[k] = t[k];
+  const out = TEMPLATE_PICK(t) as TemplateOut;
   out.merchant_id = t.merchant_number;
   out.created_at = receiptTime(t.created_at);
   out.updated_at = receiptTime(t.updated_at);

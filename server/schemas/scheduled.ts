@@ -2,7 +2,7 @@
 import { E, GatewayError, invalid, tooLong } from '../errors.js';
 import { SPEC_PAGE_CODES, text } from '../lib/validate.js';
 import {
-  At, Bool, Env, Int, Metadata, NullableAt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+  At, Bool, Env, Int, Metadata, NullableAt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { type Input, amount, bool, custom, email, fields, metadata, pageFields, text as textField } from './fields.js';
 import { later, take } from './fields.js';
@@ -71,12 +71,11 @@ export const ScheduledSchema = Type.Object({
   ip_address: Str({ examples: ['203.0.113.7'] }),
 });
 export type ScheduledOut = Static<typeof ScheduledSchema>;
-const SHOWN = shownKeys(ScheduledRowSchema);
+const PICK = shownPicker(ScheduledRowSchema, { class: 'scheduledtransaction' });
 
 /** Spec 2.7 with its types: amount, send_receipt and metadata are strings; transaction_id is '' before billing. */
 export function presentScheduled(r: ScheduledRow): ScheduledOut {
-  const out = { class: 'scheduledtransaction' } as ScheduledOut;
-  for (const k of SHOWN) (out as Record<string, unknown>)[k] = r[k];
+  const out = PICK(r) as ScheduledOut;
   out.updated_at = r.updated_at ?? r.created_at;
   out.transaction_id = r.transaction_id ?? '';
   out.token = r.token ?? '';

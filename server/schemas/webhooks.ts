@@ -3,7 +3,7 @@ import type { Constraint } from './constraints.js';
 import { MUST, invalid } from '../errors.js';
 import {
   At, Env, Int, NullableAt, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static, type TUnsafe,
-  columnsOf, shown, shownKeys, shownOf,
+  columnsOf, shown, shownKeys, shownOf, shownPicker,
 } from './common.js';
 import { type Field, type Input, custom, fields, pageFields } from './fields.js';
 
@@ -50,10 +50,9 @@ export const RuleSchema = Type.Object({
   class: Str({ examples: ['webhook_rule'] }), ...shownOf(RuleRowSchema), strategies: strings(['str_1e2f3a4b']),
 });
 export type RuleOut = Static<typeof RuleSchema>;
-const RULE_SHOWN = shownKeys(RuleRowSchema);
+const RULE_PICK = shownPicker(RuleRowSchema, { class: 'webhook_rule' });
 export function presentRule(r: Rule): RuleOut {
-  const out = { class: 'webhook_rule' } as RuleOut;
-  for (const k of RULE_SHOWN) (out as Record<string, unknown>)[k] = r[k];
+  const out = RULE_PICK(r) as RuleOut;
   out.strategies = r.strategies;
   return out;
 }
@@ -79,10 +78,9 @@ export const StrategySchema = Type.Object({
   class: Str({ examples: ['webhook_strategy'] }), ...shownOf(StrategyRowSchema), rules: strings(['rul_7a8b9c0d']),
 });
 export type StrategyOut = Static<typeof StrategySchema>;
-const STRATEGY_SHOWN = shownKeys(StrategyRowSchema);
+const STRATEGY_PICK = shownPicker(StrategyRowSchema, { class: 'webhook_strategy' });
 export function presentStrategy(s: Strategy): StrategyOut {
-  const out = { class: 'webhook_strategy' } as StrategyOut;
-  for (const k of STRATEGY_SHOWN) (out as Record<string, unknown>)[k] = s[k];
+  const out = STRATEGY_PICK(s) as StrategyOut;
   out.rules = s.rules;
   return out;
 }
@@ -121,10 +119,9 @@ export const EVENT_COLUMNS = columnsOf(EventRowSchema);
 
 export const EventSchema = Type.Object({ class: Str({ examples: ['event'] }), ...shownOf(EventRowSchema) });
 export type EventOut = Static<typeof EventSchema>;
-const EVENT_SHOWN = shownKeys(EventRowSchema);
+const EVENT_PICK = shownPicker(EventRowSchema, { class: 'event' });
 export function presentEvent(e: EventRow): EventOut {
-  const out = { class: 'event' } as EventOut;
-  for (const k of EVENT_SHOWN) (out as Record<string, unknown>)[k] = e[k];
+  const out = EVENT_PICK(e) as EventOut;
   return out;
 }
 
@@ -181,10 +178,9 @@ export const DeliverySchema = Type.Object({
   attempts: Type.Array(AttemptSchema),
 });
 export type DeliveryOut = Static<typeof DeliverySchema>;
-const DELIVERY_SHOWN = shownKeys(DeliveryRowSchema);
+const DELIVERY_PICK = shownPicker(DeliveryRowSchema, { class: 'webhook_delivery' });
 export function presentDelivery(d: Delivery): DeliveryOut {
-  const out = { class: 'webhook_delivery' } as DeliveryOut;
-  for (const k of DELIVERY_SHOWN) (out as Record<string, unknown>)[k] = d[k];
+  const out = DELIVERY_PICK(d) as DeliveryOut;
   const status = d.state === 'sent' ? 'delivered' : d.state;
   out.event_type = d.event_type;
   out.status = status;
