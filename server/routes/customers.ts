@@ -5,7 +5,7 @@ import { E, invalid, MUST } from '../errors.js';
 import { BRAND_ERRORS } from './methods.js';
 import { text } from '../lib/validate.js';
 import {
-  CustomerCreateFields, CustomerList, CustomerSchema, CustomerSearchFields, CustomerSearchPage, CustomersQuery, CustomerUpdateFields, DeleteCustomerQuery,
+  CustomerCreateFields, CustomerList, CustomerSchema, CustomerSearchFields, CustomerSearchPage, CustomerSearchQuery, CustomersQuery, CustomerUpdateFields, DeleteCustomerQuery,
 } from '../schemas/customers.js';
 import { Success } from '../schemas/common.js';
 
@@ -33,14 +33,19 @@ export default async function customerRoutes(app: FastifyInstance) {
   );
 
   // limit and offset may come in the body or the query string (the body's win): read together.
-  app.post<{ Querystring: Record<string, unknown> }>(
+  app.post(
     '/customers/search',
-    { config: { errors: [E.PAGE_INVALID] }, schema: { summary: 'Search customers by name, company or id', body: CustomerSearchFields, response: { 200: CustomerList } } },
+    {
+      config: { errors: [E.PAGE_INVALID] },
+      schema: { summary: 'Search customers by name, company or id', querystring: CustomerSearchQuery, body: CustomerSearchFields, response: { 200: CustomerList } },
+    },
     async (req) => {
       const { search_term, limit, offset } = CustomerSearchFields.from(req);
       const sent = Object.entries({ limit, offset }).filter(([, v]) => v !== undefined);
-      const page = CustomerSearchPage.read({ limit: req.query.limit, offset: req.query.offset, ...Object.fromEntries(sent) });
-      return listCustomers(db, req.identity, page, search_term!);
+      const page = CustomerSearchPage.read({ ...CustomerSearchQuery.from(req), ...Object.fromEntries(sent) });
+      // A blank term is refused once the page is read, as it always was.
+      if (search_term === null) throw invalid('search_term', MUST.REQUIRED);
+      return listCustomers(db, req.identity, page, search_term);
     },
   );
 

@@ -173,8 +173,10 @@ export type CustomerUpdate = Input<typeof CustomerUpdateFields>;
 /** GET /customers. */
 export const CustomersQuery = fields(pageFields());
 
+const PAGE_LIMIT = { minimum: 1, maximum: 100, default: 10 };
+const PAGE_OFFSET = { minimum: 0, default: 0 };
 /** A page value sent in the body: undefined when not sent; a string or number (or null) else REQ01; read with the query's (CustomerSearchPage). */
-const sentPage = (description: string) => custom(description, { type: 'integer', minimum: 0 }, (v, name): string | number | null | undefined => {
+const sentPage = (description: string, doc: Record<string, unknown>) => custom(description, { type: 'integer', ...doc }, (v, name): string | number | null | undefined => {
   if (v === undefined || v === null) return v;
   if (!isScalar(v)) throw wrongType(name);
   return v;
@@ -188,13 +190,15 @@ export const CustomerSearchFields = fields({
       if (s !== null && s.length > 255) throw tooLong(name, 255);
       return s;
     }, { required: true, example: 'Lovelace' }),
-  limit: sentPage('Rows per page, 1 to 100 (default 10); or in the query string.'),
-  offset: sentPage('Rows to skip (default 0); or in the query string.'),
-}, {
-  examples: [{ search_term: 'Lovelace' }],
-  // A blank term is refused once the page is read (as listCustomers did).
-  rules: [{ after: 'offset', check: (f) => { if (f.search_term === null) throw invalid('search_term', MUST.REQUIRED); } }],
+  limit: sentPage('Rows per page, 1 to 100 (default 10); or in the query string.', PAGE_LIMIT),
+  offset: sentPage('Rows to skip (default 0); or in the query string.', PAGE_OFFSET),
+}, { examples: [{ search_term: 'Lovelace' }] });
+/** POST /customers/search's query string: limit and offset, the body's in their place when sent. */
+export const CustomerSearchQuery = fields({
+  limit: sentPage('Rows per page, 1 to 100 (default 10); the body\'s wins.', PAGE_LIMIT),
+  offset: sentPage('Rows to skip (default 0); the body\'s wins.', PAGE_OFFSET),
 });
+
 /** The page of a search: the query string's limit and offset, the body's in their place when sent. */
 export const CustomerSearchPage = fields(pageFields());
 

@@ -58,3 +58,17 @@ describe('a card or bank field that is an object or an array is REQ01 naming it,
     expect((await call(`/customers/${customer.id}`, {})).json().methods.map((m: any) => m.last_4)).toEqual([null, null]);
   });
 });
+
+test('POST /customers/search documents its page in the query string too, and answers a bad page before a blank term, as before', async ({ gateway }) => {
+  const doc = (await gateway.app.inject({ url: '/api/v1/openapi.json' })).json();
+  const search = doc.paths['/customers/search'].post;
+  expect(search.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.schema.minimum, p.schema.maximum]))
+    .toEqual([['limit', 1, 100], ['offset', 0, undefined]]);
+  expect(search.requestBody.content['application/json'].schema.properties.limit).toMatchObject({ minimum: 1, maximum: 100 });
+  const auth = { authorization: `Basic ${Buffer.from(`${gateway.merchant.test.private_key}:`).toString('base64')}` };
+  const post = (url: string, payload: object) => gateway.app.inject({ method: 'POST', url, headers: auth, payload });
+  expect((await post('/api/v1/customers/search', { search_term: '  ', limit: 500 })).json().errors[0].code).toBe('PAGE01');
+  expect((await post('/api/v1/customers/search?limit=500', { search_term: '  ' })).json().errors[0].code).toBe('PAGE01');
+  expect((await post('/api/v1/customers/search?limit=500', { search_term: 'x', limit: 5 })).statusCode).toBe(200);
+  expect((await post('/api/v1/customers/search', { search_term: '  ' })).json().errors[0]).toEqual({ code: 'REQ01', message: 'search_term is required' });
+});
