@@ -1757,16 +1757,12 @@ export interface operations {
                                 /** @enum {string} */
                                 class: "method" | "payment_method";
                                 id: string;
+                                customer_id: string;
                                 /** @enum {string} */
                                 method_type: "credit_card" | "bank_account";
-                                customer_id: string | null;
-                                last_4: string | null;
-                                card_type: string | null;
+                                card_owner_name: string | null;
                                 card_exp_month: number | null;
                                 card_exp_year: number | null;
-                                card_owner_name: string | null;
-                                csc_check: string | null;
-                                bank_account_number_last_4: string | null;
                                 bank_routing_number: string | null;
                                 bank_account_holder_first_name: string | null;
                                 bank_account_holder_last_name: string | null;
@@ -1776,6 +1772,10 @@ export interface operations {
                                 created_at: string;
                                 /** Format: date-time */
                                 updated_at: string;
+                                last_4: string | null;
+                                card_type: string | null;
+                                csc_check: string | null;
+                                bank_account_number_last_4: string | null;
                                 address: {
                                     address_1: string | null;
                                     address_2: string | null;
@@ -1846,196 +1846,229 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                     /** @description At most 100 characters. */
-                    first_name?: string | number | null;
+                    first_name?: string;
                     /** @description At most 100 characters. */
-                    last_name?: string | number | null;
+                    last_name?: string;
                     /** @description At most 255 characters. */
-                    company?: string | number | null;
-                    /** @description At most 254 characters. */
-                    email?: string | number | null;
+                    company?: string;
+                    /**
+                     * Format: email
+                     * @description At most 254 characters.
+                     */
+                    email?: string;
                     /** @description At most 32 characters. */
-                    phone?: string | number | null;
+                    phone?: string;
                     /** @description At most 32 characters. */
-                    fax?: string | number | null;
+                    fax?: string;
                     /** @description At most 255 characters. */
-                    website?: string | number | null;
+                    website?: string;
                     /** @description At most 255 characters. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description At most 255 characters. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description At most 100 characters. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description At most 2 characters. */
-                    state?: string | number | null;
+                    state?: string;
                     /** @description At most 16 characters. */
-                    zip?: string | number | null;
+                    zip?: string;
                     /** @description At most 3 characters. */
-                    country?: string | number | null;
-                    /** @description Your own id for the customer (create only): 6 to 64 letters, digits, _ or -. */
-                    id?: string | number | null;
-                    /** @description A one-time token: becomes the default method. */
-                    token?: string | number | null;
-                    /** @description Security code of the token or card. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description The template of this customer's receipts. */
-                    default_receipt_template_id?: string | number | null;
-                    /** @description Which method charges by customer use (update only). */
-                    default_method_id?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
-                    /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
-                    metadata?: Record<string, never> | string | null | unknown[];
+                    country?: string;
                     /** @description Email a receipt for every charge. */
-                    default_receipts?: boolean | string | number | null;
+                    default_receipts?: boolean;
+                    /** @description The template of this customer's receipts. */
+                    default_receipt_template_id?: string;
+                    /** @description Your own id for the customer: 6 to 64 letters, digits, _ or - (not "search"); random when absent. */
+                    id?: string;
+                    /** @description A one-time token: becomes the default method. */
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
+                    /** @description Name on the card. */
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code of the token or card (verified, then forgotten). */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                     /** @description At most 100 characters. */
-                    first_name?: string | number | null;
+                    first_name?: string;
                     /** @description At most 100 characters. */
-                    last_name?: string | number | null;
+                    last_name?: string;
                     /** @description At most 255 characters. */
-                    company?: string | number | null;
-                    /** @description At most 254 characters. */
-                    email?: string | number | null;
+                    company?: string;
+                    /**
+                     * Format: email
+                     * @description At most 254 characters.
+                     */
+                    email?: string;
                     /** @description At most 32 characters. */
-                    phone?: string | number | null;
+                    phone?: string;
                     /** @description At most 32 characters. */
-                    fax?: string | number | null;
+                    fax?: string;
                     /** @description At most 255 characters. */
-                    website?: string | number | null;
+                    website?: string;
                     /** @description At most 255 characters. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description At most 255 characters. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description At most 100 characters. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description At most 2 characters. */
-                    state?: string | number | null;
+                    state?: string;
                     /** @description At most 16 characters. */
-                    zip?: string | number | null;
+                    zip?: string;
                     /** @description At most 3 characters. */
-                    country?: string | number | null;
-                    /** @description Your own id for the customer (create only): 6 to 64 letters, digits, _ or -. */
-                    id?: string | number | null;
-                    /** @description A one-time token: becomes the default method. */
-                    token?: string | number | null;
-                    /** @description Security code of the token or card. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description The template of this customer's receipts. */
-                    default_receipt_template_id?: string | number | null;
-                    /** @description Which method charges by customer use (update only). */
-                    default_method_id?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
-                    /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
-                    metadata?: Record<string, never> | string | null | unknown[];
+                    country?: string;
                     /** @description Email a receipt for every charge. */
-                    default_receipts?: boolean | string | number | null;
+                    default_receipts?: boolean;
+                    /** @description The template of this customer's receipts. */
+                    default_receipt_template_id?: string;
+                    /** @description Your own id for the customer: 6 to 64 letters, digits, _ or - (not "search"); random when absent. */
+                    id?: string;
+                    /** @description A one-time token: becomes the default method. */
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
+                    /** @description Name on the card. */
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code of the token or card (verified, then forgotten). */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
                 "multipart/form-data": {
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                     /** @description At most 100 characters. */
-                    first_name?: string | number | null;
+                    first_name?: string;
                     /** @description At most 100 characters. */
-                    last_name?: string | number | null;
+                    last_name?: string;
                     /** @description At most 255 characters. */
-                    company?: string | number | null;
-                    /** @description At most 254 characters. */
-                    email?: string | number | null;
+                    company?: string;
+                    /**
+                     * Format: email
+                     * @description At most 254 characters.
+                     */
+                    email?: string;
                     /** @description At most 32 characters. */
-                    phone?: string | number | null;
+                    phone?: string;
                     /** @description At most 32 characters. */
-                    fax?: string | number | null;
+                    fax?: string;
                     /** @description At most 255 characters. */
-                    website?: string | number | null;
+                    website?: string;
                     /** @description At most 255 characters. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description At most 255 characters. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description At most 100 characters. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description At most 2 characters. */
-                    state?: string | number | null;
+                    state?: string;
                     /** @description At most 16 characters. */
-                    zip?: string | number | null;
+                    zip?: string;
                     /** @description At most 3 characters. */
-                    country?: string | number | null;
-                    /** @description Your own id for the customer (create only): 6 to 64 letters, digits, _ or -. */
-                    id?: string | number | null;
-                    /** @description A one-time token: becomes the default method. */
-                    token?: string | number | null;
-                    /** @description Security code of the token or card. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description The template of this customer's receipts. */
-                    default_receipt_template_id?: string | number | null;
-                    /** @description Which method charges by customer use (update only). */
-                    default_method_id?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
-                    /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
-                    metadata?: Record<string, never> | string | null | unknown[];
+                    country?: string;
                     /** @description Email a receipt for every charge. */
-                    default_receipts?: boolean | string | number | null;
+                    default_receipts?: boolean;
+                    /** @description The template of this customer's receipts. */
+                    default_receipt_template_id?: string;
+                    /** @description Your own id for the customer: 6 to 64 letters, digits, _ or - (not "search"); random when absent. */
+                    id?: string;
+                    /** @description A one-time token: becomes the default method. */
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
+                    /** @description Name on the card. */
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code of the token or card (verified, then forgotten). */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
             };
         };
@@ -2086,16 +2119,12 @@ export interface operations {
                             /** @enum {string} */
                             class: "method" | "payment_method";
                             id: string;
+                            customer_id: string;
                             /** @enum {string} */
                             method_type: "credit_card" | "bank_account";
-                            customer_id: string | null;
-                            last_4: string | null;
-                            card_type: string | null;
+                            card_owner_name: string | null;
                             card_exp_month: number | null;
                             card_exp_year: number | null;
-                            card_owner_name: string | null;
-                            csc_check: string | null;
-                            bank_account_number_last_4: string | null;
                             bank_routing_number: string | null;
                             bank_account_holder_first_name: string | null;
                             bank_account_holder_last_name: string | null;
@@ -2105,6 +2134,10 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            last_4: string | null;
+                            card_type: string | null;
+                            csc_check: string | null;
+                            bank_account_number_last_4: string | null;
                             address: {
                                 address_1: string | null;
                                 address_2: string | null;
@@ -2310,9 +2343,9 @@ export interface operations {
     post_customers_search: {
         parameters: {
             query?: {
-                /** @description Rows per page, 1 to 100. */
+                /** @description Rows per page, 1 to 100 (default 10); the body's wins. */
                 limit?: number;
-                /** @description Rows to skip. */
+                /** @description Rows to skip (default 0); the body's wins. */
                 offset?: number;
             };
             header?: {
@@ -2325,28 +2358,46 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Matches names, company and id. */
+                    /** @description Matches first and last name, company and id (case-insensitive). */
                     search_term: string;
-                    /** @description Rows per page, 1 to 100 (default 10). */
-                    limit?: string | number | null;
-                    /** @description Rows to skip (default 0). */
-                    offset?: string | number | null;
+                    /**
+                     * @description Rows per page, 1 to 100 (default 10); or in the query string.
+                     * @default 10
+                     */
+                    limit?: number;
+                    /**
+                     * @description Rows to skip (default 0); or in the query string.
+                     * @default 0
+                     */
+                    offset?: number;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description Matches names, company and id. */
+                    /** @description Matches first and last name, company and id (case-insensitive). */
                     search_term: string;
-                    /** @description Rows per page, 1 to 100 (default 10). */
-                    limit?: string | number | null;
-                    /** @description Rows to skip (default 0). */
-                    offset?: string | number | null;
+                    /**
+                     * @description Rows per page, 1 to 100 (default 10); or in the query string.
+                     * @default 10
+                     */
+                    limit?: number;
+                    /**
+                     * @description Rows to skip (default 0); or in the query string.
+                     * @default 0
+                     */
+                    offset?: number;
                 };
                 "multipart/form-data": {
-                    /** @description Matches names, company and id. */
+                    /** @description Matches first and last name, company and id (case-insensitive). */
                     search_term: string;
-                    /** @description Rows per page, 1 to 100 (default 10). */
-                    limit?: string | number | null;
-                    /** @description Rows to skip (default 0). */
-                    offset?: string | number | null;
+                    /**
+                     * @description Rows per page, 1 to 100 (default 10); or in the query string.
+                     * @default 10
+                     */
+                    limit?: number;
+                    /**
+                     * @description Rows to skip (default 0); or in the query string.
+                     * @default 0
+                     */
+                    offset?: number;
                 };
             };
         };
@@ -2398,16 +2449,12 @@ export interface operations {
                                 /** @enum {string} */
                                 class: "method" | "payment_method";
                                 id: string;
+                                customer_id: string;
                                 /** @enum {string} */
                                 method_type: "credit_card" | "bank_account";
-                                customer_id: string | null;
-                                last_4: string | null;
-                                card_type: string | null;
+                                card_owner_name: string | null;
                                 card_exp_month: number | null;
                                 card_exp_year: number | null;
-                                card_owner_name: string | null;
-                                csc_check: string | null;
-                                bank_account_number_last_4: string | null;
                                 bank_routing_number: string | null;
                                 bank_account_holder_first_name: string | null;
                                 bank_account_holder_last_name: string | null;
@@ -2417,6 +2464,10 @@ export interface operations {
                                 created_at: string;
                                 /** Format: date-time */
                                 updated_at: string;
+                                last_4: string | null;
+                                card_type: string | null;
+                                csc_check: string | null;
+                                bank_account_number_last_4: string | null;
                                 address: {
                                     address_1: string | null;
                                     address_2: string | null;
@@ -2567,16 +2618,12 @@ export interface operations {
                             /** @enum {string} */
                             class: "method" | "payment_method";
                             id: string;
+                            customer_id: string;
                             /** @enum {string} */
                             method_type: "credit_card" | "bank_account";
-                            customer_id: string | null;
-                            last_4: string | null;
-                            card_type: string | null;
+                            card_owner_name: string | null;
                             card_exp_month: number | null;
                             card_exp_year: number | null;
-                            card_owner_name: string | null;
-                            csc_check: string | null;
-                            bank_account_number_last_4: string | null;
                             bank_routing_number: string | null;
                             bank_account_holder_first_name: string | null;
                             bank_account_holder_last_name: string | null;
@@ -2586,6 +2633,10 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            last_4: string | null;
+                            card_type: string | null;
+                            csc_check: string | null;
+                            bank_account_number_last_4: string | null;
                             address: {
                                 address_1: string | null;
                                 address_2: string | null;
@@ -2661,196 +2712,229 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                     /** @description At most 100 characters. */
-                    first_name?: string | number | null;
+                    first_name?: string;
                     /** @description At most 100 characters. */
-                    last_name?: string | number | null;
+                    last_name?: string;
                     /** @description At most 255 characters. */
-                    company?: string | number | null;
-                    /** @description At most 254 characters. */
-                    email?: string | number | null;
+                    company?: string;
+                    /**
+                     * Format: email
+                     * @description At most 254 characters.
+                     */
+                    email?: string;
                     /** @description At most 32 characters. */
-                    phone?: string | number | null;
+                    phone?: string;
                     /** @description At most 32 characters. */
-                    fax?: string | number | null;
+                    fax?: string;
                     /** @description At most 255 characters. */
-                    website?: string | number | null;
+                    website?: string;
                     /** @description At most 255 characters. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description At most 255 characters. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description At most 100 characters. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description At most 2 characters. */
-                    state?: string | number | null;
+                    state?: string;
                     /** @description At most 16 characters. */
-                    zip?: string | number | null;
+                    zip?: string;
                     /** @description At most 3 characters. */
-                    country?: string | number | null;
-                    /** @description Your own id for the customer (create only): 6 to 64 letters, digits, _ or -. */
-                    id?: string | number | null;
-                    /** @description A one-time token: becomes the default method. */
-                    token?: string | number | null;
-                    /** @description Security code of the token or card. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description The template of this customer's receipts. */
-                    default_receipt_template_id?: string | number | null;
-                    /** @description Which method charges by customer use (update only). */
-                    default_method_id?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
-                    /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
-                    metadata?: Record<string, never> | string | null | unknown[];
+                    country?: string;
                     /** @description Email a receipt for every charge. */
-                    default_receipts?: boolean | string | number | null;
+                    default_receipts?: boolean;
+                    /** @description The template of this customer's receipts. */
+                    default_receipt_template_id?: string;
+                    /** @description Which method a charge by customer uses. */
+                    default_method_id?: string;
+                    /** @description A one-time token: becomes the default method. */
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
+                    /** @description Name on the card. */
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code of the token or card (verified, then forgotten). */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                     /** @description At most 100 characters. */
-                    first_name?: string | number | null;
+                    first_name?: string;
                     /** @description At most 100 characters. */
-                    last_name?: string | number | null;
+                    last_name?: string;
                     /** @description At most 255 characters. */
-                    company?: string | number | null;
-                    /** @description At most 254 characters. */
-                    email?: string | number | null;
+                    company?: string;
+                    /**
+                     * Format: email
+                     * @description At most 254 characters.
+                     */
+                    email?: string;
                     /** @description At most 32 characters. */
-                    phone?: string | number | null;
+                    phone?: string;
                     /** @description At most 32 characters. */
-                    fax?: string | number | null;
+                    fax?: string;
                     /** @description At most 255 characters. */
-                    website?: string | number | null;
+                    website?: string;
                     /** @description At most 255 characters. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description At most 255 characters. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description At most 100 characters. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description At most 2 characters. */
-                    state?: string | number | null;
+                    state?: string;
                     /** @description At most 16 characters. */
-                    zip?: string | number | null;
+                    zip?: string;
                     /** @description At most 3 characters. */
-                    country?: string | number | null;
-                    /** @description Your own id for the customer (create only): 6 to 64 letters, digits, _ or -. */
-                    id?: string | number | null;
-                    /** @description A one-time token: becomes the default method. */
-                    token?: string | number | null;
-                    /** @description Security code of the token or card. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description The template of this customer's receipts. */
-                    default_receipt_template_id?: string | number | null;
-                    /** @description Which method charges by customer use (update only). */
-                    default_method_id?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
-                    /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
-                    metadata?: Record<string, never> | string | null | unknown[];
+                    country?: string;
                     /** @description Email a receipt for every charge. */
-                    default_receipts?: boolean | string | number | null;
+                    default_receipts?: boolean;
+                    /** @description The template of this customer's receipts. */
+                    default_receipt_template_id?: string;
+                    /** @description Which method a charge by customer uses. */
+                    default_method_id?: string;
+                    /** @description A one-time token: becomes the default method. */
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
+                    /** @description Name on the card. */
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code of the token or card (verified, then forgotten). */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
                 "multipart/form-data": {
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                     /** @description At most 100 characters. */
-                    first_name?: string | number | null;
+                    first_name?: string;
                     /** @description At most 100 characters. */
-                    last_name?: string | number | null;
+                    last_name?: string;
                     /** @description At most 255 characters. */
-                    company?: string | number | null;
-                    /** @description At most 254 characters. */
-                    email?: string | number | null;
+                    company?: string;
+                    /**
+                     * Format: email
+                     * @description At most 254 characters.
+                     */
+                    email?: string;
                     /** @description At most 32 characters. */
-                    phone?: string | number | null;
+                    phone?: string;
                     /** @description At most 32 characters. */
-                    fax?: string | number | null;
+                    fax?: string;
                     /** @description At most 255 characters. */
-                    website?: string | number | null;
+                    website?: string;
                     /** @description At most 255 characters. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description At most 255 characters. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description At most 100 characters. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description At most 2 characters. */
-                    state?: string | number | null;
+                    state?: string;
                     /** @description At most 16 characters. */
-                    zip?: string | number | null;
+                    zip?: string;
                     /** @description At most 3 characters. */
-                    country?: string | number | null;
-                    /** @description Your own id for the customer (create only): 6 to 64 letters, digits, _ or -. */
-                    id?: string | number | null;
-                    /** @description A one-time token: becomes the default method. */
-                    token?: string | number | null;
-                    /** @description Security code of the token or card. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description The template of this customer's receipts. */
-                    default_receipt_template_id?: string | number | null;
-                    /** @description Which method charges by customer use (update only). */
-                    default_method_id?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
-                    /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
-                    metadata?: Record<string, never> | string | null | unknown[];
+                    country?: string;
                     /** @description Email a receipt for every charge. */
-                    default_receipts?: boolean | string | number | null;
+                    default_receipts?: boolean;
+                    /** @description The template of this customer's receipts. */
+                    default_receipt_template_id?: string;
+                    /** @description Which method a charge by customer uses. */
+                    default_method_id?: string;
+                    /** @description A one-time token: becomes the default method. */
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
+                    /** @description Name on the card. */
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code of the token or card (verified, then forgotten). */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
             };
         };
@@ -2901,16 +2985,12 @@ export interface operations {
                             /** @enum {string} */
                             class: "method" | "payment_method";
                             id: string;
+                            customer_id: string;
                             /** @enum {string} */
                             method_type: "credit_card" | "bank_account";
-                            customer_id: string | null;
-                            last_4: string | null;
-                            card_type: string | null;
+                            card_owner_name: string | null;
                             card_exp_month: number | null;
                             card_exp_year: number | null;
-                            card_owner_name: string | null;
-                            csc_check: string | null;
-                            bank_account_number_last_4: string | null;
                             bank_routing_number: string | null;
                             bank_account_holder_first_name: string | null;
                             bank_account_holder_last_name: string | null;
@@ -2920,6 +3000,10 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            last_4: string | null;
+                            card_type: string | null;
+                            csc_check: string | null;
+                            bank_account_number_last_4: string | null;
                             address: {
                                 address_1: string | null;
                                 address_2: string | null;
@@ -3144,16 +3228,12 @@ export interface operations {
                             /** @enum {string} */
                             class: "method" | "payment_method";
                             id: string;
+                            customer_id: string;
                             /** @enum {string} */
                             method_type: "credit_card" | "bank_account";
-                            customer_id: string | null;
-                            last_4: string | null;
-                            card_type: string | null;
+                            card_owner_name: string | null;
                             card_exp_month: number | null;
                             card_exp_year: number | null;
-                            card_owner_name: string | null;
-                            csc_check: string | null;
-                            bank_account_number_last_4: string | null;
                             bank_routing_number: string | null;
                             bank_account_holder_first_name: string | null;
                             bank_account_holder_last_name: string | null;
@@ -3163,6 +3243,10 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            last_4: string | null;
+                            card_type: string | null;
+                            csc_check: string | null;
+                            bank_account_number_last_4: string | null;
                             address: {
                                 address_1: string | null;
                                 address_2: string | null;
@@ -3238,130 +3322,154 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description credit_card or bank_account: must match the token. */
-                    method_type?: string | number | null;
+                    /** @description For address verification: wins over the token's billing zip. */
+                    zip?: string;
+                    /** @description credit_card or bank_account: must match the token (default: its type). */
+                    method_type?: string;
                     /** @description A one-time token from the tokenizer. */
-                    token?: string | number | null;
-                    /** @description Security code, verified now. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description For address verification. */
-                    zip?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
                     /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code, verified now, then forgotten. */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
                     /** @description Billing address. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description Billing address. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description City. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description Two-letter state. */
-                    state?: string | number | null;
-                    /** @description Country. */
-                    country?: string | number | null;
+                    state?: string;
+                    /** @description 3-letter ISO 3166 code (default USA). */
+                    country?: string;
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description credit_card or bank_account: must match the token. */
-                    method_type?: string | number | null;
+                    /** @description For address verification: wins over the token's billing zip. */
+                    zip?: string;
+                    /** @description credit_card or bank_account: must match the token (default: its type). */
+                    method_type?: string;
                     /** @description A one-time token from the tokenizer. */
-                    token?: string | number | null;
-                    /** @description Security code, verified now. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description For address verification. */
-                    zip?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
                     /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code, verified now, then forgotten. */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
                     /** @description Billing address. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description Billing address. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description City. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description Two-letter state. */
-                    state?: string | number | null;
-                    /** @description Country. */
-                    country?: string | number | null;
+                    state?: string;
+                    /** @description 3-letter ISO 3166 code (default USA). */
+                    country?: string;
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
                 "multipart/form-data": {
-                    /** @description credit_card or bank_account: must match the token. */
-                    method_type?: string | number | null;
+                    /** @description For address verification: wins over the token's billing zip. */
+                    zip?: string;
+                    /** @description credit_card or bank_account: must match the token (default: its type). */
+                    method_type?: string;
                     /** @description A one-time token from the tokenizer. */
-                    token?: string | number | null;
-                    /** @description Security code, verified now. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description For address verification. */
-                    zip?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
                     /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code, verified now, then forgotten. */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
                     /** @description Billing address. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description Billing address. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description City. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description Two-letter state. */
-                    state?: string | number | null;
-                    /** @description Country. */
-                    country?: string | number | null;
+                    state?: string;
+                    /** @description 3-letter ISO 3166 code (default USA). */
+                    country?: string;
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
             };
         };
@@ -3378,16 +3486,12 @@ export interface operations {
                             /** @enum {string} */
                             class: "method" | "payment_method";
                             id: string;
+                            customer_id: string;
                             /** @enum {string} */
                             method_type: "credit_card" | "bank_account";
-                            customer_id: string | null;
-                            last_4: string | null;
-                            card_type: string | null;
+                            card_owner_name: string | null;
                             card_exp_month: number | null;
                             card_exp_year: number | null;
-                            card_owner_name: string | null;
-                            csc_check: string | null;
-                            bank_account_number_last_4: string | null;
                             bank_routing_number: string | null;
                             bank_account_holder_first_name: string | null;
                             bank_account_holder_last_name: string | null;
@@ -3397,6 +3501,10 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            last_4: string | null;
+                            card_type: string | null;
+                            csc_check: string | null;
+                            bank_account_number_last_4: string | null;
                             address: {
                                 address_1: string | null;
                                 address_2: string | null;
@@ -3535,16 +3643,12 @@ export interface operations {
                             /** @enum {string} */
                             class: "method" | "payment_method";
                             id: string;
+                            customer_id: string;
                             /** @enum {string} */
                             method_type: "credit_card" | "bank_account";
-                            customer_id: string | null;
-                            last_4: string | null;
-                            card_type: string | null;
+                            card_owner_name: string | null;
                             card_exp_month: number | null;
                             card_exp_year: number | null;
-                            card_owner_name: string | null;
-                            csc_check: string | null;
-                            bank_account_number_last_4: string | null;
                             bank_routing_number: string | null;
                             bank_account_holder_first_name: string | null;
                             bank_account_holder_last_name: string | null;
@@ -3554,6 +3658,10 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            last_4: string | null;
+                            card_type: string | null;
+                            csc_check: string | null;
+                            bank_account_number_last_4: string | null;
                             address: {
                                 address_1: string | null;
                                 address_2: string | null;
@@ -3630,130 +3738,148 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description credit_card or bank_account: must match the token. */
-                    method_type?: string | number | null;
+                    /** @description For address verification: wins over the token's billing zip. */
+                    zip?: string;
                     /** @description A one-time token from the tokenizer. */
-                    token?: string | number | null;
-                    /** @description Security code, verified now. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description For address verification. */
-                    zip?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
                     /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code, verified now, then forgotten. */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
                     /** @description Billing address. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description Billing address. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description City. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description Two-letter state. */
-                    state?: string | number | null;
-                    /** @description Country. */
-                    country?: string | number | null;
+                    state?: string;
+                    /** @description 3-letter ISO 3166 code (default USA). */
+                    country?: string;
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description credit_card or bank_account: must match the token. */
-                    method_type?: string | number | null;
+                    /** @description For address verification: wins over the token's billing zip. */
+                    zip?: string;
                     /** @description A one-time token from the tokenizer. */
-                    token?: string | number | null;
-                    /** @description Security code, verified now. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description For address verification. */
-                    zip?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
                     /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code, verified now, then forgotten. */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
                     /** @description Billing address. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description Billing address. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description City. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description Two-letter state. */
-                    state?: string | number | null;
-                    /** @description Country. */
-                    country?: string | number | null;
+                    state?: string;
+                    /** @description 3-letter ISO 3166 code (default USA). */
+                    country?: string;
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
                 "multipart/form-data": {
-                    /** @description credit_card or bank_account: must match the token. */
-                    method_type?: string | number | null;
+                    /** @description For address verification: wins over the token's billing zip. */
+                    zip?: string;
                     /** @description A one-time token from the tokenizer. */
-                    token?: string | number | null;
-                    /** @description Security code, verified now. */
-                    cvv?: string | number | null;
-                    /** @description Security code (the same as cvv). */
-                    csc?: string | number | null;
-                    /** @description For address verification. */
-                    zip?: string | number | null;
-                    /** @description credit_card or bank_account, for fields sent instead of a token. */
-                    token_type?: string | number | null;
-                    /** @description A card sent as fields instead of a token. */
-                    card_number?: string | number | null;
-                    /** @description 1 to 12. */
-                    card_exp_month?: string | number | null;
-                    /** @description Four digits. */
-                    card_exp_year?: string | number | null;
+                    token?: string;
+                    /**
+                     * @description credit_card (default) or bank_account.
+                     * @enum {string}
+                     */
+                    token_type?: "credit_card" | "bank_account";
                     /** @description Name on the card. */
-                    card_owner_name?: string | number | null;
-                    /** @description A bank account sent as fields. */
-                    bank_account_number?: string | number | null;
-                    /** @description ABA routing number. */
-                    bank_routing_number?: string | number | null;
-                    /** @description checking or savings. */
-                    bank_account_type?: string | number | null;
-                    /** @description Holder's first name. */
-                    bank_account_holder_first_name?: string | number | null;
-                    /** @description Holder's last name. */
-                    bank_account_holder_last_name?: string | number | null;
+                    card_owner_name?: string;
+                    /** @description The card number (test mode: a test card). */
+                    card_number?: string;
+                    /** @description 1 to 12. */
+                    card_exp_month?: string;
+                    /** @description Four digits (or two). */
+                    card_exp_year?: string;
+                    /** @description Security code (the same as cvv). */
+                    csc?: string;
+                    /** @description Security code, verified now, then forgotten. */
+                    cvv?: string;
+                    /** @description A bank account instead of a card. */
+                    bank_account_number?: string;
+                    /** @description ABA routing number, checksummed. */
+                    bank_routing_number?: string;
+                    /** @description Account holder's first name. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Account holder's last name. */
+                    bank_account_holder_last_name?: string;
+                    /**
+                     * @description checking or savings.
+                     * @enum {string}
+                     */
+                    bank_account_type?: "checking" | "savings";
                     /** @description Billing address. */
-                    address_1?: string | number | null;
+                    address_1?: string;
                     /** @description Billing address. */
-                    address_2?: string | number | null;
+                    address_2?: string;
                     /** @description City. */
-                    city?: string | number | null;
+                    city?: string;
                     /** @description Two-letter state. */
-                    state?: string | number | null;
-                    /** @description Country. */
-                    country?: string | number | null;
+                    state?: string;
+                    /** @description 3-letter ISO 3166 code (default USA). */
+                    country?: string;
+                    /** @description The amount the token is meant for, in cents (informational). */
+                    amount?: string;
                 };
             };
         };
@@ -3770,16 +3896,12 @@ export interface operations {
                             /** @enum {string} */
                             class: "method" | "payment_method";
                             id: string;
+                            customer_id: string;
                             /** @enum {string} */
                             method_type: "credit_card" | "bank_account";
-                            customer_id: string | null;
-                            last_4: string | null;
-                            card_type: string | null;
+                            card_owner_name: string | null;
                             card_exp_month: number | null;
                             card_exp_year: number | null;
-                            card_owner_name: string | null;
-                            csc_check: string | null;
-                            bank_account_number_last_4: string | null;
                             bank_routing_number: string | null;
                             bank_account_holder_first_name: string | null;
                             bank_account_holder_last_name: string | null;
@@ -3789,6 +3911,10 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            last_4: string | null;
+                            card_type: string | null;
+                            csc_check: string | null;
+                            bank_account_number_last_4: string | null;
                             address: {
                                 address_1: string | null;
                                 address_2: string | null;
@@ -4040,14 +4166,24 @@ export interface operations {
                     email_address?: string;
                     /** @description The receipt template to use. */
                     receipt_template_id?: string;
+                    /** @description Name on the card (optional here). */
+                    card_owner_name?: string;
                     /** @description credit_card, if sent: a direct charge takes cards only (tokenize a bank account). */
                     token_type?: string;
                     /** @description MM */
                     card_exp_month?: string;
                     /** @description YYYY */
                     card_exp_year?: string;
-                    /** @description Name on the card (optional here). */
-                    card_owner_name?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_number?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_routing_number?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_holder_last_name?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_type?: string;
                     /** @description Security code (cvv is read the same). */
                     csc?: string;
                     /** @description Security code. */
@@ -4107,14 +4243,24 @@ export interface operations {
                     email_address?: string;
                     /** @description The receipt template to use. */
                     receipt_template_id?: string;
+                    /** @description Name on the card (optional here). */
+                    card_owner_name?: string;
                     /** @description credit_card, if sent: a direct charge takes cards only (tokenize a bank account). */
                     token_type?: string;
                     /** @description MM */
                     card_exp_month?: string;
                     /** @description YYYY */
                     card_exp_year?: string;
-                    /** @description Name on the card (optional here). */
-                    card_owner_name?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_number?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_routing_number?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_holder_last_name?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_type?: string;
                     /** @description Security code (cvv is read the same). */
                     csc?: string;
                     /** @description Security code. */
@@ -4174,14 +4320,24 @@ export interface operations {
                     email_address?: string;
                     /** @description The receipt template to use. */
                     receipt_template_id?: string;
+                    /** @description Name on the card (optional here). */
+                    card_owner_name?: string;
                     /** @description credit_card, if sent: a direct charge takes cards only (tokenize a bank account). */
                     token_type?: string;
                     /** @description MM */
                     card_exp_month?: string;
                     /** @description YYYY */
                     card_exp_year?: string;
-                    /** @description Name on the card (optional here). */
-                    card_owner_name?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_number?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_routing_number?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_holder_first_name?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_holder_last_name?: string;
+                    /** @description Refused on a direct charge: tokenize a bank account. */
+                    bank_account_type?: string;
                     /** @description Security code (cvv is read the same). */
                     csc?: string;
                     /** @description Security code. */
@@ -5029,14 +5185,27 @@ export interface operations {
                         class: string;
                         /** @enum {string} */
                         env: "test" | "live";
-                        /** @description Refuse cards without a matching CVV (spec 4.1). */
+                        /**
+                         * @description Refuse cards without a matching CVV (spec 4.1).
+                         * @default false
+                         */
                         cvv_check: boolean;
-                        /** @description Refuse cards without a matching zip (spec 4.1). */
+                        /**
+                         * @description Refuse cards without a matching zip (spec 4.1).
+                         * @default false
+                         */
                         zip_check: boolean;
-                        /** @description Email a receipt for every charge unless it says otherwise. */
+                        /**
+                         * @description Email a receipt for every charge unless it says otherwise.
+                         * @default false
+                         */
                         default_receipts: boolean;
+                        /** @default null */
                         default_receipt_template_id: string | null;
-                        /** @description The origins of the checkout pages (scheme://host[:port]): the only pages that may frame the hosted card fields (in test mode, with none set, any page may), and whose card refusals are counted apart from those of any other page. */
+                        /**
+                         * @description The origins of the checkout pages (scheme://host[:port]): the only pages that may frame the hosted card fields (in test mode, with none set, any page may), and whose card refusals are counted apart from those of any other page.
+                         * @default []
+                         */
                         allowed_origins: string[];
                     };
                 };
@@ -5140,14 +5309,27 @@ export interface operations {
                         class: string;
                         /** @enum {string} */
                         env: "test" | "live";
-                        /** @description Refuse cards without a matching CVV (spec 4.1). */
+                        /**
+                         * @description Refuse cards without a matching CVV (spec 4.1).
+                         * @default false
+                         */
                         cvv_check: boolean;
-                        /** @description Refuse cards without a matching zip (spec 4.1). */
+                        /**
+                         * @description Refuse cards without a matching zip (spec 4.1).
+                         * @default false
+                         */
                         zip_check: boolean;
-                        /** @description Email a receipt for every charge unless it says otherwise. */
+                        /**
+                         * @description Email a receipt for every charge unless it says otherwise.
+                         * @default false
+                         */
                         default_receipts: boolean;
+                        /** @default null */
                         default_receipt_template_id: string | null;
-                        /** @description The origins of the checkout pages (scheme://host[:port]): the only pages that may frame the hosted card fields (in test mode, with none set, any page may), and whose card refusals are counted apart from those of any other page. */
+                        /**
+                         * @description The origins of the checkout pages (scheme://host[:port]): the only pages that may frame the hosted card fields (in test mode, with none set, any page may), and whose card refusals are counted apart from those of any other page.
+                         * @default []
+                         */
                         allowed_origins: string[];
                     };
                 };
@@ -5340,7 +5522,10 @@ export interface operations {
     };
     post_test_helpers_settle: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 0 to 60000 milliseconds (default 10000); the body's wins. */
+                timeout_ms?: number;
+            };
             header?: {
                 /** @description Sent again with the same body, answers what the first request answered, without doing it twice. */
                 "Idempotency-Key"?: string;
@@ -5351,22 +5536,16 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description 0 to 60000 milliseconds (default 10000); also in the query string. */
-                    timeout_ms?: number | string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description 0 to 60000 milliseconds (default 10000). */
+                    timeout_ms?: number;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description 0 to 60000 milliseconds (default 10000); also in the query string. */
-                    timeout_ms?: number | string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description 0 to 60000 milliseconds (default 10000). */
+                    timeout_ms?: number;
                 };
                 "multipart/form-data": {
-                    /** @description 0 to 60000 milliseconds (default 10000); also in the query string. */
-                    timeout_ms?: number | string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description 0 to 60000 milliseconds (default 10000). */
+                    timeout_ms?: number;
                 };
             };
         };
@@ -5520,10 +5699,10 @@ export interface operations {
                         list: {
                             class: string;
                             id: number;
-                            merchant_id: number;
                             name: string | null;
                             subject: string | null;
                             receipt_text: string;
+                            merchant_id: number;
                             /** @description ISO 8601 with `+00:00`. */
                             created_at: string;
                             /** @description ISO 8601 with `+00:00`. */
@@ -5623,10 +5802,10 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
-                        merchant_id: number;
                         name: string | null;
                         subject: string | null;
                         receipt_text: string;
+                        merchant_id: number;
                         /** @description ISO 8601 with `+00:00`. */
                         created_at: string;
                         /** @description ISO 8601 with `+00:00`. */
@@ -5728,10 +5907,10 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
-                        merchant_id: number;
                         name: string | null;
                         subject: string | null;
                         receipt_text: string;
+                        merchant_id: number;
                         /** @description ISO 8601 with `+00:00`. */
                         created_at: string;
                         /** @description ISO 8601 with `+00:00`. */
@@ -5836,10 +6015,10 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
-                        merchant_id: number;
                         name: string | null;
                         subject: string | null;
                         receipt_text: string;
+                        merchant_id: number;
                         /** @description ISO 8601 with `+00:00`. */
                         created_at: string;
                         /** @description ISO 8601 with `+00:00`. */
@@ -6091,17 +6270,17 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
-                        /** @enum {string} */
-                        receipt_type: "email" | "sms";
-                        /** @description ISO 8601 with `+00:00`. */
-                        created_at: string;
                         merchant_id: string;
                         transaction_id: string;
+                        /** @enum {string} */
+                        receipt_type: "email" | "sms";
                         email_address: string | null;
                         phone_number: string | null;
                         receipt_template_id: string | null;
                         subject: string | null;
                         receipt_text: string;
+                        /** @description ISO 8601 with `+00:00`. */
+                        created_at: string;
                         delivery: {
                             status: string;
                             attempts: number;
@@ -6214,17 +6393,17 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
-                        /** @enum {string} */
-                        receipt_type: "email" | "sms";
-                        /** @description ISO 8601 with `+00:00`. */
-                        created_at: string;
                         merchant_id: string;
                         transaction_id: string;
+                        /** @enum {string} */
+                        receipt_type: "email" | "sms";
                         email_address: string | null;
                         phone_number: string | null;
                         receipt_template_id: string | null;
                         subject: string | null;
                         receipt_text: string;
+                        /** @description ISO 8601 with `+00:00`. */
+                        created_at: string;
                         delivery: {
                             status: string;
                             attempts: number;
@@ -6290,6 +6469,7 @@ export interface operations {
                 offset?: number;
                 /** @description Only messages in this state. */
                 status?: "pending" | "sent" | "failed" | "captured";
+                /** @description email or sms. */
                 kind?: "email" | "sms";
                 /** @description Only messages about this record, e.g. receipt:1 or invoice:inv_… */
                 source?: string;
@@ -6312,25 +6492,25 @@ export interface operations {
                             id: number;
                             /** @enum {string} */
                             kind: "email" | "sms";
+                            source: string | null;
                             /**
                              * @description captured: a test-mode message kept here and never sent (TESSERA_TEST_DELIVERY_TO names the test recipients that are sent to).
                              * @enum {string}
                              */
                             status: "pending" | "sent" | "failed" | "captured";
-                            source: string | null;
+                            attempts: number;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            sent_at: string | null;
                             to: string;
                             subject: string | null;
                             text: string;
                             html: string | null;
                             from_name: string | null;
-                            attempts: number;
-                            last_error: string | null;
                             /** Format: date-time */
                             next_attempt_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            sent_at: string | null;
                         }[];
                         meta: {
                             limit: number;
@@ -6400,25 +6580,25 @@ export interface operations {
                         id: number;
                         /** @enum {string} */
                         kind: "email" | "sms";
+                        source: string | null;
                         /**
                          * @description captured: a test-mode message kept here and never sent (TESSERA_TEST_DELIVERY_TO names the test recipients that are sent to).
                          * @enum {string}
                          */
                         status: "pending" | "sent" | "failed" | "captured";
-                        source: string | null;
+                        attempts: number;
+                        last_error: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        sent_at: string | null;
                         to: string;
                         subject: string | null;
                         text: string;
                         html: string | null;
                         from_name: string | null;
-                        attempts: number;
-                        last_error: string | null;
                         /** Format: date-time */
                         next_attempt_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        sent_at: string | null;
                     };
                 };
             };
@@ -6494,25 +6674,25 @@ export interface operations {
                         id: number;
                         /** @enum {string} */
                         kind: "email" | "sms";
+                        source: string | null;
                         /**
                          * @description captured: a test-mode message kept here and never sent (TESSERA_TEST_DELIVERY_TO names the test recipients that are sent to).
                          * @enum {string}
                          */
                         status: "pending" | "sent" | "failed" | "captured";
-                        source: string | null;
+                        attempts: number;
+                        last_error: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        sent_at: string | null;
                         to: string;
                         subject: string | null;
                         text: string;
                         html: string | null;
                         from_name: string | null;
-                        attempts: number;
-                        last_error: string | null;
                         /** Format: date-time */
                         next_attempt_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        sent_at: string | null;
                     };
                 };
             };
@@ -6689,16 +6869,16 @@ export interface operations {
                         list: {
                             class: string;
                             id: string;
-                            type: string;
                             resource: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            dispatched_at: string | null;
+                            type: string;
                             /** @description The resource as the API shows it. */
                             data: {
                                 [key: string]: unknown;
                             };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            dispatched_at: string | null;
                         }[];
                         meta: {
                             limit: number;
@@ -6766,16 +6946,16 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: string;
-                        type: string;
                         resource: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        dispatched_at: string | null;
+                        type: string;
                         /** @description The resource as the API shows it. */
                         data: {
                             [key: string]: unknown;
                         };
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        dispatched_at: string | null;
                     };
                 };
             };
@@ -6857,11 +7037,11 @@ export interface operations {
                                 operator: string;
                                 value: (string | number | boolean) | (string | number | boolean)[];
                             }[];
-                            strategies: string[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            strategies: string[];
                         }[];
                         meta: {
                             limit: number;
@@ -6976,11 +7156,11 @@ export interface operations {
                             operator: string;
                             value: (string | number | boolean) | (string | number | boolean)[];
                         }[];
-                        strategies: string[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        strategies: string[];
                     };
                 };
             };
@@ -7085,11 +7265,11 @@ export interface operations {
                             operator: string;
                             value: (string | number | boolean) | (string | number | boolean)[];
                         }[];
-                        strategies: string[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        strategies: string[];
                     };
                 };
             };
@@ -7206,11 +7386,11 @@ export interface operations {
                             operator: string;
                             value: (string | number | boolean) | (string | number | boolean)[];
                         }[];
-                        strategies: string[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        strategies: string[];
                     };
                 };
             };
@@ -7432,11 +7612,11 @@ export interface operations {
                             operator: string;
                             value: (string | number | boolean) | (string | number | boolean)[];
                         }[];
-                        strategies: string[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        strategies: string[];
                     };
                 };
             };
@@ -7749,11 +7929,11 @@ export interface operations {
                             url: string | null;
                             email_address: string | null;
                             phone_number: string | null;
-                            rules: string[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            rules: string[];
                         }[];
                         meta: {
                             limit: number;
@@ -7899,11 +8079,11 @@ export interface operations {
                         url: string | null;
                         email_address: string | null;
                         phone_number: string | null;
-                        rules: string[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        rules: string[];
                     };
                 };
             };
@@ -8006,11 +8186,11 @@ export interface operations {
                         url: string | null;
                         email_address: string | null;
                         phone_number: string | null;
-                        rules: string[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        rules: string[];
                     };
                 };
             };
@@ -8158,11 +8338,11 @@ export interface operations {
                         url: string | null;
                         email_address: string | null;
                         phone_number: string | null;
-                        rules: string[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        rules: string[];
                     };
                 };
             };
@@ -8469,11 +8649,15 @@ export interface operations {
                             class: string;
                             id: number;
                             event_id: string;
-                            event_type: string;
                             rule_id: string;
                             strategy_id: string;
-                            mode: string;
+                            /** @enum {string} */
+                            mode: "webhook" | "email" | "sms";
                             target: string;
+                            outbox_id: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            event_type: string;
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
                             attempt_count: number;
@@ -8483,9 +8667,6 @@ export interface operations {
                             last_error: string | null;
                             /** Format: date-time */
                             delivered_at: string | null;
-                            outbox_id: number | null;
-                            /** Format: date-time */
-                            created_at: string;
                             attempts: {
                                 attempt: number;
                                 /** Format: date-time */
@@ -8562,11 +8743,15 @@ export interface operations {
                         class: string;
                         id: number;
                         event_id: string;
-                        event_type: string;
                         rule_id: string;
                         strategy_id: string;
-                        mode: string;
+                        /** @enum {string} */
+                        mode: "webhook" | "email" | "sms";
                         target: string;
+                        outbox_id: number | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        event_type: string;
                         /** @enum {string} */
                         status: "pending" | "delivered" | "failed";
                         attempt_count: number;
@@ -8576,9 +8761,6 @@ export interface operations {
                         last_error: string | null;
                         /** Format: date-time */
                         delivered_at: string | null;
-                        outbox_id: number | null;
-                        /** Format: date-time */
-                        created_at: string;
                         attempts: {
                             attempt: number;
                             /** Format: date-time */
@@ -8661,11 +8843,15 @@ export interface operations {
                         class: string;
                         id: number;
                         event_id: string;
-                        event_type: string;
                         rule_id: string;
                         strategy_id: string;
-                        mode: string;
+                        /** @enum {string} */
+                        mode: "webhook" | "email" | "sms";
                         target: string;
+                        outbox_id: number | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        event_type: string;
                         /** @enum {string} */
                         status: "pending" | "delivered" | "failed";
                         attempt_count: number;
@@ -8675,9 +8861,6 @@ export interface operations {
                         last_error: string | null;
                         /** Format: date-time */
                         delivered_at: string | null;
-                        outbox_id: number | null;
-                        /** Format: date-time */
-                        created_at: string;
                         attempts: {
                             attempt: number;
                             /** Format: date-time */
@@ -9002,15 +9185,16 @@ export interface operations {
                             class: string;
                             id: number;
                             name: string;
-                            frequency: string;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
                             day: number | null;
                             amount: number;
                             callback_url: string | null;
-                            active_subscriptions: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            active_subscriptions: number;
                         }[];
                         meta: {
                             limit: number;
@@ -9137,15 +9321,16 @@ export interface operations {
                         class: string;
                         id: number;
                         name: string;
-                        frequency: string;
+                        /** @enum {string} */
+                        frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
                         day: number | null;
                         amount: number;
                         callback_url: string | null;
-                        active_subscriptions: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        active_subscriptions: number;
                     };
                 };
             };
@@ -9244,15 +9429,16 @@ export interface operations {
                         class: string;
                         id: number;
                         name: string;
-                        frequency: string;
+                        /** @enum {string} */
+                        frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
                         day: number | null;
                         amount: number;
                         callback_url: string | null;
-                        active_subscriptions: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        active_subscriptions: number;
                     };
                 };
             };
@@ -9474,45 +9660,42 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
-                        plan_id: number;
                         customer_id: string;
                         method_id: string | null;
-                        status: string;
-                        amount: number;
-                        frequency: string;
-                        day: number | null;
-                        ends_after: number | null;
-                        billings_count: number;
+                        /** @enum {string} */
+                        status: "active" | "cancelled" | "ended";
                         /** Format: date-time */
-                        next_billing: string | null;
+                        created_at: string;
+                        plan_id: number;
+                        amount: number;
+                        /** @enum {string} */
+                        frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
+                        day: number | null;
                         bill_immediately: boolean;
                         charge_bank_account: boolean | null;
+                        ends_after: number | null;
+                        /** Format: date-time */
+                        next_billing: string | null;
                         metadata: {
                             [key: string]: unknown;
                         };
                         /** Format: date-time */
-                        created_at: string;
+                        cancelled_at: string | null;
+                        billings_count: number;
                         /** Format: date-time */
                         updated_at: string;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
                         last_billing: {
                             class: string;
                             id: number;
+                            merchant_id: string;
                             plan_id: number;
                             subscription_id: number;
-                            merchant_id: string;
+                            sequence: number;
                             customer_id: string;
                             transaction_id: string;
                             transaction_status: string;
                             amount: number;
                             customer_display_name: string;
-                            /** @description JSON-encoded. */
-                            metadata: string;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            created_at: string;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            updated_at: string;
                             /**
                              * @description pending: a live charge whose outcome is not recorded yet.
                              * @enum {string}
@@ -9520,11 +9703,16 @@ export interface operations {
                             status: "pending" | "success" | "failed" | "retried";
                             /** @description The failed billing this one retried. */
                             parent_id: number | null;
-                            sequence: number;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            scheduled_for: string;
                             error_code: string | null;
                             error_message: string | null;
+                            /** @description JSON-encoded. */
+                            metadata: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            created_at: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            updated_at: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            scheduled_for: string;
                         } | null;
                     };
                 };
@@ -9635,45 +9823,42 @@ export interface operations {
                         subscription: {
                             class: string;
                             id: number;
-                            plan_id: number;
                             customer_id: string;
                             method_id: string | null;
-                            status: string;
-                            amount: number;
-                            frequency: string;
-                            day: number | null;
-                            ends_after: number | null;
-                            billings_count: number;
+                            /** @enum {string} */
+                            status: "active" | "cancelled" | "ended";
                             /** Format: date-time */
-                            next_billing: string | null;
+                            created_at: string;
+                            plan_id: number;
+                            amount: number;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
+                            day: number | null;
                             bill_immediately: boolean;
                             charge_bank_account: boolean | null;
+                            ends_after: number | null;
+                            /** Format: date-time */
+                            next_billing: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             };
                             /** Format: date-time */
-                            created_at: string;
+                            cancelled_at: string | null;
+                            billings_count: number;
                             /** Format: date-time */
                             updated_at: string;
-                            /** Format: date-time */
-                            cancelled_at: string | null;
                             last_billing: {
                                 class: string;
                                 id: number;
+                                merchant_id: string;
                                 plan_id: number;
                                 subscription_id: number;
-                                merchant_id: string;
+                                sequence: number;
                                 customer_id: string;
                                 transaction_id: string;
                                 transaction_status: string;
                                 amount: number;
                                 customer_display_name: string;
-                                /** @description JSON-encoded. */
-                                metadata: string;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                created_at: string;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                updated_at: string;
                                 /**
                                  * @description pending: a live charge whose outcome is not recorded yet.
                                  * @enum {string}
@@ -9681,11 +9866,16 @@ export interface operations {
                                 status: "pending" | "success" | "failed" | "retried";
                                 /** @description The failed billing this one retried. */
                                 parent_id: number | null;
-                                sequence: number;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                scheduled_for: string;
                                 error_code: string | null;
                                 error_message: string | null;
+                                /** @description JSON-encoded. */
+                                metadata: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                created_at: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                updated_at: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                scheduled_for: string;
                             } | null;
                         };
                     };
@@ -9780,45 +9970,42 @@ export interface operations {
                         list: {
                             class: string;
                             id: number;
-                            plan_id: number;
                             customer_id: string;
                             method_id: string | null;
-                            status: string;
-                            amount: number;
-                            frequency: string;
-                            day: number | null;
-                            ends_after: number | null;
-                            billings_count: number;
+                            /** @enum {string} */
+                            status: "active" | "cancelled" | "ended";
                             /** Format: date-time */
-                            next_billing: string | null;
+                            created_at: string;
+                            plan_id: number;
+                            amount: number;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
+                            day: number | null;
                             bill_immediately: boolean;
                             charge_bank_account: boolean | null;
+                            ends_after: number | null;
+                            /** Format: date-time */
+                            next_billing: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             };
                             /** Format: date-time */
-                            created_at: string;
+                            cancelled_at: string | null;
+                            billings_count: number;
                             /** Format: date-time */
                             updated_at: string;
-                            /** Format: date-time */
-                            cancelled_at: string | null;
                             last_billing: {
                                 class: string;
                                 id: number;
+                                merchant_id: string;
                                 plan_id: number;
                                 subscription_id: number;
-                                merchant_id: string;
+                                sequence: number;
                                 customer_id: string;
                                 transaction_id: string;
                                 transaction_status: string;
                                 amount: number;
                                 customer_display_name: string;
-                                /** @description JSON-encoded. */
-                                metadata: string;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                created_at: string;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                updated_at: string;
                                 /**
                                  * @description pending: a live charge whose outcome is not recorded yet.
                                  * @enum {string}
@@ -9826,11 +10013,16 @@ export interface operations {
                                 status: "pending" | "success" | "failed" | "retried";
                                 /** @description The failed billing this one retried. */
                                 parent_id: number | null;
-                                sequence: number;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                scheduled_for: string;
                                 error_code: string | null;
                                 error_message: string | null;
+                                /** @description JSON-encoded. */
+                                metadata: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                created_at: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                updated_at: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                scheduled_for: string;
                             } | null;
                         }[];
                         meta: {
@@ -9905,45 +10097,42 @@ export interface operations {
                         list: {
                             class: string;
                             id: number;
-                            plan_id: number;
                             customer_id: string;
                             method_id: string | null;
-                            status: string;
-                            amount: number;
-                            frequency: string;
-                            day: number | null;
-                            ends_after: number | null;
-                            billings_count: number;
+                            /** @enum {string} */
+                            status: "active" | "cancelled" | "ended";
                             /** Format: date-time */
-                            next_billing: string | null;
+                            created_at: string;
+                            plan_id: number;
+                            amount: number;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
+                            day: number | null;
                             bill_immediately: boolean;
                             charge_bank_account: boolean | null;
+                            ends_after: number | null;
+                            /** Format: date-time */
+                            next_billing: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             };
                             /** Format: date-time */
-                            created_at: string;
+                            cancelled_at: string | null;
+                            billings_count: number;
                             /** Format: date-time */
                             updated_at: string;
-                            /** Format: date-time */
-                            cancelled_at: string | null;
                             last_billing: {
                                 class: string;
                                 id: number;
+                                merchant_id: string;
                                 plan_id: number;
                                 subscription_id: number;
-                                merchant_id: string;
+                                sequence: number;
                                 customer_id: string;
                                 transaction_id: string;
                                 transaction_status: string;
                                 amount: number;
                                 customer_display_name: string;
-                                /** @description JSON-encoded. */
-                                metadata: string;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                created_at: string;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                updated_at: string;
                                 /**
                                  * @description pending: a live charge whose outcome is not recorded yet.
                                  * @enum {string}
@@ -9951,11 +10140,16 @@ export interface operations {
                                 status: "pending" | "success" | "failed" | "retried";
                                 /** @description The failed billing this one retried. */
                                 parent_id: number | null;
-                                sequence: number;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                scheduled_for: string;
                                 error_code: string | null;
                                 error_message: string | null;
+                                /** @description JSON-encoded. */
+                                metadata: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                created_at: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                updated_at: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                scheduled_for: string;
                             } | null;
                         }[];
                         meta: {
@@ -10039,45 +10233,42 @@ export interface operations {
                         list: {
                             class: string;
                             id: number;
-                            plan_id: number;
                             customer_id: string;
                             method_id: string | null;
-                            status: string;
-                            amount: number;
-                            frequency: string;
-                            day: number | null;
-                            ends_after: number | null;
-                            billings_count: number;
+                            /** @enum {string} */
+                            status: "active" | "cancelled" | "ended";
                             /** Format: date-time */
-                            next_billing: string | null;
+                            created_at: string;
+                            plan_id: number;
+                            amount: number;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
+                            day: number | null;
                             bill_immediately: boolean;
                             charge_bank_account: boolean | null;
+                            ends_after: number | null;
+                            /** Format: date-time */
+                            next_billing: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             };
                             /** Format: date-time */
-                            created_at: string;
+                            cancelled_at: string | null;
+                            billings_count: number;
                             /** Format: date-time */
                             updated_at: string;
-                            /** Format: date-time */
-                            cancelled_at: string | null;
                             last_billing: {
                                 class: string;
                                 id: number;
+                                merchant_id: string;
                                 plan_id: number;
                                 subscription_id: number;
-                                merchant_id: string;
+                                sequence: number;
                                 customer_id: string;
                                 transaction_id: string;
                                 transaction_status: string;
                                 amount: number;
                                 customer_display_name: string;
-                                /** @description JSON-encoded. */
-                                metadata: string;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                created_at: string;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                updated_at: string;
                                 /**
                                  * @description pending: a live charge whose outcome is not recorded yet.
                                  * @enum {string}
@@ -10085,11 +10276,16 @@ export interface operations {
                                 status: "pending" | "success" | "failed" | "retried";
                                 /** @description The failed billing this one retried. */
                                 parent_id: number | null;
-                                sequence: number;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                scheduled_for: string;
                                 error_code: string | null;
                                 error_message: string | null;
+                                /** @description JSON-encoded. */
+                                metadata: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                created_at: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                updated_at: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                scheduled_for: string;
                             } | null;
                         }[];
                         meta: {
@@ -10168,45 +10364,42 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
-                        plan_id: number;
                         customer_id: string;
                         method_id: string | null;
-                        status: string;
-                        amount: number;
-                        frequency: string;
-                        day: number | null;
-                        ends_after: number | null;
-                        billings_count: number;
+                        /** @enum {string} */
+                        status: "active" | "cancelled" | "ended";
                         /** Format: date-time */
-                        next_billing: string | null;
+                        created_at: string;
+                        plan_id: number;
+                        amount: number;
+                        /** @enum {string} */
+                        frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
+                        day: number | null;
                         bill_immediately: boolean;
                         charge_bank_account: boolean | null;
+                        ends_after: number | null;
+                        /** Format: date-time */
+                        next_billing: string | null;
                         metadata: {
                             [key: string]: unknown;
                         };
                         /** Format: date-time */
-                        created_at: string;
+                        cancelled_at: string | null;
+                        billings_count: number;
                         /** Format: date-time */
                         updated_at: string;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
                         last_billing: {
                             class: string;
                             id: number;
+                            merchant_id: string;
                             plan_id: number;
                             subscription_id: number;
-                            merchant_id: string;
+                            sequence: number;
                             customer_id: string;
                             transaction_id: string;
                             transaction_status: string;
                             amount: number;
                             customer_display_name: string;
-                            /** @description JSON-encoded. */
-                            metadata: string;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            created_at: string;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            updated_at: string;
                             /**
                              * @description pending: a live charge whose outcome is not recorded yet.
                              * @enum {string}
@@ -10214,54 +10407,56 @@ export interface operations {
                             status: "pending" | "success" | "failed" | "retried";
                             /** @description The failed billing this one retried. */
                             parent_id: number | null;
-                            sequence: number;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            scheduled_for: string;
                             error_code: string | null;
                             error_message: string | null;
+                            /** @description JSON-encoded. */
+                            metadata: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            created_at: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            updated_at: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            scheduled_for: string;
                         } | null;
                         subscriptions: {
                             class: string;
                             id: number;
-                            plan_id: number;
                             customer_id: string;
                             method_id: string | null;
-                            status: string;
-                            amount: number;
-                            frequency: string;
-                            day: number | null;
-                            ends_after: number | null;
-                            billings_count: number;
+                            /** @enum {string} */
+                            status: "active" | "cancelled" | "ended";
                             /** Format: date-time */
-                            next_billing: string | null;
+                            created_at: string;
+                            plan_id: number;
+                            amount: number;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
+                            day: number | null;
                             bill_immediately: boolean;
                             charge_bank_account: boolean | null;
+                            ends_after: number | null;
+                            /** Format: date-time */
+                            next_billing: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             };
                             /** Format: date-time */
-                            created_at: string;
+                            cancelled_at: string | null;
+                            billings_count: number;
                             /** Format: date-time */
                             updated_at: string;
-                            /** Format: date-time */
-                            cancelled_at: string | null;
                             last_billing: {
                                 class: string;
                                 id: number;
+                                merchant_id: string;
                                 plan_id: number;
                                 subscription_id: number;
-                                merchant_id: string;
+                                sequence: number;
                                 customer_id: string;
                                 transaction_id: string;
                                 transaction_status: string;
                                 amount: number;
                                 customer_display_name: string;
-                                /** @description JSON-encoded. */
-                                metadata: string;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                created_at: string;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                updated_at: string;
                                 /**
                                  * @description pending: a live charge whose outcome is not recorded yet.
                                  * @enum {string}
@@ -10269,11 +10464,16 @@ export interface operations {
                                 status: "pending" | "success" | "failed" | "retried";
                                 /** @description The failed billing this one retried. */
                                 parent_id: number | null;
-                                sequence: number;
-                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                                scheduled_for: string;
                                 error_code: string | null;
                                 error_message: string | null;
+                                /** @description JSON-encoded. */
+                                metadata: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                created_at: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                updated_at: string;
+                                /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                                scheduled_for: string;
                             } | null;
                         }[];
                     };
@@ -10346,45 +10546,42 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
-                        plan_id: number;
                         customer_id: string;
                         method_id: string | null;
-                        status: string;
-                        amount: number;
-                        frequency: string;
-                        day: number | null;
-                        ends_after: number | null;
-                        billings_count: number;
+                        /** @enum {string} */
+                        status: "active" | "cancelled" | "ended";
                         /** Format: date-time */
-                        next_billing: string | null;
+                        created_at: string;
+                        plan_id: number;
+                        amount: number;
+                        /** @enum {string} */
+                        frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
+                        day: number | null;
                         bill_immediately: boolean;
                         charge_bank_account: boolean | null;
+                        ends_after: number | null;
+                        /** Format: date-time */
+                        next_billing: string | null;
                         metadata: {
                             [key: string]: unknown;
                         };
                         /** Format: date-time */
-                        created_at: string;
+                        cancelled_at: string | null;
+                        billings_count: number;
                         /** Format: date-time */
                         updated_at: string;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
                         last_billing: {
                             class: string;
                             id: number;
+                            merchant_id: string;
                             plan_id: number;
                             subscription_id: number;
-                            merchant_id: string;
+                            sequence: number;
                             customer_id: string;
                             transaction_id: string;
                             transaction_status: string;
                             amount: number;
                             customer_display_name: string;
-                            /** @description JSON-encoded. */
-                            metadata: string;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            created_at: string;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            updated_at: string;
                             /**
                              * @description pending: a live charge whose outcome is not recorded yet.
                              * @enum {string}
@@ -10392,11 +10589,16 @@ export interface operations {
                             status: "pending" | "success" | "failed" | "retried";
                             /** @description The failed billing this one retried. */
                             parent_id: number | null;
-                            sequence: number;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            scheduled_for: string;
                             error_code: string | null;
                             error_message: string | null;
+                            /** @description JSON-encoded. */
+                            metadata: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            created_at: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            updated_at: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            scheduled_for: string;
                         } | null;
                     };
                 };
@@ -10522,45 +10724,42 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
-                        plan_id: number;
                         customer_id: string;
                         method_id: string | null;
-                        status: string;
-                        amount: number;
-                        frequency: string;
-                        day: number | null;
-                        ends_after: number | null;
-                        billings_count: number;
+                        /** @enum {string} */
+                        status: "active" | "cancelled" | "ended";
                         /** Format: date-time */
-                        next_billing: string | null;
+                        created_at: string;
+                        plan_id: number;
+                        amount: number;
+                        /** @enum {string} */
+                        frequency: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
+                        day: number | null;
                         bill_immediately: boolean;
                         charge_bank_account: boolean | null;
+                        ends_after: number | null;
+                        /** Format: date-time */
+                        next_billing: string | null;
                         metadata: {
                             [key: string]: unknown;
                         };
                         /** Format: date-time */
-                        created_at: string;
+                        cancelled_at: string | null;
+                        billings_count: number;
                         /** Format: date-time */
                         updated_at: string;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
                         last_billing: {
                             class: string;
                             id: number;
+                            merchant_id: string;
                             plan_id: number;
                             subscription_id: number;
-                            merchant_id: string;
+                            sequence: number;
                             customer_id: string;
                             transaction_id: string;
                             transaction_status: string;
                             amount: number;
                             customer_display_name: string;
-                            /** @description JSON-encoded. */
-                            metadata: string;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            created_at: string;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            updated_at: string;
                             /**
                              * @description pending: a live charge whose outcome is not recorded yet.
                              * @enum {string}
@@ -10568,11 +10767,16 @@ export interface operations {
                             status: "pending" | "success" | "failed" | "retried";
                             /** @description The failed billing this one retried. */
                             parent_id: number | null;
-                            sequence: number;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            scheduled_for: string;
                             error_code: string | null;
                             error_message: string | null;
+                            /** @description JSON-encoded. */
+                            metadata: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            created_at: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            updated_at: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            scheduled_for: string;
                         } | null;
                     };
                 };
@@ -10692,20 +10896,15 @@ export interface operations {
                         list: {
                             class: string;
                             id: number;
+                            merchant_id: string;
                             plan_id: number;
                             subscription_id: number;
-                            merchant_id: string;
+                            sequence: number;
                             customer_id: string;
                             transaction_id: string;
                             transaction_status: string;
                             amount: number;
                             customer_display_name: string;
-                            /** @description JSON-encoded. */
-                            metadata: string;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            created_at: string;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            updated_at: string;
                             /**
                              * @description pending: a live charge whose outcome is not recorded yet.
                              * @enum {string}
@@ -10713,11 +10912,16 @@ export interface operations {
                             status: "pending" | "success" | "failed" | "retried";
                             /** @description The failed billing this one retried. */
                             parent_id: number | null;
-                            sequence: number;
-                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                            scheduled_for: string;
                             error_code: string | null;
                             error_message: string | null;
+                            /** @description JSON-encoded. */
+                            metadata: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            created_at: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            updated_at: string;
+                            /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                            scheduled_for: string;
                         }[];
                         meta: {
                             limit: number;
@@ -10785,20 +10989,15 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
+                        merchant_id: string;
                         plan_id: number;
                         subscription_id: number;
-                        merchant_id: string;
+                        sequence: number;
                         customer_id: string;
                         transaction_id: string;
                         transaction_status: string;
                         amount: number;
                         customer_display_name: string;
-                        /** @description JSON-encoded. */
-                        metadata: string;
-                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                        created_at: string;
-                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                        updated_at: string;
                         /**
                          * @description pending: a live charge whose outcome is not recorded yet.
                          * @enum {string}
@@ -10806,11 +11005,16 @@ export interface operations {
                         status: "pending" | "success" | "failed" | "retried";
                         /** @description The failed billing this one retried. */
                         parent_id: number | null;
-                        sequence: number;
-                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                        scheduled_for: string;
                         error_code: string | null;
                         error_message: string | null;
+                        /** @description JSON-encoded. */
+                        metadata: string;
+                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                        created_at: string;
+                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                        updated_at: string;
+                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                        scheduled_for: string;
                     };
                 };
             };
@@ -10897,20 +11101,15 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: number;
+                        merchant_id: string;
                         plan_id: number;
                         subscription_id: number;
-                        merchant_id: string;
+                        sequence: number;
                         customer_id: string;
                         transaction_id: string;
                         transaction_status: string;
                         amount: number;
                         customer_display_name: string;
-                        /** @description JSON-encoded. */
-                        metadata: string;
-                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                        created_at: string;
-                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                        updated_at: string;
                         /**
                          * @description pending: a live charge whose outcome is not recorded yet.
                          * @enum {string}
@@ -10918,11 +11117,16 @@ export interface operations {
                         status: "pending" | "success" | "failed" | "retried";
                         /** @description The failed billing this one retried. */
                         parent_id: number | null;
-                        sequence: number;
-                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
-                        scheduled_for: string;
                         error_code: string | null;
                         error_message: string | null;
+                        /** @description JSON-encoded. */
+                        metadata: string;
+                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                        created_at: string;
+                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                        updated_at: string;
+                        /** @description UTC, `YYYY-MM-DD HH:MM:SS` (spec 2.1). */
+                        scheduled_for: string;
                     };
                 };
             };
@@ -11051,6 +11255,8 @@ export interface operations {
                         list: {
                             class: string;
                             id: string;
+                            customer_id: string | null;
+                            method_id: string | null;
                             /**
                              * @description processing: a live charge whose outcome is not recorded yet.
                              * @enum {string}
@@ -11060,6 +11266,25 @@ export interface operations {
                             bill_on: string;
                             /** Format: date-time */
                             created_at: string;
+                            new_record: boolean;
+                            receipt_template_id: string | null;
+                            email_address: string | null;
+                            charge_bank_account: boolean | null;
+                            description: string | null;
+                            company: string | null;
+                            website: string | null;
+                            address_1: string | null;
+                            address_2: string | null;
+                            city: string | null;
+                            state: string | null;
+                            zip: string | null;
+                            phone_number: string | null;
+                            fax_number: string | null;
+                            card_owner_name: string | null;
+                            bank_account_holder_first_name: string | null;
+                            bank_account_holder_last_name: string | null;
+                            error_code: string | null;
+                            error_message: string | null;
                             /** Format: date-time */
                             updated_at: string;
                             /** @description '' before billing. */
@@ -11071,27 +11296,6 @@ export interface operations {
                             /** @description JSON-encoded. */
                             metadata: string;
                             ip_address: string;
-                            new_record: boolean;
-                            zip: string | null;
-                            city: string | null;
-                            state: string | null;
-                            company: string | null;
-                            website: string | null;
-                            address_1: string | null;
-                            address_2: string | null;
-                            fax_number: string | null;
-                            description: string | null;
-                            phone_number: string | null;
-                            email_address: string | null;
-                            card_owner_name: string | null;
-                            receipt_template_id: string | null;
-                            bank_account_holder_first_name: string | null;
-                            bank_account_holder_last_name: string | null;
-                            customer_id: string | null;
-                            method_id: string | null;
-                            error_code: string | null;
-                            error_message: string | null;
-                            charge_bank_account: boolean | null;
                         }[];
                         meta: {
                             limit: number;
@@ -11337,6 +11541,8 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: string;
+                        customer_id: string | null;
+                        method_id: string | null;
                         /**
                          * @description processing: a live charge whose outcome is not recorded yet.
                          * @enum {string}
@@ -11346,6 +11552,25 @@ export interface operations {
                         bill_on: string;
                         /** Format: date-time */
                         created_at: string;
+                        new_record: boolean;
+                        receipt_template_id: string | null;
+                        email_address: string | null;
+                        charge_bank_account: boolean | null;
+                        description: string | null;
+                        company: string | null;
+                        website: string | null;
+                        address_1: string | null;
+                        address_2: string | null;
+                        city: string | null;
+                        state: string | null;
+                        zip: string | null;
+                        phone_number: string | null;
+                        fax_number: string | null;
+                        card_owner_name: string | null;
+                        bank_account_holder_first_name: string | null;
+                        bank_account_holder_last_name: string | null;
+                        error_code: string | null;
+                        error_message: string | null;
                         /** Format: date-time */
                         updated_at: string;
                         /** @description '' before billing. */
@@ -11357,27 +11582,6 @@ export interface operations {
                         /** @description JSON-encoded. */
                         metadata: string;
                         ip_address: string;
-                        new_record: boolean;
-                        zip: string | null;
-                        city: string | null;
-                        state: string | null;
-                        company: string | null;
-                        website: string | null;
-                        address_1: string | null;
-                        address_2: string | null;
-                        fax_number: string | null;
-                        description: string | null;
-                        phone_number: string | null;
-                        email_address: string | null;
-                        card_owner_name: string | null;
-                        receipt_template_id: string | null;
-                        bank_account_holder_first_name: string | null;
-                        bank_account_holder_last_name: string | null;
-                        customer_id: string | null;
-                        method_id: string | null;
-                        error_code: string | null;
-                        error_message: string | null;
-                        charge_bank_account: boolean | null;
                     };
                 };
             };
@@ -11484,6 +11688,8 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: string;
+                        customer_id: string | null;
+                        method_id: string | null;
                         /**
                          * @description processing: a live charge whose outcome is not recorded yet.
                          * @enum {string}
@@ -11493,6 +11699,25 @@ export interface operations {
                         bill_on: string;
                         /** Format: date-time */
                         created_at: string;
+                        new_record: boolean;
+                        receipt_template_id: string | null;
+                        email_address: string | null;
+                        charge_bank_account: boolean | null;
+                        description: string | null;
+                        company: string | null;
+                        website: string | null;
+                        address_1: string | null;
+                        address_2: string | null;
+                        city: string | null;
+                        state: string | null;
+                        zip: string | null;
+                        phone_number: string | null;
+                        fax_number: string | null;
+                        card_owner_name: string | null;
+                        bank_account_holder_first_name: string | null;
+                        bank_account_holder_last_name: string | null;
+                        error_code: string | null;
+                        error_message: string | null;
                         /** Format: date-time */
                         updated_at: string;
                         /** @description '' before billing. */
@@ -11504,27 +11729,6 @@ export interface operations {
                         /** @description JSON-encoded. */
                         metadata: string;
                         ip_address: string;
-                        new_record: boolean;
-                        zip: string | null;
-                        city: string | null;
-                        state: string | null;
-                        company: string | null;
-                        website: string | null;
-                        address_1: string | null;
-                        address_2: string | null;
-                        fax_number: string | null;
-                        description: string | null;
-                        phone_number: string | null;
-                        email_address: string | null;
-                        card_owner_name: string | null;
-                        receipt_template_id: string | null;
-                        bank_account_holder_first_name: string | null;
-                        bank_account_holder_last_name: string | null;
-                        customer_id: string | null;
-                        method_id: string | null;
-                        error_code: string | null;
-                        error_message: string | null;
-                        charge_bank_account: boolean | null;
                     };
                 };
             };
@@ -11598,6 +11802,8 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: string;
+                        customer_id: string | null;
+                        method_id: string | null;
                         /**
                          * @description processing: a live charge whose outcome is not recorded yet.
                          * @enum {string}
@@ -11607,6 +11813,25 @@ export interface operations {
                         bill_on: string;
                         /** Format: date-time */
                         created_at: string;
+                        new_record: boolean;
+                        receipt_template_id: string | null;
+                        email_address: string | null;
+                        charge_bank_account: boolean | null;
+                        description: string | null;
+                        company: string | null;
+                        website: string | null;
+                        address_1: string | null;
+                        address_2: string | null;
+                        city: string | null;
+                        state: string | null;
+                        zip: string | null;
+                        phone_number: string | null;
+                        fax_number: string | null;
+                        card_owner_name: string | null;
+                        bank_account_holder_first_name: string | null;
+                        bank_account_holder_last_name: string | null;
+                        error_code: string | null;
+                        error_message: string | null;
                         /** Format: date-time */
                         updated_at: string;
                         /** @description '' before billing. */
@@ -11618,27 +11843,6 @@ export interface operations {
                         /** @description JSON-encoded. */
                         metadata: string;
                         ip_address: string;
-                        new_record: boolean;
-                        zip: string | null;
-                        city: string | null;
-                        state: string | null;
-                        company: string | null;
-                        website: string | null;
-                        address_1: string | null;
-                        address_2: string | null;
-                        fax_number: string | null;
-                        description: string | null;
-                        phone_number: string | null;
-                        email_address: string | null;
-                        card_owner_name: string | null;
-                        receipt_template_id: string | null;
-                        bank_account_holder_first_name: string | null;
-                        bank_account_holder_last_name: string | null;
-                        customer_id: string | null;
-                        method_id: string | null;
-                        error_code: string | null;
-                        error_message: string | null;
-                        charge_bank_account: boolean | null;
                     };
                 };
             };
@@ -11853,10 +12057,8 @@ export interface operations {
                     minutes?: number | string;
                     /** @description Move forward by this many seconds. */
                     seconds?: number | string;
-                    /** @description Answer only when the advance is done (also in the query string). */
-                    wait?: boolean | string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description Answer only when the advance is done (the query string's wins). */
+                    wait?: boolean;
                 };
                 "application/x-www-form-urlencoded": {
                     /**
@@ -11874,10 +12076,8 @@ export interface operations {
                     minutes?: number | string;
                     /** @description Move forward by this many seconds. */
                     seconds?: number | string;
-                    /** @description Answer only when the advance is done (also in the query string). */
-                    wait?: boolean | string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description Answer only when the advance is done (the query string's wins). */
+                    wait?: boolean;
                 };
                 "multipart/form-data": {
                     /**
@@ -11895,10 +12095,8 @@ export interface operations {
                     minutes?: number | string;
                     /** @description Move forward by this many seconds. */
                     seconds?: number | string;
-                    /** @description Answer only when the advance is done (also in the query string). */
-                    wait?: boolean | string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description Answer only when the advance is done (the query string's wins). */
+                    wait?: boolean;
                 };
             };
         };
@@ -12078,8 +12276,8 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip. */
                 offset?: number;
-                /** @description Only invoices in this status. */
-                status?: string;
+                /** @description Only invoices in this status (deleted ones only by asking for them). */
+                status?: "unpaid" | "partially_paid" | "paid" | "deleted";
             };
             header?: never;
             path?: never;
@@ -12119,7 +12317,6 @@ export interface operations {
                             }[];
                             amount: number;
                             amount_paid: number;
-                            balance: number;
                             payments: {
                                 id: string;
                                 amount: number;
@@ -12131,6 +12328,15 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** Format: date-time */
+                            paid_at: string | null;
+                            /** Format: date-time */
+                            deleted_at: string | null;
+                            balance: number;
                             /** @description The email of the invoice, once queued. */
                             delivery: {
                                 email_address: string;
@@ -12142,14 +12348,6 @@ export interface operations {
                                 sent_at: string | null;
                                 last_error: string | null;
                             } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** Format: date-time */
-                            paid_at: string | null;
-                            /** Format: date-time */
-                            deleted_at: string | null;
                         }[];
                         meta: {
                             limit: number;
@@ -12210,109 +12408,160 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Fills the customer_* fields from the customer. */
-                    customer_id?: string;
-                    customer_first_name?: string;
-                    customer_last_name?: string;
-                    customer_email?: string;
-                    customer_address_1?: string;
-                    customer_address_2?: string;
-                    customer_city?: string;
-                    customer_state?: string;
-                    customer_zip?: string;
-                    customer_company?: string;
-                    customer_phone?: string;
-                    customer_fax?: string;
-                    /** @description Line items (at most 100), or the same JSON-encoded. */
-                    items?: {
-                        description: string;
-                        quantity: number | string;
-                        /** @description Cents. */
-                        unit_amount: number | string;
-                    }[] | string;
-                    /** @description Cents, when there are no items. */
-                    amount?: number | string;
-                    /** @description The one line of an invoice given by amount. */
-                    description?: string;
-                    /** @description YYYY-MM-DD. */
-                    due_date?: string;
-                    memo?: string;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
                     metadata?: {
                         [key: string]: unknown;
-                    } | string;
-                } & {
-                    [key: string]: unknown;
+                    };
+                    /** @description The customer's first name, at most 100 characters (filled from customer_id when left out). */
+                    customer_first_name?: string;
+                    /** @description The customer's last name, at most 100 characters (filled from customer_id when left out). */
+                    customer_last_name?: string;
+                    /**
+                     * Format: email
+                     * @description The customer's email, at most 254 characters (filled from customer_id when left out).
+                     */
+                    customer_email?: string;
+                    /** @description The customer's address 1, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_1?: string;
+                    /** @description The customer's address 2, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_2?: string;
+                    /** @description The customer's city, at most 100 characters (filled from customer_id when left out). */
+                    customer_city?: string;
+                    /** @description The customer's state, at most 2 characters (filled from customer_id when left out). */
+                    customer_state?: string;
+                    /** @description The customer's zip, at most 16 characters (filled from customer_id when left out). */
+                    customer_zip?: string;
+                    /** @description The customer's company, at most 255 characters (filled from customer_id when left out). */
+                    customer_company?: string;
+                    /** @description The customer's phone, at most 32 characters (filled from customer_id when left out). */
+                    customer_phone?: string;
+                    /** @description The customer's fax, at most 32 characters (filled from customer_id when left out). */
+                    customer_fax?: string;
+                    /** @description Line items (1 to 100), or the same JSON-encoded (a form sends items[0][description]=…). */
+                    items?: {
+                        description: string;
+                        /** @default 1 */
+                        quantity?: number;
+                        /** @description Cents. */
+                        unit_amount: number;
+                    }[];
+                    /** @description Cents, for an invoice of one line (or the items' total). */
+                    amount?: number;
+                    /** @description The one line of an invoice given by amount (default: "Amount due"). */
+                    description?: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD.
+                     */
+                    due_date?: string;
+                    /** @description At most 2000 characters. */
+                    memo?: string;
+                    /** @description Links a stored customer, filling the customer_* fields left out; blank unlinks (update). */
+                    customer_id?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description Fills the customer_* fields from the customer. */
-                    customer_id?: string;
-                    customer_first_name?: string;
-                    customer_last_name?: string;
-                    customer_email?: string;
-                    customer_address_1?: string;
-                    customer_address_2?: string;
-                    customer_city?: string;
-                    customer_state?: string;
-                    customer_zip?: string;
-                    customer_company?: string;
-                    customer_phone?: string;
-                    customer_fax?: string;
-                    /** @description Line items (at most 100), or the same JSON-encoded. */
-                    items?: {
-                        description: string;
-                        quantity: number | string;
-                        /** @description Cents. */
-                        unit_amount: number | string;
-                    }[] | string;
-                    /** @description Cents, when there are no items. */
-                    amount?: number | string;
-                    /** @description The one line of an invoice given by amount. */
-                    description?: string;
-                    /** @description YYYY-MM-DD. */
-                    due_date?: string;
-                    memo?: string;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
                     metadata?: {
                         [key: string]: unknown;
-                    } | string;
-                } & {
-                    [key: string]: unknown;
+                    };
+                    /** @description The customer's first name, at most 100 characters (filled from customer_id when left out). */
+                    customer_first_name?: string;
+                    /** @description The customer's last name, at most 100 characters (filled from customer_id when left out). */
+                    customer_last_name?: string;
+                    /**
+                     * Format: email
+                     * @description The customer's email, at most 254 characters (filled from customer_id when left out).
+                     */
+                    customer_email?: string;
+                    /** @description The customer's address 1, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_1?: string;
+                    /** @description The customer's address 2, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_2?: string;
+                    /** @description The customer's city, at most 100 characters (filled from customer_id when left out). */
+                    customer_city?: string;
+                    /** @description The customer's state, at most 2 characters (filled from customer_id when left out). */
+                    customer_state?: string;
+                    /** @description The customer's zip, at most 16 characters (filled from customer_id when left out). */
+                    customer_zip?: string;
+                    /** @description The customer's company, at most 255 characters (filled from customer_id when left out). */
+                    customer_company?: string;
+                    /** @description The customer's phone, at most 32 characters (filled from customer_id when left out). */
+                    customer_phone?: string;
+                    /** @description The customer's fax, at most 32 characters (filled from customer_id when left out). */
+                    customer_fax?: string;
+                    /** @description Line items (1 to 100), or the same JSON-encoded (a form sends items[0][description]=…). */
+                    items?: {
+                        description: string;
+                        /** @default 1 */
+                        quantity?: number;
+                        /** @description Cents. */
+                        unit_amount: number;
+                    }[];
+                    /** @description Cents, for an invoice of one line (or the items' total). */
+                    amount?: number;
+                    /** @description The one line of an invoice given by amount (default: "Amount due"). */
+                    description?: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD.
+                     */
+                    due_date?: string;
+                    /** @description At most 2000 characters. */
+                    memo?: string;
+                    /** @description Links a stored customer, filling the customer_* fields left out; blank unlinks (update). */
+                    customer_id?: string;
                 };
                 "multipart/form-data": {
-                    /** @description Fills the customer_* fields from the customer. */
-                    customer_id?: string;
-                    customer_first_name?: string;
-                    customer_last_name?: string;
-                    customer_email?: string;
-                    customer_address_1?: string;
-                    customer_address_2?: string;
-                    customer_city?: string;
-                    customer_state?: string;
-                    customer_zip?: string;
-                    customer_company?: string;
-                    customer_phone?: string;
-                    customer_fax?: string;
-                    /** @description Line items (at most 100), or the same JSON-encoded. */
-                    items?: {
-                        description: string;
-                        quantity: number | string;
-                        /** @description Cents. */
-                        unit_amount: number | string;
-                    }[] | string;
-                    /** @description Cents, when there are no items. */
-                    amount?: number | string;
-                    /** @description The one line of an invoice given by amount. */
-                    description?: string;
-                    /** @description YYYY-MM-DD. */
-                    due_date?: string;
-                    memo?: string;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
                     metadata?: {
                         [key: string]: unknown;
-                    } | string;
-                } & {
-                    [key: string]: unknown;
+                    };
+                    /** @description The customer's first name, at most 100 characters (filled from customer_id when left out). */
+                    customer_first_name?: string;
+                    /** @description The customer's last name, at most 100 characters (filled from customer_id when left out). */
+                    customer_last_name?: string;
+                    /**
+                     * Format: email
+                     * @description The customer's email, at most 254 characters (filled from customer_id when left out).
+                     */
+                    customer_email?: string;
+                    /** @description The customer's address 1, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_1?: string;
+                    /** @description The customer's address 2, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_2?: string;
+                    /** @description The customer's city, at most 100 characters (filled from customer_id when left out). */
+                    customer_city?: string;
+                    /** @description The customer's state, at most 2 characters (filled from customer_id when left out). */
+                    customer_state?: string;
+                    /** @description The customer's zip, at most 16 characters (filled from customer_id when left out). */
+                    customer_zip?: string;
+                    /** @description The customer's company, at most 255 characters (filled from customer_id when left out). */
+                    customer_company?: string;
+                    /** @description The customer's phone, at most 32 characters (filled from customer_id when left out). */
+                    customer_phone?: string;
+                    /** @description The customer's fax, at most 32 characters (filled from customer_id when left out). */
+                    customer_fax?: string;
+                    /** @description Line items (1 to 100), or the same JSON-encoded (a form sends items[0][description]=…). */
+                    items?: {
+                        description: string;
+                        /** @default 1 */
+                        quantity?: number;
+                        /** @description Cents. */
+                        unit_amount: number;
+                    }[];
+                    /** @description Cents, for an invoice of one line (or the items' total). */
+                    amount?: number;
+                    /** @description The one line of an invoice given by amount (default: "Amount due"). */
+                    description?: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD.
+                     */
+                    due_date?: string;
+                    /** @description At most 2000 characters. */
+                    memo?: string;
+                    /** @description Links a stored customer, filling the customer_* fields left out; blank unlinks (update). */
+                    customer_id?: string;
                 };
             };
         };
@@ -12348,7 +12597,6 @@ export interface operations {
                         }[];
                         amount: number;
                         amount_paid: number;
-                        balance: number;
                         payments: {
                             id: string;
                             amount: number;
@@ -12360,6 +12608,15 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         };
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** Format: date-time */
+                        paid_at: string | null;
+                        /** Format: date-time */
+                        deleted_at: string | null;
+                        balance: number;
                         /** @description The email of the invoice, once queued. */
                         delivery: {
                             email_address: string;
@@ -12371,14 +12628,6 @@ export interface operations {
                             sent_at: string | null;
                             last_error: string | null;
                         } | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paid_at: string | null;
-                        /** Format: date-time */
-                        deleted_at: string | null;
                     };
                 };
             };
@@ -12498,7 +12747,6 @@ export interface operations {
                         }[];
                         amount: number;
                         amount_paid: number;
-                        balance: number;
                         payments: {
                             id: string;
                             amount: number;
@@ -12510,6 +12758,15 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         };
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** Format: date-time */
+                        paid_at: string | null;
+                        /** Format: date-time */
+                        deleted_at: string | null;
+                        balance: number;
                         /** @description The email of the invoice, once queued. */
                         delivery: {
                             email_address: string;
@@ -12521,14 +12778,6 @@ export interface operations {
                             sent_at: string | null;
                             last_error: string | null;
                         } | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paid_at: string | null;
-                        /** Format: date-time */
-                        deleted_at: string | null;
                     };
                 };
             };
@@ -12594,109 +12843,160 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Fills the customer_* fields from the customer. */
-                    customer_id?: string;
-                    customer_first_name?: string;
-                    customer_last_name?: string;
-                    customer_email?: string;
-                    customer_address_1?: string;
-                    customer_address_2?: string;
-                    customer_city?: string;
-                    customer_state?: string;
-                    customer_zip?: string;
-                    customer_company?: string;
-                    customer_phone?: string;
-                    customer_fax?: string;
-                    /** @description Line items (at most 100), or the same JSON-encoded. */
-                    items?: {
-                        description: string;
-                        quantity: number | string;
-                        /** @description Cents. */
-                        unit_amount: number | string;
-                    }[] | string;
-                    /** @description Cents, when there are no items. */
-                    amount?: number | string;
-                    /** @description The one line of an invoice given by amount. */
-                    description?: string;
-                    /** @description YYYY-MM-DD. */
-                    due_date?: string;
-                    memo?: string;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
                     metadata?: {
                         [key: string]: unknown;
-                    } | string;
-                } & {
-                    [key: string]: unknown;
+                    };
+                    /** @description The customer's first name, at most 100 characters (filled from customer_id when left out). */
+                    customer_first_name?: string;
+                    /** @description The customer's last name, at most 100 characters (filled from customer_id when left out). */
+                    customer_last_name?: string;
+                    /**
+                     * Format: email
+                     * @description The customer's email, at most 254 characters (filled from customer_id when left out).
+                     */
+                    customer_email?: string;
+                    /** @description The customer's address 1, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_1?: string;
+                    /** @description The customer's address 2, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_2?: string;
+                    /** @description The customer's city, at most 100 characters (filled from customer_id when left out). */
+                    customer_city?: string;
+                    /** @description The customer's state, at most 2 characters (filled from customer_id when left out). */
+                    customer_state?: string;
+                    /** @description The customer's zip, at most 16 characters (filled from customer_id when left out). */
+                    customer_zip?: string;
+                    /** @description The customer's company, at most 255 characters (filled from customer_id when left out). */
+                    customer_company?: string;
+                    /** @description The customer's phone, at most 32 characters (filled from customer_id when left out). */
+                    customer_phone?: string;
+                    /** @description The customer's fax, at most 32 characters (filled from customer_id when left out). */
+                    customer_fax?: string;
+                    /** @description Line items (1 to 100), or the same JSON-encoded (a form sends items[0][description]=…). */
+                    items?: {
+                        description: string;
+                        /** @default 1 */
+                        quantity?: number;
+                        /** @description Cents. */
+                        unit_amount: number;
+                    }[];
+                    /** @description Cents, for an invoice of one line (or the items' total). */
+                    amount?: number;
+                    /** @description The one line of an invoice given by amount (default: "Amount due"). */
+                    description?: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD.
+                     */
+                    due_date?: string;
+                    /** @description At most 2000 characters. */
+                    memo?: string;
+                    /** @description Links a stored customer, filling the customer_* fields left out; blank unlinks (update). */
+                    customer_id?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description Fills the customer_* fields from the customer. */
-                    customer_id?: string;
-                    customer_first_name?: string;
-                    customer_last_name?: string;
-                    customer_email?: string;
-                    customer_address_1?: string;
-                    customer_address_2?: string;
-                    customer_city?: string;
-                    customer_state?: string;
-                    customer_zip?: string;
-                    customer_company?: string;
-                    customer_phone?: string;
-                    customer_fax?: string;
-                    /** @description Line items (at most 100), or the same JSON-encoded. */
-                    items?: {
-                        description: string;
-                        quantity: number | string;
-                        /** @description Cents. */
-                        unit_amount: number | string;
-                    }[] | string;
-                    /** @description Cents, when there are no items. */
-                    amount?: number | string;
-                    /** @description The one line of an invoice given by amount. */
-                    description?: string;
-                    /** @description YYYY-MM-DD. */
-                    due_date?: string;
-                    memo?: string;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
                     metadata?: {
                         [key: string]: unknown;
-                    } | string;
-                } & {
-                    [key: string]: unknown;
+                    };
+                    /** @description The customer's first name, at most 100 characters (filled from customer_id when left out). */
+                    customer_first_name?: string;
+                    /** @description The customer's last name, at most 100 characters (filled from customer_id when left out). */
+                    customer_last_name?: string;
+                    /**
+                     * Format: email
+                     * @description The customer's email, at most 254 characters (filled from customer_id when left out).
+                     */
+                    customer_email?: string;
+                    /** @description The customer's address 1, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_1?: string;
+                    /** @description The customer's address 2, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_2?: string;
+                    /** @description The customer's city, at most 100 characters (filled from customer_id when left out). */
+                    customer_city?: string;
+                    /** @description The customer's state, at most 2 characters (filled from customer_id when left out). */
+                    customer_state?: string;
+                    /** @description The customer's zip, at most 16 characters (filled from customer_id when left out). */
+                    customer_zip?: string;
+                    /** @description The customer's company, at most 255 characters (filled from customer_id when left out). */
+                    customer_company?: string;
+                    /** @description The customer's phone, at most 32 characters (filled from customer_id when left out). */
+                    customer_phone?: string;
+                    /** @description The customer's fax, at most 32 characters (filled from customer_id when left out). */
+                    customer_fax?: string;
+                    /** @description Line items (1 to 100), or the same JSON-encoded (a form sends items[0][description]=…). */
+                    items?: {
+                        description: string;
+                        /** @default 1 */
+                        quantity?: number;
+                        /** @description Cents. */
+                        unit_amount: number;
+                    }[];
+                    /** @description Cents, for an invoice of one line (or the items' total). */
+                    amount?: number;
+                    /** @description The one line of an invoice given by amount (default: "Amount due"). */
+                    description?: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD.
+                     */
+                    due_date?: string;
+                    /** @description At most 2000 characters. */
+                    memo?: string;
+                    /** @description Links a stored customer, filling the customer_* fields left out; blank unlinks (update). */
+                    customer_id?: string;
                 };
                 "multipart/form-data": {
-                    /** @description Fills the customer_* fields from the customer. */
-                    customer_id?: string;
-                    customer_first_name?: string;
-                    customer_last_name?: string;
-                    customer_email?: string;
-                    customer_address_1?: string;
-                    customer_address_2?: string;
-                    customer_city?: string;
-                    customer_state?: string;
-                    customer_zip?: string;
-                    customer_company?: string;
-                    customer_phone?: string;
-                    customer_fax?: string;
-                    /** @description Line items (at most 100), or the same JSON-encoded. */
-                    items?: {
-                        description: string;
-                        quantity: number | string;
-                        /** @description Cents. */
-                        unit_amount: number | string;
-                    }[] | string;
-                    /** @description Cents, when there are no items. */
-                    amount?: number | string;
-                    /** @description The one line of an invoice given by amount. */
-                    description?: string;
-                    /** @description YYYY-MM-DD. */
-                    due_date?: string;
-                    memo?: string;
-                    /** @description Up to 8 KiB of your own keys, as an object or a JSON-encoded string. */
+                    /** @description Up to 8 KiB of your own keys and values, as an object or a JSON-encoded string. */
                     metadata?: {
                         [key: string]: unknown;
-                    } | string;
-                } & {
-                    [key: string]: unknown;
+                    };
+                    /** @description The customer's first name, at most 100 characters (filled from customer_id when left out). */
+                    customer_first_name?: string;
+                    /** @description The customer's last name, at most 100 characters (filled from customer_id when left out). */
+                    customer_last_name?: string;
+                    /**
+                     * Format: email
+                     * @description The customer's email, at most 254 characters (filled from customer_id when left out).
+                     */
+                    customer_email?: string;
+                    /** @description The customer's address 1, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_1?: string;
+                    /** @description The customer's address 2, at most 255 characters (filled from customer_id when left out). */
+                    customer_address_2?: string;
+                    /** @description The customer's city, at most 100 characters (filled from customer_id when left out). */
+                    customer_city?: string;
+                    /** @description The customer's state, at most 2 characters (filled from customer_id when left out). */
+                    customer_state?: string;
+                    /** @description The customer's zip, at most 16 characters (filled from customer_id when left out). */
+                    customer_zip?: string;
+                    /** @description The customer's company, at most 255 characters (filled from customer_id when left out). */
+                    customer_company?: string;
+                    /** @description The customer's phone, at most 32 characters (filled from customer_id when left out). */
+                    customer_phone?: string;
+                    /** @description The customer's fax, at most 32 characters (filled from customer_id when left out). */
+                    customer_fax?: string;
+                    /** @description Line items (1 to 100), or the same JSON-encoded (a form sends items[0][description]=…). */
+                    items?: {
+                        description: string;
+                        /** @default 1 */
+                        quantity?: number;
+                        /** @description Cents. */
+                        unit_amount: number;
+                    }[];
+                    /** @description Cents, for an invoice of one line (or the items' total). */
+                    amount?: number;
+                    /** @description The one line of an invoice given by amount (default: "Amount due"). */
+                    description?: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD.
+                     */
+                    due_date?: string;
+                    /** @description At most 2000 characters. */
+                    memo?: string;
+                    /** @description Links a stored customer, filling the customer_* fields left out; blank unlinks (update). */
+                    customer_id?: string;
                 };
             };
         };
@@ -12732,7 +13032,6 @@ export interface operations {
                         }[];
                         amount: number;
                         amount_paid: number;
-                        balance: number;
                         payments: {
                             id: string;
                             amount: number;
@@ -12744,6 +13043,15 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         };
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** Format: date-time */
+                        paid_at: string | null;
+                        /** Format: date-time */
+                        deleted_at: string | null;
+                        balance: number;
                         /** @description The email of the invoice, once queued. */
                         delivery: {
                             email_address: string;
@@ -12755,14 +13063,6 @@ export interface operations {
                             sent_at: string | null;
                             last_error: string | null;
                         } | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paid_at: string | null;
-                        /** Format: date-time */
-                        deleted_at: string | null;
                     };
                 };
             };
@@ -12990,7 +13290,6 @@ export interface operations {
                         }[];
                         amount: number;
                         amount_paid: number;
-                        balance: number;
                         payments: {
                             id: string;
                             amount: number;
@@ -13002,6 +13301,15 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         };
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** Format: date-time */
+                        paid_at: string | null;
+                        /** Format: date-time */
+                        deleted_at: string | null;
+                        balance: number;
                         /** @description The email of the invoice, once queued. */
                         delivery: {
                             email_address: string;
@@ -13013,14 +13321,6 @@ export interface operations {
                             sent_at: string | null;
                             last_error: string | null;
                         } | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paid_at: string | null;
-                        /** Format: date-time */
-                        deleted_at: string | null;
                     };
                 };
             };
@@ -13123,21 +13423,15 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Cents paid (default: the balance). */
-                    amount?: number | string;
-                } & {
-                    [key: string]: unknown;
+                    amount?: number;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description Cents paid (default: the balance). */
-                    amount?: number | string;
-                } & {
-                    [key: string]: unknown;
+                    amount?: number;
                 };
                 "multipart/form-data": {
                     /** @description Cents paid (default: the balance). */
-                    amount?: number | string;
-                } & {
-                    [key: string]: unknown;
+                    amount?: number;
                 };
             };
         };
@@ -13173,7 +13467,6 @@ export interface operations {
                         }[];
                         amount: number;
                         amount_paid: number;
-                        balance: number;
                         payments: {
                             id: string;
                             amount: number;
@@ -13185,6 +13478,15 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         };
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** Format: date-time */
+                        paid_at: string | null;
+                        /** Format: date-time */
+                        deleted_at: string | null;
+                        balance: number;
                         /** @description The email of the invoice, once queued. */
                         delivery: {
                             email_address: string;
@@ -13196,14 +13498,6 @@ export interface operations {
                             sent_at: string | null;
                             last_error: string | null;
                         } | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paid_at: string | null;
-                        /** Format: date-time */
-                        deleted_at: string | null;
                     };
                 };
             };
@@ -13300,46 +13594,46 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    /** @description Numerically keyed: `{ "0": {...}, "1": {...} }` (or form keys payment_methods[0][payment_id]); at most 10,000. */
-                    payment_methods?: {
+                    /** @description Numerically keyed: `{ "0": {...}, "1": {...} }` (or form keys payment_methods[0][payment_id], or a JSON list); at most 10,000. */
+                    payment_methods: {
                         [key: string]: {
-                            /** @description A stored method id. */
+                            /** @description A stored card method id. */
                             payment_id: string;
+                            /** @description 1 to 12. */
                             card_exp_month: number | string;
+                            /** @description Four digits. */
                             card_exp_year: number | string;
                         };
                     };
-                } & {
-                    [key: string]: unknown;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description Numerically keyed: `{ "0": {...}, "1": {...} }` (or form keys payment_methods[0][payment_id]); at most 10,000. */
-                    payment_methods?: {
+                    /** @description Numerically keyed: `{ "0": {...}, "1": {...} }` (or form keys payment_methods[0][payment_id], or a JSON list); at most 10,000. */
+                    payment_methods: {
                         [key: string]: {
-                            /** @description A stored method id. */
+                            /** @description A stored card method id. */
                             payment_id: string;
+                            /** @description 1 to 12. */
                             card_exp_month: number | string;
+                            /** @description Four digits. */
                             card_exp_year: number | string;
                         };
                     };
-                } & {
-                    [key: string]: unknown;
                 };
                 "multipart/form-data": {
-                    /** @description Numerically keyed: `{ "0": {...}, "1": {...} }` (or form keys payment_methods[0][payment_id]); at most 10,000. */
-                    payment_methods?: {
+                    /** @description Numerically keyed: `{ "0": {...}, "1": {...} }` (or form keys payment_methods[0][payment_id], or a JSON list); at most 10,000. */
+                    payment_methods: {
                         [key: string]: {
-                            /** @description A stored method id. */
+                            /** @description A stored card method id. */
                             payment_id: string;
+                            /** @description 1 to 12. */
                             card_exp_month: number | string;
+                            /** @description Four digits. */
                             card_exp_year: number | string;
                         };
                     };
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -13353,7 +13647,8 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: string;
-                        status: string;
+                        /** @enum {string} */
+                        status: "received" | "completed";
                         accepted_count: number;
                         rejected_count: number;
                         applied_count: number | null;
@@ -13505,7 +13800,8 @@ export interface operations {
                     "application/json": {
                         class: string;
                         id: string;
-                        status: string;
+                        /** @enum {string} */
+                        status: "received" | "completed";
                         accepted_count: number;
                         rejected_count: number;
                         applied_count: number | null;
@@ -14225,7 +14521,7 @@ export interface operations {
     get_dashboard_summary: {
         parameters: {
             query?: {
-                /** @description UTC days in `series`, today the last. */
+                /** @description UTC days in `series`, today the last (1 to 90, default 30; else DASH01). */
                 days?: number;
             };
             header?: never;
@@ -14291,16 +14587,16 @@ export interface operations {
                         recent_events?: {
                             class: string;
                             id: string;
-                            type: string;
                             resource: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            dispatched_at: string | null;
+                            type: string;
                             /** @description The resource as the API shows it. */
                             data: {
                                 [key: string]: unknown;
                             };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            dispatched_at: string | null;
                         }[];
                     };
                 };
@@ -14345,10 +14641,10 @@ export interface operations {
     };
     get_dashboard_search: {
         parameters: {
-            query?: {
+            query: {
                 /** @description An id or its start, an email, a name, the last 4 digits of a card or account, or an amount (12.50 or 1250). */
-                q?: string;
-                /** @description Results in all. */
+                q: string;
+                /** @description Results in all (1 to 20, default 10). */
                 limit?: number;
             };
             header?: never;
@@ -14485,7 +14781,7 @@ export interface operations {
     "get_dashboard_export_customers.csv": {
         parameters: {
             query?: {
-                /** @description Name, company or id contains it. */
+                /** @description Name, company or id contains it (1 to 100 characters). */
                 search_term?: string;
             };
             header?: never;
