@@ -43,6 +43,10 @@ const api = (name: string, db: 'pglite' | 'pg') => ({
   },
 });
 
+// Proof, e2e and QA: this run's private folder for a migrated data-directory template, built by the
+// first file that asks for a copy (test/helpers/data-template.ts).
+const DATA_TEMPLATE = 'test/setup/data-template.ts';
+
 export default defineConfig({
   test: {
     projects: [
@@ -50,10 +54,10 @@ export default defineConfig({
       api('api:pglite', 'pglite'),
       ...(pg ? [api('api:postgres', 'pg')] : []),
       // Proof under load, faults and attack (docs/decisions/proof.md); PROOF_FULL=1 runs the heavy variants.
-      { test: { name: 'proof', include: ['test/proof/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000, maxWorkers: 1, sequence: { groupOrder: 2 } } },
-      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 3 } } },
+      { test: { name: 'proof', include: ['test/proof/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000, maxWorkers: 1, sequence: { groupOrder: 2 }, globalSetup: [DATA_TEMPLATE] } },
+      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 3 }, globalSetup: [DATA_TEMPLATE] } },
       // The QA toolkit (startTessera, reset, fixtures) and the Playwright example project, run as a user would.
-      { test: { name: 'qa', include: ['test/qa/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 4 } } },
+      { test: { name: 'qa', include: ['test/qa/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 4 }, globalSetup: [DATA_TEMPLATE] } },
     ],
   },
 });

@@ -2,11 +2,11 @@
 // directory, and a system Chromium for Playwright. Nothing here is mocked: the browser suite
 // exercises what `npm start` runs.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, chromium } from 'playwright';
 import { ROOT } from '../../server/paths.js';
+import { migratedTempDir } from '../helpers/data-template.js';
 
 const MAIN = join(ROOT, 'dist', 'server', 'main.js');
 
@@ -49,7 +49,10 @@ const PRIVATE_KEY = /^private key\s+(test_sk_[0-9a-f]+)\s*$/m;
  */
 export async function startGateway(opts: { startTimeoutMs?: number; /** `serve --dev`, as npm start; default true. */ dev?: boolean } = {}): Promise<GatewayProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} missing: run npm run build first`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-e2e-'));
+  // A copy of this run's migrated template (test/helpers/data-template.ts): initdb and the
+  // migrations are done once per run; the gateway's first start still makes data.key and, with
+  // --dev, the demo merchant whose keys it prints.
+  const dataDir = await migratedTempDir('tessera-e2e-');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../server/db/index.js';
+import { migratedTempDir } from '../helpers/data-template.js';
 import {
   Client, FULL, PG_URL, PgDatabase, ServerProcess, basic, checkLedger, figure, freshPgDatabase, pgQueryable, sleep, spawnServer,
 } from './helpers.js';
@@ -34,12 +35,15 @@ interface Backend {
   cleanup(): Promise<void>;
 }
 
-function pgliteBackend(): Backend {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-crash-'));
+async function pgliteBackend(): Promise<Backend> {
+  // A copy of the migrated template (test/helpers/data-template.ts): these tests crash a running
+  // node; the first start itself is proven by 'a kill -9 during the first start' below.
+  const dataDir = await migratedTempDir('tessera-crash-');
   return {
     name: 'pglite',
     dataDir,
-    // No TESSERA_DATA_KEY: the embedded mode's generated data.key must survive the crashes too.
+    // No TESSERA_DATA_KEY: the embedded mode's generated data.key must survive the crashes too (the
+    // first start makes it: the directory starts as a copy of the migrated template, no key in it).
     start: () => spawnServer({ dataDir }),
     async cleanup() {
       rmSync(dataDir, { recursive: true, force: true });
@@ -257,7 +261,7 @@ describe('embedded data directory', () => {
   }, 180_000);
 
   test('a second process on a live data directory is refused; the lock outlives no one', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tessera-crash-lock-'));
+    const dataDir = await migratedTempDir('tessera-crash-lock-'); // the lock is proven here, not the first start
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
     const first = await spawnServer({ dataDir });
     await expect(spawnServer({ dataDir })).rejects.toThrow(new RegExp(`in use by process ${first.pid}`));

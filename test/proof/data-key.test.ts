@@ -11,6 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../../server/paths.js';
 import { keyId } from '../../server/vault.js';
 import { ENCRYPTED_COLUMNS } from '../../server/vault-homes.js';
+import { migratedDataDir } from '../helpers/data-template.js';
 import { MAIN, PG_URL, basic, freshPgDatabase, spawnServer } from './helpers.js';
 
 const [K1, K2, K3] = [randomBytes(32), randomBytes(32), randomBytes(32)].map((k) => ({ b64: k.toString('base64'), id: keyId(k) }));
@@ -71,7 +72,9 @@ const card = { card_owner_name: 'Ada Lovelace', card_number: '4111111111111111',
 // the embedded one needs no other process of this file (docs/decisions/test-suite-time.md).
 describe.concurrent('embedded data directory', () => {
   test('a wrong key refuses to start; reencrypt moves everything to the new key; then the old key alone refuses', async () => {
-    const dir = dataDir();
+    // A copy of the migrated template (test/helpers/data-template.ts): no data.key and no canary in
+    // it, so K1 is the first key this database sees, as on an empty directory.
+    const dir = await migratedDataDir(dataDir());
     const first = await spawnServer({ dataDir: dir, dataKey: K1.b64 });
     const privateKey = first.privateKey!;
     const customer = await customerWithCard(first.url, first.publicKey!, privateKey);

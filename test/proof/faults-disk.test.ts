@@ -9,6 +9,7 @@ import { randomInt } from 'node:crypto';
 import { closeSync, openSync, rmSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { migratedDataDir } from '../helpers/data-template.js';
 import { Client, Reply, ServerProcess, basic, figure, spawnServer } from './helpers.js';
 import { Tally, Tmpfs, alive, cleanupAll, logTail, sleep, tmpfsUnavailable, waitFor } from './cluster.js';
 
@@ -59,7 +60,7 @@ const attempt = (c: Client, spec: Parameters<Client['request']>[0]): Promise<Rep
 describe.skipIf(!!SKIP)(`a full disk under embedded PGlite (issue 27.7)${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
   test('charging while a filler takes the rest of the disk: 503 with Retry-After, /readyz 503; after removing it the node recovers and, restarted, has every acknowledged charge', async () => {
     const disk = Tmpfs.mount(DISK_MB);
-    const dataDir = disk.subdir('data');
+    const dataDir = await migratedDataDir(disk.subdir('data')); // migrated once per run: the full disk is proven later, not at the first start
     const filler = join(disk.dir, 'filler');
     let node = await spawnServer({ dataDir });
     running.nodes.push(node);
@@ -201,7 +202,7 @@ describe.skipIf(!!SKIP)(`a full disk under embedded PGlite (issue 27.7)${SKIP ? 
 
   test('a restart of an existing data directory on a (nearly) full disk: it serves or exits with a readable message; freed, it starts with its data', async () => {
     const disk = Tmpfs.mount(DISK_MB);
-    const dataDir = disk.subdir('data');
+    const dataDir = await migratedDataDir(disk.subdir('data')); // migrated once per run: the full disk is proven later, not at the first start
     const first = await spawnServer({ dataDir });
     running.nodes.push(first);
     const keys = { pk: first.publicKey!, sk: first.privateKey! };

@@ -8,11 +8,10 @@
 // then clients that reset mid-body, half-sent chunked bodies and requests aborted mid-compressed-body.
 // After each group the process must be alive and answer /healthz, and no answer may be a 5xx.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migratedTempDir } from '../helpers/data-template.js';
 import { FULL, ServerProcess, figure, spawnServer } from './helpers.js';
 import { RawResult, RawStep, alive, cleanupAll, rawExchange, sleep } from './cluster.js';
 
@@ -21,7 +20,7 @@ let port: number;
 let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'tessera-faults-wire-'));
+  dataDir = await migratedTempDir('tessera-faults-wire-'); // migrated once per run (test/helpers/data-template.ts)
   node = await spawnServer({ dataDir });
   port = Number(new URL(node.url).port);
 });

@@ -9,15 +9,14 @@
 //
 // Then the limits of the HTTP layer against a real listening server: the 256 KiB body limit,
 // malformed HTTP, and slow-loris connections against the configured request timeout.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import net from 'node:net';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createKeySet, createMerchant } from '../../server/domain/merchant/keys.js';
 import { BATCH_BODY_LIMIT } from '../../server/domain/instruments/updater.js';
+import { migratedTempDir } from '../helpers/data-template.js';
 import { Merchant, TestGateway, bank, basic, startGateway, visa } from '../helpers/gateway.js';
 import { Route, idsFor, routesOf, seedTest } from './routes.js';
 import { Client, FULL, ServerProcess, figure, probe, spawnServer, tableNames, writtenSince } from './helpers.js';
@@ -82,7 +81,7 @@ const LORIS = 8; // slow-loris connections of each kind
 
 beforeAll(async () => {
   // The real server of the last block starts first, so its slow-loris clock runs during the fuzzing.
-  dataDir = mkdtempSync(join(tmpdir(), 'tessera-fuzz-'));
+  dataDir = await migratedTempDir('tessera-fuzz-'); // migrated once per run (test/helpers/data-template.ts)
   server = await spawnServer({ dataDir });
   // Slow-loris connections open now and are judged at the end of the file (requestTimeout is 30 s).
   const kinds: [string, string, string | undefined][] = [

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../../server/paths.js';
 import { freePort } from '../server/notify/notify-fixtures.js';
+import { migratedDataDir } from '../helpers/data-template.js';
 import { Client, MAIN, PG_URL, spawnServer } from './helpers.js';
 
 const dirs: string[] = [];
@@ -23,9 +24,9 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** `tessera serve` with these variables until it exits: its exit code, stdout and stderr apart. */
-function serve(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', TESSERA_DATA_DIR: tempDir() };
+/** `tessera serve` with these variables until it exits (on `dataDir`, else an empty one): its exit code, stdout and stderr apart. */
+function serve(env: Record<string, string>, dataDir = tempDir()): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', TESSERA_DATA_DIR: dataDir };
   for (const k of ['DATABASE_URL', 'TESSERA_DATA_KEY', 'TESSERA_DATA_KEYS_RETIRED', 'TRUST_PROXY', 'REDIS_URL']) delete base[k];
   const child = spawn(process.execPath, [MAIN, 'serve'], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -71,7 +72,8 @@ describe('a misconfigured start: exit 1, one line on stderr naming the variable 
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
     const { port } = taken.address() as AddressInfo;
     try {
-      const res = await serve({ PORT: String(port), TESSERA_DATA_KEY: randomBytes(32).toString('base64') });
+      // A migrated directory (test/helpers/data-template.ts): the port is what this proves, not the first start.
+      const res = await serve({ PORT: String(port), TESSERA_DATA_KEY: randomBytes(32).toString('base64') }, await migratedDataDir(tempDir()));
       expect(res.code).toBe(1);
       // Warnings of the start so far may come first (warning: …); the failure is one line.
       const lines = res.stderr.trim().split('\n').filter((l) => !l.startsWith('warning: '));
@@ -85,7 +87,7 @@ describe('a misconfigured start: exit 1, one line on stderr naming the variable 
 });
 
 test('a running node: stdout is JSON log lines only, the banner is on stderr, X-Request-Id is the log lines\' reqId', async () => {
-  const server = await spawnServer({ dataDir: tempDir(), logLevel: 'info' });
+  const server = await spawnServer({ dataDir: await migratedDataDir(tempDir()), logLevel: 'info' });
   const client = new Client(server.url, 2);
   try {
     expect(server.privateKey, 'the banner (on stderr) still gives the demo keys').toMatch(/^test_sk_/);

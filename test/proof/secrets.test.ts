@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { migratedDataDir } from '../helpers/data-template.js';
 import { TEST_CARDS } from '../../server/processor/test-cards.js';
 import {
   Client, PG_URL, PgDatabase, Reply, basic, figure, freshPgDatabase, pgQueryable, spawnServer, tableNames,
@@ -214,7 +215,9 @@ afterAll(async () => {
 describe('no card number, CVV or account number at rest or in logs', () => {
   test('embedded PGlite: data directory, trace log and responses', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tessera-secrets-'));
-    const dataDir = join(dir, 'data');
+    // A copy of the migrated template (test/helpers/data-template.ts): what is proven is what the
+    // workload leaves at rest and in the log; the template holds the schema only, no key, no row.
+    const dataDir = await migratedDataDir(join(dir, 'data'));
     const logFile = join(dir, 'tessera.log');
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     const server = await spawnServer({ dataDir, logFile, logLevel: 'trace' });

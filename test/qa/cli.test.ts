@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CONTROL_FILE } from '../../server/control-file.js';
 import { redactKey } from '../../server/domain/merchant/keys.js';
 import { ROOT } from '../../server/paths.js';
+import { migratedDataDir } from '../helpers/data-template.js';
 import { MAIN, PG_URL, PgDatabase, ServerProcess, basic, freshPgDatabase, spawnServer } from '../proof/helpers.js';
 import { freePort } from '../server/notify/notify-fixtures.js';
 
@@ -159,7 +160,9 @@ describe('keys create and list while tessera serve runs on the same data directo
   const dir = freshDir();
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await spawnServer({ dataDir: dir });
+    // A copy of the migrated template (test/helpers/data-template.ts): the control file and the
+    // key commands beside a running gateway are proven here, not the first start.
+    server = await spawnServer({ dataDir: await migratedDataDir(dir) });
   });
   afterAll(() => server?.crash());
 

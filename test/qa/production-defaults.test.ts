@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../server/db/index.js';
 import { MIGRATIONS_DIR, ROOT } from '../../server/paths.js';
 import { startTestGateway } from '../../server/testing/index.js';
+import { migratedDataDir } from '../helpers/data-template.js';
 import { MAIN, ServerProcess, basic, spawnServer } from '../proof/helpers.js';
 
 // `tessera serve` as an operator runs it (the built dist/server/main.js, no --dev) against
@@ -23,6 +24,11 @@ afterAll(async () => {
 });
 let dirs = 0;
 const freshDir = () => join(root, `data-${++dirs}`);
+// A copy of this run's migrated template (test/helpers/data-template.ts): no merchant, no key, no
+// canary, so every first-start step but initdb and the migrations still runs. For tests of what a
+// mode does once started; a new directory's own defaults (the migration lines, no merchant made,
+// where the data key comes from) keep freshDir().
+const migratedDir = () => migratedDataDir(freshDir());
 const serve = async (opts: Parameters<typeof spawnServer>[0]) => {
   const s = await spawnServer(opts);
   servers.push(s);
@@ -84,14 +90,14 @@ describe('tessera serve (production) on an empty data directory', () => {
 
 describe('test-mode webhooks to loopback: development only', () => {
   test('serve --dev prints the demo keys and accepts a loopback webhook in test mode', async () => {
-    const dev = await serve({ dataDir: freshDir(), dev: true });
+    const dev = await serve({ dataDir: await migratedDir(), dev: true });
     expect(dev.privateKey).toMatch(/^test_sk_/);
     expect(dev.output()).toMatch(/^\s*test loopback\s+on\b/m);
     expect((await hook(dev.url, dev.privateKey!)).status).toBe(200);
   });
 
   test('a production start on a database a development start made warns of the demo merchant and its printed keys', async () => {
-    const dir = freshDir();
+    const dir = await migratedDir();
     const dev = await serve({ dataDir: dir, dev: true });
     expect(dev.privateKey).toMatch(/^test_sk_/);
     await dev.stop();
@@ -103,7 +109,7 @@ describe('test-mode webhooks to loopback: development only', () => {
   });
 
   test('TESSERA_TEST_LOOPBACK=on lets a production gateway allow it (a QA environment)', async () => {
-    const dir = freshDir();
+    const dir = await migratedDir();
     const qa = await serve({ dataDir: dir, dev: false, env: { TESSERA_TEST_LOOPBACK: 'on' } });
     const made = await tessera(['keys', 'create', '--name', 'QA'], dir);
     const privateKey = /^private key\s+(test_sk_[0-9a-f]+)$/m.exec(made.stdout)![1];
@@ -127,7 +133,7 @@ describe('the request log names the client address', () => {
   const incoming = (s: ServerProcess) => logLines(s).filter((l) => l.msg === 'incoming request' && l.req?.url === '/healthz');
 
   test('without TRUST_PROXY: the socket peer, whatever X-Forwarded-For says', async () => {
-    const s = await serve({ dataDir: freshDir(), dev: false, logLevel: 'info' });
+    const s = await serve({ dataDir: await migratedDir(), dev: false, logLevel: 'info' });
     await request(s.url, '203.0.113.7');
     await new Promise((r) => setTimeout(r, 200));
     const [line] = incoming(s);
@@ -135,7 +141,7 @@ describe('the request log names the client address', () => {
   });
 
   test('with TRUST_PROXY=127.0.0.1 (the nginx recipe): the address the proxy in front saw', async () => {
-    const s = await serve({ dataDir: freshDir(), dev: false, logLevel: 'info', env: { TRUST_PROXY: '127.0.0.1' } }); // docs/deploy/nginx.conf's
+    const s = await serve({ dataDir: await migratedDir(), dev: false, logLevel: 'info', env: { TRUST_PROXY: '127.0.0.1' } }); // docs/deploy/nginx.conf's
     await request(s.url, '198.51.100.1, 203.0.113.7');
     await new Promise((r) => setTimeout(r, 200));
     const [line] = incoming(s);
