@@ -55,7 +55,7 @@ export default defineConfig({
       ...(pg ? [api('api:postgres', 'pg')] : []),
       // Proof under load, faults and attack (docs/decisions/proof.md); PROOF_FULL=1 runs the heavy variants.
       { test: { name: 'proof', include: ['test/proof/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000, maxWorkers: 1, sequence: { groupOrder: 2 }, globalSetup: [DATA_TEMPLATE] } },
-      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 3 }, globalSetup: [DATA_TEMPLATE] } },
+      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 3 }, globalSetup: [DATA_TEMPLATE], setupFiles: ['test/setup/no-keep-alive.ts'] } },
       // The QA toolkit (startTessera, reset, fixtures) and the Playwright example project, run as a user would.
       { test: { name: 'qa', include: ['test/qa/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 4 }, globalSetup: [DATA_TEMPLATE] } },
     ],
