@@ -56,7 +56,7 @@ export function shownPicker<T extends TObject>(row: T, first: Record<string, str
     ...shownKeys(row).map((k) => `${q(k)}: t[${q(k)}] ?? null`),
   ];
   const pick = new Function('first', 't', `return { ${parts.join(', ')} };`);
-  return (t: Static<T>) => pick(first, t) as Pick<Static<T>, ShownKey<T['properties']>>;
+  return (t: Pick<Static<T>, ShownKey<T['properties']>>) => pick(first, t) as Pick<Static<T>, ShownKey<T['properties']>>;
 }
 
 /** The merchant's own keys and values, echoed as sent. */

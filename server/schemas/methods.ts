@@ -2,7 +2,7 @@
 import { tooLong } from '../errors.js';
 import { isScalar, wrongType } from '../lib/validate.js';
 import {
-  At, Bool, Env, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+  At, Bool, Env, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { type Fields, type Input, custom, fields, scalar } from './fields.js';
 import { MAX_TEXT, paymentFields } from './tokens.js';
@@ -65,7 +65,7 @@ export const MethodSchema = Type.Object({
   address: Type.Object({ address_1: NStr(), address_2: NStr(), city: NStr(), state: NStr(), country: NStr(), zip: NStr(), company: NStr() }),
 });
 export type MethodOut = Static<typeof MethodSchema>;
-const SHOWN = shownKeys(MethodRowSchema);
+const PICK = { method: shownPicker(MethodRowSchema, { class: 'method' }), payment_method: shownPicker(MethodRowSchema, { class: 'payment_method' }) };
 
 export const OneMethod = Type.Object({ success: Bool({ examples: [true] }), method: MethodSchema });
 export const ManyMethods = Type.Object({ success: Bool({ examples: [true] }), list: Type.Array(MethodSchema) });
@@ -73,8 +73,7 @@ export const ManyMethods = Type.Object({ success: Bool({ examples: [true] }), li
 /** Spec 2.5. `class` is `method` on the method endpoints and `payment_method` inside a customer. */
 export function presentMethod(m: MethodView, cls: 'method' | 'payment_method'): MethodOut {
   const card = m.method_type === 'credit_card';
-  const out = { class: cls } as MethodOut;
-  for (const k of SHOWN) (out as Record<string, unknown>)[k] = m[k];
+  const out = PICK[cls](m) as MethodOut;
   out.last_4 = card ? m.last_4 : null;
   out.card_type = card ? (m.card_type ?? 'other') : null;
   // A card method always says how its code was checked (rows stored before 'unchecked' existed

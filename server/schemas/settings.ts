@@ -1,6 +1,6 @@
 // The merchant's settings for the key's environment: verification, receipt defaults, allowed origins.
 import { invalid } from '../errors.js';
-import { Bool, Env, NullableStr as NStr, Str, Type, type Static, columnsOf, shown, shownKeys, shownOf } from './common.js';
+import { Bool, Env, NullableStr as NStr, Str, Type, type Static, columnsOf, shown, shownKeys, shownOf, shownPicker } from './common.js';
 import { type Input, bool, custom, fields, later, sentText } from './fields.js';
 
 /**
@@ -41,12 +41,11 @@ export const SettingsSchema = Type.Object({
   ...shownOf(SettingsRowSchema),
 });
 export type SettingsOut = Static<typeof SettingsSchema>;
+const PICK = shownPicker(SettingsRowSchema);
 
 /** The settings of the key's environment `env`, as stored (or their defaults). */
 export function presentSettings(env: string, s: MerchantSettings): SettingsOut {
-  const out = { class: 'settings', env } as SettingsOut;
-  for (const k of SETTING_KEYS) (out as Record<string, unknown>)[k] = s[k];
-  return out;
+  return { class: 'settings', env, ...PICK(s) };
 }
 
 /** At most this many origins per environment: a CSP header lists them all. */

@@ -2,7 +2,7 @@
 import { BillingSchema, type BillingRow, presentBilling } from './billings.js';
 import {
   At, Bool, Env, Int, List, Metadata, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe,
-  columnsOf, shown, shownKeys, shownOf,
+  columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { FREQUENCIES, type Frequency } from './plans.js';
 import { allPageFields, fields } from './fields.js';
@@ -56,7 +56,7 @@ const properties = {
   updated_at: At(),
   last_billing: Type.Unsafe<Static<typeof BillingSchema> | null>({ ...BillingSchema, type: ['object', 'null'], examples: [null] }),
 };
-const SHOWN = shownKeys(SubscriptionRowSchema);
+const PICK = shownPicker(SubscriptionRowSchema);
 /** Spec 2.10 leaves the record open: docs/decisions/recurring-billing.md, Subscriptions. */
 export const SubscriptionSchema = Type.Object(properties);
 export type SubscriptionOut = Static<typeof SubscriptionSchema>;
@@ -66,8 +66,7 @@ export const SubscriptionPair = Type.Object({ ...properties, subscriptions: Type
 export const Unsubscribed = Type.Object({ success: Bool({ examples: [true] }), subscription: SubscriptionSchema });
 
 export function presentSubscription(s: SubscriptionView): SubscriptionOut {
-  const out = { class: 'subscription', id: s.number } as SubscriptionOut;
-  for (const k of SHOWN) (out as Record<string, unknown>)[k] = s[k];
+  const out = { class: 'subscription', id: s.number, ...PICK(s) } as SubscriptionOut;
   out.billings_count = s.billed_count;
   out.updated_at = s.updated_at ?? s.created_at;
   out.last_billing = s.last_billing ? presentBilling(s.last_billing) : null;

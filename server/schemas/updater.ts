@@ -1,6 +1,6 @@
 // The account updater (spec 2.9, 4.7): a batch of stored cards with new expiry dates, and its review.
 import {
-  At, Bool, Env, Int, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownKeys, shownOf,
+  At, Bool, Env, Int, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { E, GatewayError } from '../errors.js';
 import { decodeJsonParam } from '../lib/input.js';
@@ -74,7 +74,7 @@ const EntrySchema = Type.Partial(Type.Object({
   }),
   applied: Type.Unsafe<boolean | null>({ type: ['boolean', 'null'], description: 'Once the review has completed.', examples: [null] }),
 }));
-const ENTRY_SHOWN = shownKeys(EntryRowSchema);
+const ENTRY_PICK = shownPicker(EntryRowSchema);
 
 /** Entries keyed by the request's own keys ("0", "1"…). */
 const byKey = (example: object) =>
@@ -82,7 +82,7 @@ const byKey = (example: object) =>
 
 const summary = { class: Str({ examples: ['accountupdater'] }), ...shownOf(UpdateRowSchema) };
 const SummarySchema = Type.Object(summary);
-const SHOWN = shownKeys(UpdateRowSchema);
+const SUMMARY_PICK = shownPicker(UpdateRowSchema, { class: 'accountupdater' });
 /** Spec 2.9, plus the review's state (ours). */
 export const UpdateSchema = Type.Object({
   ...summary,
@@ -95,9 +95,7 @@ export type UpdateOut = Static<typeof UpdateSchema>;
 
 /** The record without its entries: what the events carry (a batch may hold 10,000 entries). */
 export function presentSummary(h: UpdateRow): Static<typeof SummarySchema> {
-  const out = { class: 'accountupdater' } as Static<typeof SummarySchema>;
-  for (const k of SHOWN) (out as Record<string, unknown>)[k] = h[k];
-  return out;
+  return SUMMARY_PICK(h) as Static<typeof SummarySchema>;
 }
 
 type Entry = Static<typeof EntrySchema>;
@@ -107,8 +105,7 @@ export function presentUpdate({ head, entries }: Submitted): UpdateOut {
   const rejected: Record<string, Entry> = {};
   const unapplied = new Set(head.unapplied ?? []);
   for (const e of entries) {
-    const out: Entry = {};
-    for (const k of ENTRY_SHOWN) (out as Record<string, unknown>)[k] = e[k];
+    const out: Entry = ENTRY_PICK(e);
     if (e.accepted) {
       out.result = { status: 'Received' };
       out.applied = head.status === 'completed' ? !unapplied.has(e.idx) : null;

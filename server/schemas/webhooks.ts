@@ -3,7 +3,7 @@ import type { Constraint } from './constraints.js';
 import { MUST, invalid } from '../errors.js';
 import {
   At, Env, Int, NullableAt, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type, type Static, type TUnsafe,
-  columnsOf, shown, shownKeys, shownOf, shownPicker,
+  columnsOf, shown, shownOf, shownPicker,
 } from './common.js';
 import { type Field, type Input, custom, fields, pageFields } from './fields.js';
 
@@ -96,11 +96,9 @@ export const RelationRowSchema = Type.Object({
 export type RelationRow = Static<typeof RelationRowSchema>;
 export const RELATION_COLUMNS = columnsOf(RelationRowSchema);
 export const RelationSchema = Type.Object({ class: Str({ examples: ['webhook_relation'] }), ...shownOf(RelationRowSchema) });
-const RELATION_SHOWN = shownKeys(RelationRowSchema);
+const RELATION_PICK = shownPicker(RelationRowSchema, { class: 'webhook_relation' });
 export function presentRelation(r: RelationRow): Static<typeof RelationSchema> {
-  const out = { class: 'webhook_relation' } as Static<typeof RelationSchema>;
-  for (const k of RELATION_SHOWN) (out as Record<string, unknown>)[k] = r[k];
-  return out;
+  return RELATION_PICK(r) as Static<typeof RelationSchema>;
 }
 
 /** events (008_events.sql): `data` is the object as the API shows it (already an allow-listed presentation). */
