@@ -1,35 +1,36 @@
 // The dashboard's own endpoints (spec 5.5, issue 19): overview, key sets, test cards, the home
 // page's summary, search, and the filters of its transaction list and CSV exports. The answers are
-// built by domain/dashboard/dashboard.ts, reports.ts and search.ts; no field is required here (as before).
+// built by domain/dashboard/dashboard.ts, reports.ts and search.ts; every field of an answer is
+// required (its generated type in the dashboard, api-types.d.ts, has no optional field the answer always holds).
 import { TransactionSchema } from './transactions.js';
 import { EventSchema } from './webhooks.js';
 import { Bool, Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type } from './common.js';
 import { type Input, fields, pageFields, raw } from './fields.js';
 
 /** A listed key set: the two keys redacted to prefix and last four characters. */
-const KeySetView = Type.Partial(Type.Object({
+const KeySetView = Type.Object({
   key_set_id: Str(), env: Str({ examples: ['test'] }), public_key: NStr({ examples: ['test_pk_…1a2b'] }), private_key: NStr({ examples: ['test_sk_…3c4d'] }),
   created_at: Timestamp(), expires_at: NullableTime({ examples: [null] }), status: Str({ enum: ['active', 'expiring', 'expired'] }),
   private_key_exposed_at: NullableTime({ examples: [null] }),
-}));
-export const KeysSchema = Type.Partial(Type.Object({
+});
+export const KeysSchema = Type.Object({
   class: Str({ examples: ['key_sets'] }), live_enabled: Bool(), test: Type.Array(KeySetView), live: Type.Array(KeySetView),
-}));
+});
 /** The one answer that carries a whole private key: never stored, never cached, never replayed. */
-export const NewKeySetSchema = Type.Partial(Type.Object({
+export const NewKeySetSchema = Type.Object({
   class: Str({ examples: ['key_set'] }), key_set_id: Str(), env: Str({ examples: ['test'] }), public_key: Str({ examples: ['test_pk_…'] }),
   private_key: Str({ examples: ['test_sk_…'] }), created_at: Timestamp(), old_keys_expire_at: Timestamp(),
-}));
+});
 export const NewKeySetBody = Type.Partial(Type.Object({
   env: Str({ enum: ['test', 'live'], description: "Default: the key's environment." }),
   expire_old: Str({ enum: ['now', '1h'], description: 'When the set being replaced stops working (default now).' }),
 }), { examples: [{ env: 'test', expire_old: '1h' }] });
-export const OverviewSchema = Type.Partial(Type.Object({
+export const OverviewSchema = Type.Object({
   class: Str({ examples: ['dashboard_overview'] }), merchant_id: Str(), name: Str({ examples: ['Demo shop'] }), env: Str({ examples: ['test'] }),
   live_enabled: Bool(), test_public_key: NStr(), now: Timestamp(), clock_offset_ms: Int({ examples: [0] }),
-}));
+});
 /** A merchant environment's processor connection as the Settings page shows it: never a secret, only which are set. */
-const ConnectionView = Type.Partial(Type.Object({
+const ConnectionView = Type.Object({
   env: Str({ enum: ['test', 'live'], examples: ['live'] }),
   connector: NStr({ description: "'simulator' in test mode (always); null when live has none.", examples: ['authorizenet'] }),
   configured: Bool({ examples: [true] }),
@@ -42,32 +43,32 @@ const ConnectionView = Type.Partial(Type.Object({
     examples: [{ transaction_key: 'set' }],
   }),
   created_at: NullableTime(), updated_at: NullableTime(),
-}));
-export const ProcessorSchema = Type.Partial(Type.Object({
+});
+export const ProcessorSchema = Type.Object({
   class: Str({ examples: ['processor_connections'] }), test: ConnectionView, live: ConnectionView,
-}));
-export const TestCardsSchema = Type.Partial(Type.Object({
-  list: Type.Array(Type.Partial(Type.Object({
+});
+export const TestCardsSchema = Type.Object({
+  list: Type.Array(Type.Object({
     number: Str({ examples: ['4111111111111111'] }), brand: Str({ examples: ['Visa'] }), bin_type: Str(), bin_level: Str(),
     outcome: Str({ examples: ['approved'] }), note: Str(),
-  }))),
-  bank_account: Type.Partial(Type.Object({ routing_number: Str(), account_number: Str() })),
-}));
+  })),
+  bank_account: Type.Object({ routing_number: Str(), account_number: Str() }),
+});
 
 const figureProps = { gross_volume: Int(), successful: Int(), declined: Int(), refunded: Int(), refunds: Int(), new_customers: Int() };
-const figures = Type.Partial(Type.Object(figureProps));
-export const SummarySchema = Type.Partial(Type.Object({
+const figures = Type.Object(figureProps);
+export const SummarySchema = Type.Object({
   class: Str({ examples: ['dashboard_summary'] }), days: Int({ examples: [30] }), now: Timestamp(),
-  totals: Type.Partial(Type.Object({ today: figures, last_7_days: figures, last_30_days: figures, period: figures })),
-  series: Type.Array(Type.Partial(Type.Object({ day: Str({ examples: ['2026-01-15'] }), ...figureProps }))),
+  totals: Type.Object({ today: figures, last_7_days: figures, last_30_days: figures, period: figures }),
+  series: Type.Array(Type.Object({ day: Str({ examples: ['2026-01-15'] }), ...figureProps })),
   recent_events: Type.Array(EventSchema),
-}));
-export const SearchSchema = Type.Partial(Type.Object({
+});
+export const SearchSchema = Type.Object({
   class: Str({ examples: ['dashboard_search'] }), q: Str({ examples: ['Lovelace'] }),
-  results: Type.Array(Type.Partial(Type.Object({
+  results: Type.Array(Type.Object({
     type: Str({ enum: ['transaction', 'customer', 'invoice', 'subscription'] }), id: Str(), title: Str(), subtitle: Str(), amount: NullableInt(),
-  }))),
-}));
+  })),
+});
 
 // Query strings, one table each; the domain reads their values and answers its own codes (DASH01,
 // DASH02, REQ01): domain/dashboard (parseDays, parseSearch, parseTransactionFilter, parseExportFilter).

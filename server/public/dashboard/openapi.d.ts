@@ -13913,15 +13913,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        class?: string;
-                        merchant_id?: string;
-                        name?: string;
-                        env?: string;
-                        live_enabled?: boolean;
-                        test_public_key?: string | null;
+                        class: string;
+                        merchant_id: string;
+                        name: string;
+                        env: string;
+                        live_enabled: boolean;
+                        test_public_key: string | null;
                         /** Format: date-time */
-                        now?: string;
-                        clock_offset_ms?: number;
+                        now: string;
+                        clock_offset_ms: number;
                     };
                 };
             };
@@ -13979,35 +13979,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        class?: string;
-                        live_enabled?: boolean;
-                        test?: {
-                            key_set_id?: string;
-                            env?: string;
-                            public_key?: string | null;
-                            private_key?: string | null;
+                        class: string;
+                        live_enabled: boolean;
+                        test: {
+                            key_set_id: string;
+                            env: string;
+                            public_key: string | null;
+                            private_key: string | null;
                             /** Format: date-time */
-                            created_at?: string;
+                            created_at: string;
                             /** Format: date-time */
-                            expires_at?: string | null;
+                            expires_at: string | null;
                             /** @enum {string} */
-                            status?: "active" | "expiring" | "expired";
+                            status: "active" | "expiring" | "expired";
                             /** Format: date-time */
-                            private_key_exposed_at?: string | null;
+                            private_key_exposed_at: string | null;
                         }[];
-                        live?: {
-                            key_set_id?: string;
-                            env?: string;
-                            public_key?: string | null;
-                            private_key?: string | null;
+                        live: {
+                            key_set_id: string;
+                            env: string;
+                            public_key: string | null;
+                            private_key: string | null;
                             /** Format: date-time */
-                            created_at?: string;
+                            created_at: string;
                             /** Format: date-time */
-                            expires_at?: string | null;
+                            expires_at: string | null;
                             /** @enum {string} */
-                            status?: "active" | "expiring" | "expired";
+                            status: "active" | "expiring" | "expired";
                             /** Format: date-time */
-                            private_key_exposed_at?: string | null;
+                            private_key_exposed_at: string | null;
                         }[];
                     };
                 };
@@ -14105,15 +14105,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        class?: string;
-                        key_set_id?: string;
-                        env?: string;
-                        public_key?: string;
-                        private_key?: string;
+                        class: string;
+                        key_set_id: string;
+                        env: string;
+                        public_key: string;
+                        private_key: string;
                         /** Format: date-time */
-                        created_at?: string;
+                        created_at: string;
                         /** Format: date-time */
-                        old_keys_expire_at?: string;
+                        old_keys_expire_at: string;
                     };
                 };
             };
@@ -14189,44 +14189,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        class?: string;
-                        test?: {
+                        class: string;
+                        test: {
                             /** @enum {string} */
-                            env?: "test" | "live";
+                            env: "test" | "live";
                             /** @description 'simulator' in test mode (always); null when live has none. */
-                            connector?: string | null;
-                            configured?: boolean;
+                            connector: string | null;
+                            configured: boolean;
                             /** @description The connector's plain settings, with sandbox and endpoint. */
-                            settings?: {
+                            settings: {
                                 [key: string]: unknown;
                             };
                             /** @description Each secret it holds, as "set". */
-                            secrets?: {
+                            secrets: {
                                 [key: string]: "set";
                             };
                             /** Format: date-time */
-                            created_at?: string | null;
+                            created_at: string | null;
                             /** Format: date-time */
-                            updated_at?: string | null;
+                            updated_at: string | null;
                         };
-                        live?: {
+                        live: {
                             /** @enum {string} */
-                            env?: "test" | "live";
+                            env: "test" | "live";
                             /** @description 'simulator' in test mode (always); null when live has none. */
-                            connector?: string | null;
-                            configured?: boolean;
+                            connector: string | null;
+                            configured: boolean;
                             /** @description The connector's plain settings, with sandbox and endpoint. */
-                            settings?: {
+                            settings: {
                                 [key: string]: unknown;
                             };
                             /** @description Each secret it holds, as "set". */
-                            secrets?: {
+                            secrets: {
                                 [key: string]: "set";
                             };
                             /** Format: date-time */
-                            created_at?: string | null;
+                            created_at: string | null;
                             /** Format: date-time */
-                            updated_at?: string | null;
+                            updated_at: string | null;
                         };
                     };
                 };
@@ -14285,17 +14285,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        list?: {
-                            number?: string;
-                            brand?: string;
-                            bin_type?: string;
-                            bin_level?: string;
-                            outcome?: string;
-                            note?: string;
+                        list: {
+                            number: string;
+                            brand: string;
+                            bin_type: string;
+                            bin_level: string;
+                            outcome: string;
+                            note: string;
                         }[];
-                        bank_account?: {
-                            routing_number?: string;
-                            account_number?: string;
+                        bank_account: {
+                            routing_number: string;
+                            account_number: string;
                         };
                     };
                 };
@@ -14537,54 +14537,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        class?: string;
-                        days?: number;
+                        class: string;
+                        days: number;
                         /** Format: date-time */
-                        now?: string;
-                        totals?: {
-                            today?: {
-                                gross_volume?: number;
-                                successful?: number;
-                                declined?: number;
-                                refunded?: number;
-                                refunds?: number;
-                                new_customers?: number;
+                        now: string;
+                        totals: {
+                            today: {
+                                gross_volume: number;
+                                successful: number;
+                                declined: number;
+                                refunded: number;
+                                refunds: number;
+                                new_customers: number;
                             };
-                            last_7_days?: {
-                                gross_volume?: number;
-                                successful?: number;
-                                declined?: number;
-                                refunded?: number;
-                                refunds?: number;
-                                new_customers?: number;
+                            last_7_days: {
+                                gross_volume: number;
+                                successful: number;
+                                declined: number;
+                                refunded: number;
+                                refunds: number;
+                                new_customers: number;
                             };
-                            last_30_days?: {
-                                gross_volume?: number;
-                                successful?: number;
-                                declined?: number;
-                                refunded?: number;
-                                refunds?: number;
-                                new_customers?: number;
+                            last_30_days: {
+                                gross_volume: number;
+                                successful: number;
+                                declined: number;
+                                refunded: number;
+                                refunds: number;
+                                new_customers: number;
                             };
-                            period?: {
-                                gross_volume?: number;
-                                successful?: number;
-                                declined?: number;
-                                refunded?: number;
-                                refunds?: number;
-                                new_customers?: number;
+                            period: {
+                                gross_volume: number;
+                                successful: number;
+                                declined: number;
+                                refunded: number;
+                                refunds: number;
+                                new_customers: number;
                             };
                         };
-                        series?: {
-                            day?: string;
-                            gross_volume?: number;
-                            successful?: number;
-                            declined?: number;
-                            refunded?: number;
-                            refunds?: number;
-                            new_customers?: number;
+                        series: {
+                            day: string;
+                            gross_volume: number;
+                            successful: number;
+                            declined: number;
+                            refunded: number;
+                            refunds: number;
+                            new_customers: number;
                         }[];
-                        recent_events?: {
+                        recent_events: {
                             class: string;
                             id: string;
                             resource: string;
@@ -14660,15 +14660,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        class?: string;
-                        q?: string;
-                        results?: {
+                        class: string;
+                        q: string;
+                        results: {
                             /** @enum {string} */
-                            type?: "transaction" | "customer" | "invoice" | "subscription";
-                            id?: string;
-                            title?: string;
-                            subtitle?: string;
-                            amount?: number | null;
+                            type: "transaction" | "customer" | "invoice" | "subscription";
+                            id: string;
+                            title: string;
+                            subtitle: string;
+                            amount: number | null;
                         }[];
                     };
                 };
