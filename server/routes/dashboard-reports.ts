@@ -1,12 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseTransactionFilter } from '../domain/dashboard/dashboard.js';
-import { ExportKind, ExportFilter, exportCsv, parseExportFilter } from '../domain/dashboard/exports.js';
-import { parseDays, summary } from '../domain/dashboard/reports.js';
-import { parseSearch, search } from '../domain/dashboard/search.js';
+import { ExportKind, ExportFilter, exportCsv } from '../domain/dashboard/exports.js';
+import { summary } from '../domain/dashboard/reports.js';
+import { search } from '../domain/dashboard/search.js';
 import { E } from '../errors.js';
 import {
-  CustomersCsvQuery, InvoicesCsvQuery, SearchQuery, SearchSchema, SummaryQuery, SummarySchema, TransactionsCsvQuery,
+  CustomersCsvQuery, InvoicesCsvQuery, SearchQuery, SearchSchema, SummaryQuery, SummarySchema, TransactionsCsvQuery, transactionFilterOf,
 } from '../schemas/dashboard.js';
 
 // The dashboard's reports (issue 19): the home page's aggregates, the search box and the CSV
@@ -40,14 +39,14 @@ export default async function dashboardReportRoutes(app: FastifyInstance) {
     schema: { summary: 'Dashboard home: charges, declines, refunds and new customers per UTC day, totals and recent events', querystring: SummaryQuery, response: { 200: SummarySchema } },
   }, async (req) => ({
     class: 'summary',
-    ...(await summary(db, req.identity, req.now, parseDays(SummaryQuery.from(req)))),
+    ...(await summary(db, req.identity, req.now, SummaryQuery.from(req).days)),
   }));
 
   app.get('/api/v1/dashboard/search', {
     config: { errors: [E.SEARCH_INVALID] },
     schema: { summary: 'Search transactions, customers, invoices and subscriptions', querystring: SearchQuery, response: { 200: SearchSchema } },
   }, async (req) => {
-    const query = parseSearch(SearchQuery.from(req));
+    const query = SearchQuery.from(req);
     return { class: 'search', q: query.q, results: await search(db, req.identity, query) };
   });
 
@@ -69,7 +68,7 @@ export default async function dashboardReportRoutes(app: FastifyInstance) {
     schema: { summary: `Export ${what} as CSV`, description: CSV_NOTE, querystring, produces: { 'text/csv': { schema: { type: 'string' }, example: 'id,amount,created_at\r\n' } } },
   });
   app.get('/api/v1/dashboard/export/transactions.csv', csv('transactions (the filters of /dashboard/transactions)', TransactionsCsvQuery),
-    exporter('transactions', TransactionsCsvQuery, (q) => ({ transactions: parseTransactionFilter(q) })));
-  app.get('/api/v1/dashboard/export/customers.csv', csv('customers', CustomersCsvQuery), exporter('customers', CustomersCsvQuery, (q) => parseExportFilter('customers', q)));
-  app.get('/api/v1/dashboard/export/invoices.csv', csv('invoices', InvoicesCsvQuery), exporter('invoices', InvoicesCsvQuery, (q) => parseExportFilter('invoices', q)));
+    exporter('transactions', TransactionsCsvQuery, (q) => ({ transactions: transactionFilterOf(q) })));
+  app.get('/api/v1/dashboard/export/customers.csv', csv('customers', CustomersCsvQuery), exporter('customers', CustomersCsvQuery, (q) => ({ searchTerm: q.search_term })));
+  app.get('/api/v1/dashboard/export/invoices.csv', csv('invoices', InvoicesCsvQuery), exporter('invoices', InvoicesCsvQuery, (q) => ({ invoiceStatus: q.status })));
 }

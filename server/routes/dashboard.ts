@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import {
-  chargeCustomers, generateKeySet, merchantKeys, merchantOverview, parseTransactionFilter, testCards,
+  chargeCustomers, generateKeySet, merchantKeys, merchantOverview, testCards,
 } from '../domain/dashboard/dashboard.js';
 import { describeConnections } from '../domain/merchant/processor-connections.js';
 import { listTransactions } from '../domain/payments/transactions.js';
@@ -12,11 +12,9 @@ import { E, badRequest } from '../errors.js';
 import { listEnvelope } from '../http/paging.js';
 import { List } from '../schemas/common.js';
 import {
-  DashboardTransactionSchema, KeysSchema, NewKeySetBody, NewKeySetSchema, OverviewSchema, ProcessorSchema, TestCardsSchema, TransactionsQuery,
+  DashboardTransactionSchema, KeysSchema, NewKeySetBody, NewKeySetSchema, OverviewSchema, ProcessorSchema, TestCardsSchema, TransactionsQuery, transactionFilterOf,
 } from '../schemas/dashboard.js';
-import { readPage } from '../lib/validate.js';
 import { PUBLIC_DIR } from '../paths.js';
-
 
 // The page's modules and styles: the .js and .css files of public/dashboard and public/dashboard/pages,
 // listed once at start (nothing else under public/ is served by accident), and uPlot's browser build
@@ -114,7 +112,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   }, async (req) => {
     const { limit, offset, ...filter } = TransactionsQuery.from(req);
     const page = { limit, offset };
-    const { list, total } = await listTransactions(db, req.identity, page, parseTransactionFilter(filter));
+    const { list, total } = await listTransactions(db, req.identity, page, transactionFilterOf(filter));
     const who = await chargeCustomers(db, req.identity, list);
     return listEnvelope(list.map((t, i) => ({ ...presentTransaction(t), ...who[i] })), page, total);
   });

@@ -5,7 +5,12 @@
 import { TransactionSchema } from './transactions.js';
 import { EventSchema } from './webhooks.js';
 import { Bool, Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timestamp, Type } from './common.js';
-import { type Input, fields, pageFields, raw } from './fields.js';
+import { type Input, custom, fields, pageFields } from './fields.js';
+import { INVOICE_STATUSES, type InvoiceStatus } from './invoices.js';
+import { E, type ErrorCode, GatewayError, invalid } from '../errors.js';
+import { assertNoNul } from '../lib/input.js';
+import { END_INSTANT, MAX_AMOUNT, readInstant } from '../lib/validate.js';
+import type { TransactionFilter } from '../domain/payments/transactions.js';
 
 /** A listed key set: the two keys redacted to prefix and last four characters. */
 const KeySetView = Type.Object({
@@ -70,25 +75,86 @@ export const SearchSchema = Type.Object({
   })),
 });
 
-// Query strings, one table each; the domain reads their values and answers its own codes (DASH01,
-// DASH02, REQ01): domain/dashboard (parseDays, parseSearch, parseTransactionFilter, parseExportFilter).
+// Query strings, one table each, read with the dashboard's codes: DASH01 (days), DASH02 (search),
+// REQ01 naming the field (the list's and exports' filters). Every value is first checked for NUL
+// and depth as any field is (assertNoNul).
+
+/** A value sent once: its text trimmed (a number as its decimal text); undefined when absent or ''. */
+function once(v: unknown, name: string, numbers = true): string | undefined {
+  assertNoNul(v, name);
+  if (v === undefined || v === '') return undefined;
+  if (typeof v !== 'string' && !(numbers && typeof v === 'number')) throw invalid(name, 'must be given once, as a string');
+  return String(v).trim();
+}
+/** A count from 1 to `max` (`fallback` when absent or ''), written in at most `digits` digits; else `code`. */
+const count = (description: string, max: number, digits: number, fallback: number, code: ErrorCode) =>
+  custom(description, { type: 'integer', minimum: 1, maximum: max, default: fallback }, (v, name): number => {
+    assertNoNul(v, name);
+    if (v === undefined || v === '') return fallback;
+    const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
+    const n = new RegExp(`^\\d{1,${digits}}$`).test(s) ? Number(s) : NaN;
+    if (!(n >= 1 && n <= max)) throw new GatewayError(code);
+    return n;
+  });
+
+export const MAX_SUMMARY_DAYS = 90;
+export const MAX_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_TEXT = 100;
+
 export const SummaryQuery = fields({
-  days: raw('UTC days in `series`, today the last (1 to 90, default 30; else DASH01).', { type: 'integer', minimum: 1, maximum: 90, default: 30 }),
+  days: count('UTC days in `series`, today the last (1 to 90, default 30; else DASH01).', MAX_SUMMARY_DAYS, 3, 30, E.SUMMARY_DAYS_INVALID),
 });
 export const SearchQuery = fields({
-  q: raw('An id or its start, an email, a name, the last 4 digits of a card or account, or an amount (12.50 or 1250).',
-    { type: 'string', minLength: 1, maxLength: 100 }, { required: true }),
-  limit: raw('Results in all (1 to 20, default 10).', { type: 'integer', minimum: 1, maximum: 20, default: 10 }),
+  q: custom('An id or its start, an email, a name, the last 4 digits of a card or account, or an amount (12.50 or 1250).',
+    { type: 'string', minLength: 1, maxLength: MAX_SEARCH_TEXT }, (v, name): string => {
+      assertNoNul(v, name);
+      const q = typeof v === 'string' ? v.trim() : '';
+      if (q.length < 1 || q.length > MAX_SEARCH_TEXT) throw new GatewayError(E.SEARCH_INVALID);
+      return q;
+    }, { required: true }),
+  limit: count('Results in all (1 to 20, default 10).', MAX_SEARCH_LIMIT, 2, 10, E.SEARCH_INVALID),
 });
 export type SearchInput = Input<typeof SearchQuery>;
-const dateFilter = 'A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp; inclusive.';
-const transactionFilter = {
-  status: raw('SETTLED, DECLINED or RETURNED, any case.', { type: 'string' }),
-  amount_min: raw('Cents, inclusive, on the amount asked for.', { type: 'integer', minimum: 0 }),
-  amount_max: raw('Cents, inclusive.', { type: 'integer', minimum: 0 }),
-  created_from: raw(dateFilter, { type: 'string' }),
-  created_to: raw(dateFilter, { type: 'string' }),
+
+const STATUS = /^[A-Z_]{1,32}$/;
+const DAY = 86_400_000;
+const dateFilter = 'A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp (to the millisecond, UTC without a zone; years 0001 to 9999); inclusive.';
+const cents = (description: string) => custom(description, { type: 'integer', minimum: 0 }, (v, name): number | undefined => {
+  const s = once(v, name);
+  if (s === undefined) return undefined;
+  if (!/^\d+$/.test(s) || Number(s) > MAX_AMOUNT) throw invalid(name, 'must be a whole number of cents');
+  return Number(s);
+});
+const instantOf = (v: unknown, name: string) => {
+  const s = once(v, name);
+  return s === undefined ? undefined : readInstant(s, name);
 };
+const transactionFilter = {
+  status: custom('SETTLED, DECLINED or RETURNED, any case.', { type: 'string' }, (v, name): string | undefined => {
+    const s = once(v, name)?.toUpperCase();
+    if (s !== undefined && !STATUS.test(s)) throw invalid(name, 'must be a transaction status such as SETTLED');
+    return s;
+  }),
+  amount_min: cents('Cents, inclusive, on the amount asked for.'),
+  amount_max: cents('Cents, inclusive.'),
+  created_from: custom(dateFilter, { type: 'string' }, (v, name): Date | undefined => instantOf(v, name)?.at),
+  // Up to the end of the day, or the millisecond, named; past 9999-12-31 there is no upper bound.
+  created_to: custom(dateFilter, { type: 'string' }, (v, name): Date | undefined => {
+    const i = instantOf(v, name);
+    const before = i && i.at.getTime() + (i.dateOnly ? DAY : 1);
+    return before !== undefined && before < END_INSTANT ? new Date(before) : undefined;
+  }),
+};
+/** The transaction filter a list or export table read: what the domain's list statement takes. */
+export function transactionFilterOf(q: Input<typeof TransactionsCsvQuery>): TransactionFilter {
+  const f: TransactionFilter = {};
+  if (q.status !== undefined) f.status = q.status;
+  if (q.amount_min !== undefined) f.amountMin = q.amount_min;
+  if (q.amount_max !== undefined) f.amountMax = q.amount_max;
+  if (q.created_from !== undefined) f.createdFrom = q.created_from;
+  if (q.created_to !== undefined) f.createdBefore = q.created_to;
+  return f;
+}
 /** A transaction of the dashboard's list: the API's own, with who it was for. */
 export const DashboardTransactionSchema = Type.Object({
   ...TransactionSchema.properties,
@@ -98,7 +164,17 @@ export const DashboardTransactionSchema = Type.Object({
 export const TransactionsQuery = fields({ ...pageFields(), ...transactionFilter });
 export const TransactionsCsvQuery = fields(transactionFilter);
 export type TransactionFilterInput = Input<typeof TransactionsCsvQuery>;
-export const CustomersCsvQuery = fields({ search_term: raw('Name, company or id contains it (1 to 100 characters).', { type: 'string', maxLength: 100 }) });
-export const InvoicesCsvQuery = fields({ status: raw('unpaid, partially_paid, paid or deleted; without it, all but deleted.', { type: 'string' }) });
-/** The filters of the customers and invoices exports, as their tables read them. */
-export type ExportFilterInput = Partial<Input<typeof CustomersCsvQuery> & Input<typeof InvoicesCsvQuery>>;
+export const CustomersCsvQuery = fields({
+  search_term: custom('Name, company or id contains it (1 to 100 characters).', { type: 'string', minLength: 1, maxLength: 100 }, (v, name): string | undefined => {
+    const term = once(v, name, false);
+    if (term !== undefined && (term === '' || term.length > 100)) throw invalid(name, 'must be 1 to 100 characters');
+    return term;
+  }),
+});
+export const InvoicesCsvQuery = fields({
+  status: custom('unpaid, partially_paid, paid or deleted; without it, all but deleted.', { type: 'string', enum: [...INVOICE_STATUSES] }, (v, name): InvoiceStatus | undefined => {
+    const status = once(v, name, false);
+    if (status !== undefined && !INVOICE_STATUSES.includes(status as InvoiceStatus)) throw invalid(name, `must be one of ${INVOICE_STATUSES.join(', ')}`);
+    return status as InvoiceStatus | undefined;
+  }),
+});

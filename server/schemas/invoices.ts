@@ -10,6 +10,7 @@ import { type Input, amount, custom, fields, metadata, pageFields, sentText, tex
 import { later } from './fields.js';
 
 export type InvoiceStatus = 'unpaid' | 'partially_paid' | 'paid' | 'deleted';
+export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['unpaid', 'partially_paid', 'paid', 'deleted'];
 
 /** A line item as stored in `items` and shown: cents, the line's amount computed (readItems). */
 export const ItemSchema = Type.Object({

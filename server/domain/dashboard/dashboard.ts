@@ -2,12 +2,9 @@
 // new key sets, the test public key for the sample checkout, the test-card table, and the
 // parsing of transaction filters. No Fastify here; the routes are server/routes/dashboard.ts.
 import { Queryable } from '../../db/index.js';
-import { E, GatewayError, invalid } from '../../errors.js';
+import { E, GatewayError } from '../../errors.js';
 import { TEST_BANK, TEST_CARDS } from '../../processor/test-cards.js';
 import { Env, KeyIdentity, KeySet, Scope, createKeySet, listKeys } from '../merchant/keys.js';
-import type { TransactionFilter } from '../payments/transactions.js';
-import { END_INSTANT, MAX_AMOUNT, readInstant } from '../../lib/validate.js';
-import type { TransactionFilterInput } from '../../schemas/dashboard.js';
 
 export type KeySetStatus = 'active' | 'expiring' | 'expired';
 
@@ -120,50 +117,6 @@ export function testCards() {
     list: TEST_CARDS.map((c) => ({ ...c })),
     bank_account: { routing_number: TEST_BANK.routing_number, account_number: TEST_BANK.account_number },
   };
-}
-
-const STATUS = /^[A-Z_]{1,32}$/;
-const DAY = 86_400_000;
-
-/**
- * Transaction filters from a query string:
- * `status` (SETTLED, DECLINED, RETURNED, any case), `amount_min` / `amount_max` (cents, inclusive),
- * `created_from` / `created_to` (inclusive: a date `2026-01-15` is a whole UTC day, `created_to`
- * included; a timestamp is ISO 8601 to the millisecond, UTC without a zone; readInstant says what
- * is read: years 0001 to 9999). Anything unreadable is REQ01.
- */
-export function parseTransactionFilter(input: TransactionFilterInput): TransactionFilter {
-  const q: Record<string, unknown> = input;
-  const given = (k: string) => {
-    const v = q[k];
-    if (v === undefined || v === '') return undefined;
-    if (typeof v !== 'string' && typeof v !== 'number') throw invalid(k, 'must be given once, as a string');
-    return String(v).trim();
-  };
-  const filter: TransactionFilter = {};
-  const status = given('status');
-  if (status !== undefined) {
-    if (!STATUS.test(status.toUpperCase())) throw invalid('status', 'must be a transaction status such as SETTLED');
-    filter.status = status.toUpperCase();
-  }
-  for (const [k, f] of [['amount_min', 'amountMin'], ['amount_max', 'amountMax']] as const) {
-    const v = given(k);
-    if (v === undefined) continue;
-    if (!/^\d+$/.test(v) || Number(v) > MAX_AMOUNT) throw invalid(k, 'must be a whole number of cents');
-    filter[f] = Number(v);
-  }
-  for (const k of ['created_from', 'created_to'] as const) {
-    const v = given(k);
-    if (v === undefined) continue;
-    const { at, dateOnly } = readInstant(v, k);
-    if (k === 'created_from') filter.createdFrom = at;
-    else {
-      // Up to the end of the day, or the millisecond, named; past 9999-12-31 there is no upper bound.
-      const before = at.getTime() + (dateOnly ? DAY : 1);
-      if (before < END_INSTANT) filter.createdBefore = new Date(before);
-    }
-  }
-  return filter;
 }
 
 /** Who a listed charge was for: the Customer and Email columns of the dashboard's transaction list. */

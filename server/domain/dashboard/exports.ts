@@ -5,10 +5,8 @@
 // the one function every text cell goes through). Card numbers are the stored masked value only.
 // No Fastify here; the route is routes/dashboard-reports.ts.
 import { Queryable } from '../../db/index.js';
-import { invalid } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
 import type { TransactionFilter } from '../payments/transactions.js';
-import type { ExportFilterInput } from '../../schemas/dashboard.js';
 
 export const EXPORT_BATCH = 500;
 
@@ -97,8 +95,6 @@ export interface ExportFilter {
   invoiceStatus?: string;
 }
 
-const INVOICE_STATUSES = ['unpaid', 'partially_paid', 'paid', 'deleted'];
-
 /** The WHERE of an export and its parameters ($1 merchant, $2 env, then the filters'). */
 function where(kind: ExportKind, scope: Scope, f: ExportFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [scope.merchantId, scope.env];
@@ -123,32 +119,6 @@ function where(kind: ExportKind, scope: Scope, f: ExportFilter): { sql: string; 
     cond.push("status <> 'deleted'");
   }
   return { sql: cond.join(' AND '), params };
-}
-
-/** The optional filters of the customers and invoices exports, from a query string; REQ01 when unreadable. */
-export function parseExportFilter(kind: ExportKind, input: ExportFilterInput): ExportFilter {
-  const q: Record<string, unknown> = input;
-  const one = (k: string) => {
-    const v = q[k];
-    if (v === undefined || v === '') return undefined;
-    if (typeof v !== 'string') throw invalid(k, 'must be given once, as a string');
-    return v.trim();
-  };
-  if (kind === 'customers') {
-    const term = one('search_term');
-    if (term !== undefined && (term === '' || term.length > 100 || term.includes('\0'))) {
-      throw invalid('search_term', 'must be 1 to 100 characters');
-    }
-    return { searchTerm: term };
-  }
-  if (kind === 'invoices') {
-    const status = one('status');
-    if (status !== undefined && !INVOICE_STATUSES.includes(status)) {
-      throw invalid('status', `must be one of ${INVOICE_STATUSES.join(', ')}`);
-    }
-    return { invoiceStatus: status };
-  }
-  return {};
 }
 
 /**

@@ -3,12 +3,10 @@
 // today, the last 7 and the last 30 days taken from those days. No Fastify here; the route is
 // routes/dashboard-reports.ts.
 import { Queryable } from '../../db/index.js';
-import { E, GatewayError } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
 import { EventRow } from '../events/events.js';
 import { EVENT_COLUMNS, presentEvent } from '../../schemas/webhooks.js';
 
-export const MAX_SUMMARY_DAYS = 90;
 const DAY = 86_400_000;
 
 export interface DayFigures {
@@ -22,15 +20,6 @@ export interface DayFigures {
 
 const FIGURES = ['gross_volume', 'successful', 'declined', 'refunded', 'refunds', 'new_customers'] as const;
 const zero = (): DayFigures => ({ gross_volume: 0, successful: 0, declined: 0, refunded: 0, refunds: 0, new_customers: 0 });
-
-/** `days` of the query: 1..90, 30 when absent; anything else is DASH01. */
-export function parseDays({ days: v }: { days: unknown }): number {
-  if (v === undefined || v === '') return 30;
-  const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
-  const n = /^\d{1,3}$/.test(s) ? Number(s) : NaN;
-  if (!(n >= 1 && n <= MAX_SUMMARY_DAYS)) throw new GatewayError(E.SUMMARY_DAYS_INVALID);
-  return n;
-}
 
 /**
  * One statement: charges (by their creation), refunds (by theirs) and customers (by theirs) of the

@@ -4,12 +4,7 @@
 // parameterised and bounded; LIKE wildcards in the text are escaped. No Fastify here; the route
 // is routes/dashboard-reports.ts.
 import { Queryable } from '../../db/index.js';
-import { E, GatewayError } from '../../errors.js';
 import type { Scope } from '../merchant/keys.js';
-import type { SearchInput } from '../../schemas/dashboard.js';
-
-export const MAX_SEARCH_LIMIT = 20;
-export const MAX_SEARCH_TEXT = 100;
 
 export type ResultType = 'transaction' | 'customer' | 'invoice' | 'subscription';
 
@@ -25,17 +20,6 @@ export interface SearchResult {
 export interface SearchQuery {
   q: string;
   limit: number;
-}
-
-/** `q` (1..100 characters once trimmed) and `limit` (1..20, default 10); anything else is DASH02. */
-export function parseSearch(raw: SearchInput): SearchQuery {
-  const q = typeof raw.q === 'string' ? raw.q.trim() : '';
-  const l = raw.limit === undefined || raw.limit === '' ? '10' : typeof raw.limit === 'string' || typeof raw.limit === 'number' ? String(raw.limit).trim() : '';
-  const limit = /^\d{1,2}$/.test(l) ? Number(l) : NaN;
-  if (q.length < 1 || q.length > MAX_SEARCH_TEXT || !(limit >= 1 && limit <= MAX_SEARCH_LIMIT) || q.includes('\0')) {
-    throw new GatewayError(E.SEARCH_INVALID);
-  }
-  return { q, limit };
 }
 
 /** Amounts `q` may mean, in cents: `12.50` is 1250; a whole `1250` is 1250 cents or 1250 dollars. */

@@ -7,7 +7,7 @@ import { Scope, newId } from '../merchant/keys.js';
 import { dollars, escapeHtml } from './render.js';
 import type { Page } from '../../lib/validate.js';
 import type { Amount } from '../../schemas/fields.js';
-import { INVOICE_COLUMNS, presentInvoice } from '../../schemas/invoices.js';
+import { INVOICE_COLUMNS, INVOICE_STATUSES, presentInvoice } from '../../schemas/invoices.js';
 import type { InvoiceRow, InvoiceStatus, Payment, InvoiceView } from '../../schemas/invoices.js';
 export type { InvoiceStatus, Payment, InvoiceRow, InvoiceView } from '../../schemas/invoices.js';
 
@@ -16,7 +16,6 @@ export type { InvoiceStatus, Payment, InvoiceRow, InvoiceView } from '../../sche
 // total in integer cents; the email goes through the durable outbox in the transaction that
 // creates or delivers the invoice, and every change emits its event in the same transaction.
 
-export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['unpaid', 'partially_paid', 'paid', 'deleted'];
 
 /**
  * Every column of an invoice, named (no `*`), `i.` before each; due_date comes back as text: pg and

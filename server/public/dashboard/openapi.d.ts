@@ -14351,9 +14351,9 @@ export interface operations {
                 amount_min?: number;
                 /** @description Cents, inclusive. */
                 amount_max?: number;
-                /** @description A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp; inclusive. */
+                /** @description A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp (to the millisecond, UTC without a zone; years 0001 to 9999); inclusive. */
                 created_from?: string;
-                /** @description A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp; inclusive. */
+                /** @description A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp (to the millisecond, UTC without a zone; years 0001 to 9999); inclusive. */
                 created_to?: string;
             };
             header?: never;
@@ -14720,9 +14720,9 @@ export interface operations {
                 amount_min?: number;
                 /** @description Cents, inclusive. */
                 amount_max?: number;
-                /** @description A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp; inclusive. */
+                /** @description A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp (to the millisecond, UTC without a zone; years 0001 to 9999); inclusive. */
                 created_from?: string;
-                /** @description A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp; inclusive. */
+                /** @description A date (2026-01-15, a whole UTC day) or an ISO 8601 timestamp (to the millisecond, UTC without a zone; years 0001 to 9999); inclusive. */
                 created_to?: string;
             };
             header?: never;
@@ -14841,7 +14841,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description unpaid, partially_paid, paid or deleted; without it, all but deleted. */
-                status?: string;
+                status?: "unpaid" | "partially_paid" | "paid" | "deleted";
             };
             header?: never;
             path?: never;

@@ -135,7 +135,7 @@ describe('GET /dashboard/search', () => {
   });
 
   test('q of 1..100 characters and limit 1..20, else 400 DASH02; public key 403', async ({ gateway: gw, m }) => {
-    for (const q of ['', '?q=', '?q=%20%20', `?q=${'a'.repeat(101)}`, '?q=ada&limit=0', '?q=ada&limit=21', '?q=ada&limit=x', '?q=a&q=b']) {
+    for (const q of ['', '?q=', '?q=%20%20', `?q=${'a'.repeat(101)}`, '?q=ada&limit=0', '?q=ada&limit=21', '?q=ada&limit=x', '?q=a&q=b', '?q=ada&limit=020', '?q=ada&limit=1&limit=2']) {
       expectError(await search(gw, m, q), 400, 'DASH02');
     }
     expect((await search(gw, m, `?q=${'a'.repeat(100)}&limit=20`)).statusCode).toBe(200);

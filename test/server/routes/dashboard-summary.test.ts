@@ -124,9 +124,13 @@ describe('GET /dashboard/summary', () => {
   });
 
   test('days out of 1..90 or not a whole number is 400 DASH01; public key 403; no key 401', async ({ gateway: gw, m }) => {
-    for (const q of ['?days=0', '?days=91', '?days=abc', '?days=1.5', '?days=-1', '?days=1e1', '?days=7&days=8']) {
+    for (const q of ['?days=0', '?days=91', '?days=abc', '?days=1.5', '?days=-1', '?days=1e1', '?days=7&days=8', '?days=0090']) {
       expectError(await summary(gw, m, q), 400, 'DASH01');
     }
+    // Up to three digits, padded or not, and blank is the default.
+    expect((await summary(gw, m, '?days=090')).json().days).toBe(90);
+    expect((await summary(gw, m, '?days=')).json().days).toBe(30);
+    expectError(await summary(gw, m, '?days=%00'), 400, 'REQ01'); // NUL: refused for every query string
     expectError(await summary(gw, m, '', m.test.public_key), 403, 'AUTH02');
     expectError(await gw.app.inject({ url: '/api/v1/dashboard/summary' }), 401, 'AUTH01');
   });
