@@ -3,6 +3,7 @@ import { Db, Queryable } from '../db/index.js';
 import { completeDueReviews } from './sweeps.js';
 import { E, GatewayError } from '../errors.js';
 import { targetOf } from './clock-target.js';
+import type { AdvanceInput } from '../schemas/test-helpers.js';
 import { JobDeps, RunSummary, Skips, emptySummary, runDueBetween } from './runs.js';
 
 // The test clock of a merchant's test environment: "now" there is real time + offset_ms (table
@@ -226,7 +227,7 @@ class Advance {
 type Begun = { job: Advance } | { busy: ClockRow; expired: boolean };
 
 /** Locks the clock row: starts an advance when none is under way, else says which one is. */
-function begin(deps: AdvanceDeps, merchantId: string, body: Record<string, unknown>): Promise<Begun> {
+function begin(deps: AdvanceDeps, merchantId: string, body: AdvanceInput): Promise<Begun> {
   return deps.db.tx(async (q): Promise<Begun> => {
     const realNow = deps.clock.now();
     await q.query(
@@ -311,7 +312,7 @@ export interface Advanced extends Omit<TestClock, 'advance'> {
  * how far it got, unless `wait`, which answers when it is done.
  */
 export async function advanceTestClock(
-  deps: AdvanceDeps, merchantId: string, body: Record<string, unknown>, opts: { wait?: boolean } = {},
+  deps: AdvanceDeps, merchantId: string, body: AdvanceInput, opts: { wait?: boolean } = {},
 ): Promise<Advanced> {
   const local = localOf(deps.db);
   let job: Advance;

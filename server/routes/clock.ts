@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { E, GatewayError } from '../errors.js';
-import { readBool } from '../lib/validate.js';
 import { AdvanceDeps, advanceTestClock, clockStatus, stopAdvances } from '../jobs/test-clock.js';
 import { take } from '../schemas/fields.js';
 import { AdvanceFields, ClockSchema, WaitQuery } from '../schemas/test-helpers.js';
@@ -15,7 +14,7 @@ function testOnly(req: FastifyRequest): string {
 /** `wait` of an advance, from the query string, else the body, read as every boolean is; absent is false (after the test-key check). */
 function waitOf(req: FastifyRequest): boolean {
   const inQuery = take(WaitQuery.from(req).wait);
-  return inQuery ?? readBool(AdvanceFields.from(req).wait, 'wait') ?? false;
+  return inQuery ?? take(AdvanceFields.from(req).wait) ?? false;
 }
 
 /**

@@ -8,7 +8,6 @@ import { Bool, Int, NullableInt, NullableStr as NStr, NullableTime, Str, Timesta
 import { type Input, custom, fields, pageFields } from './fields.js';
 import { INVOICE_STATUSES, type InvoiceStatus } from './invoices.js';
 import { E, type ErrorCode, GatewayError, invalid } from '../errors.js';
-import { assertNoNul } from '../lib/input.js';
 import { END_INSTANT, MAX_AMOUNT, readInstant } from '../lib/validate.js';
 import type { TransactionFilter } from '../domain/payments/transactions.js';
 
@@ -76,12 +75,11 @@ export const SearchSchema = Type.Object({
 });
 
 // Query strings, one table each, read with the dashboard's codes: DASH01 (days), DASH02 (search),
-// REQ01 naming the field (the list's and exports' filters). Every value is first checked for NUL
-// and depth as any field is (assertNoNul).
+// REQ01 naming the field (the list's and exports' filters). NUL is refused before any table reads
+// (REQ01, for every query string and body).
 
 /** A value sent once: its text trimmed (a number as its decimal text); undefined when absent or ''. */
 function once(v: unknown, name: string, numbers = true): string | undefined {
-  assertNoNul(v, name);
   if (v === undefined || v === '') return undefined;
   if (typeof v !== 'string' && !(numbers && typeof v === 'number')) throw invalid(name, 'must be given once, as a string');
   return String(v).trim();
@@ -89,7 +87,6 @@ function once(v: unknown, name: string, numbers = true): string | undefined {
 /** A count from 1 to `max` (`fallback` when absent or ''), written in at most `digits` digits; else `code`. */
 const count = (description: string, max: number, digits: number, fallback: number, code: ErrorCode) =>
   custom(description, { type: 'integer', minimum: 1, maximum: max, default: fallback }, (v, name): number => {
-    assertNoNul(v, name);
     if (v === undefined || v === '') return fallback;
     const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
     const n = new RegExp(`^\\d{1,${digits}}$`).test(s) ? Number(s) : NaN;
@@ -107,7 +104,6 @@ export const SummaryQuery = fields({
 export const SearchQuery = fields({
   q: custom('An id or its start, an email, a name, the last 4 digits of a card or account, or an amount (12.50 or 1250).',
     { type: 'string', minLength: 1, maxLength: MAX_SEARCH_TEXT }, (v, name): string => {
-      assertNoNul(v, name);
       const q = typeof v === 'string' ? v.trim() : '';
       if (q.length < 1 || q.length > MAX_SEARCH_TEXT) throw new GatewayError(E.SEARCH_INVALID);
       return q;

@@ -2,7 +2,8 @@
 // depend on the call (a GET clock has `advance`, a POST one `previous`, `to`, `ran`), so none is
 // required here: the serializer writes what the job returns, within this allow-list.
 import { Bool, Int, NullableTime, Str, Timestamp, Type } from './common.js';
-import { bool, fields, later, raw, whole as wholeField } from './fields.js';
+import { type Input, bool, custom, fields, later, whole as wholeField } from './fields.js';
+import { invalid, MUST } from '../errors.js';
 
 const ran = Type.Partial(Type.Object({
   billings: Int(), failed_billings: Int(), scheduled_transactions: Int(), failed_scheduled_transactions: Int(), errors: Int(),
@@ -25,17 +26,34 @@ export const ClockSchema = Type.Partial(Type.Object({
   }),
 }));
 
-// The advance's fields are read against the clock's time, in its transaction (jobs/clock-target.ts
-// targetOf), after the test-key check: the table hands them on as sent.
+// The advance's fields are read here; their refusals wait (later) until the clock is locked and its
+// time known (jobs/clock-target.ts targetOf takes them in its order; a clock busy advancing answers
+// that first). A field not sent (absent, null or '') reads as null; a refused one was sent.
+const sent = (v: unknown) => v !== undefined && v !== null && v !== '';
+const onClock = <T>(description: string, doc: Record<string, unknown>, read: (v: unknown, name: string) => T) =>
+  later(custom(description, doc, (v, name) => (sent(v) ? read(v, name) : null)));
 const whole = { anyOf: [{ type: 'integer', minimum: 0, maximum: 999_999_999 }, { type: 'string', pattern: '^\\d{1,9}$' }] };
-const when = (unit: string) => raw(`Move forward by this many ${unit}.`, whole);
+const when = (description: string) => onClock(description, whole, (v, name) => {
+  const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
+  if (!/^\d{1,9}$/.test(s)) throw invalid(name, MUST.WHOLE);
+  return Number(s);
+});
 /** POST /test_helpers/clock/advance: `to`, or any of the units; `wait` (also in the query string, which wins). */
 export const AdvanceFields = fields({
-  to: raw('Move to this time (forward only).', { type: 'string', format: 'date-time' }),
-  months: raw('Calendar months (the day clamped: Jan 31 + 1 month = Feb 28).', whole),
-  days: when('days'), hours: when('hours'), minutes: when('minutes'), seconds: when('seconds'),
-  wait: raw('Answer only when the advance is done (the query string\'s wins).', { type: 'boolean' }),
+  to: onClock('Move to this time (forward only).', { type: 'string', format: 'date-time' }, (v, name) => {
+    const s = typeof v === 'string' ? v.trim() : '';
+    const at = new Date(s);
+    if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) || Number.isNaN(at.getTime())) {
+      throw invalid(name, 'must be an ISO 8601 time, e.g. 2026-03-01T00:00:00Z');
+    }
+    return at;
+  }),
+  months: when('Calendar months (the day clamped: Jan 31 + 1 month = Feb 28).'),
+  days: when('Move forward by this many days.'), hours: when('Move forward by this many hours.'),
+  minutes: when('Move forward by this many minutes.'), seconds: when('Move forward by this many seconds.'),
+  wait: later(bool('Answer only when the advance is done (the query string\'s wins).')),
 }, { examples: [{ days: 30 }] });
+export type AdvanceInput = Input<typeof AdvanceFields>;
 /** GET /test_helpers/clock and its advance: `wait`, refused (REQ01) only after the test-key check. */
 export const WaitQuery = fields({ wait: later(bool('Answer only when the advance under way is done.')) });
 

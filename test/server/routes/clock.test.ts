@@ -52,6 +52,31 @@ describe('POST /test_helpers/clock/advance', () => {
     expect((await a.ok('GET', '/test_helpers/clock')).offset_ms).toBe(0);
   });
 
+  test('each refusal names its field, in the order the clock reads them; the query string\'s wait wins over the body\'s', async ({ gateway: gw }) => {
+    const { m, a } = await isolated(gw);
+    const refused = async (body: Record<string, unknown>, path = '/test_helpers/clock/advance') => {
+      const res = await a.post(path, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      return res.body.errors[0] as { code: string; message: string };
+    };
+    expect(await refused({ hours: 'x', days: 'y' })).toMatchObject({ code: 'REQ01', message: 'hours must be a whole number of 0 or more' });
+    expect((await refused({ days: 'y', months: 'z' })).message).toBe('days must be a whole number of 0 or more');
+    expect((await refused({ months: 'z' })).message).toBe('months must be a whole number of 0 or more');
+    // Both ways of saying how far, even when a unit could not be read: which one was meant is not ours to guess.
+    expect((await refused({ to: 'soon', days: 'x', months: 1 })).message).toBe('say how far once: to, or months, days, not both');
+    expect((await refused({ to: 'soon' })).message).toBe('to must be an ISO 8601 time, e.g. 2026-03-01T00:00:00Z');
+    expect((await refused({ days: '' , to: null })).message).toBe('say how far: to, or any of months, days, hours, minutes, seconds');
+    expect((await refused({ days: 'a\u0000' })).message).toMatch(/days must not contain/);
+    expect((await refused({ days: 1, wait: 'maybe' })).message).toMatch(/^wait /);
+    expect((await a.ok('GET', '/test_helpers/clock')).offset_ms).toBe(0);
+    // A bad body wait is not read when the query string says.
+    const res = await a.post('/test_helpers/clock/advance?wait=true', { days: 1, wait: 'maybe' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await a.ok('GET', '/test_helpers/clock')).offset_ms).toBe(DAY);
+    // Live keys are refused before any field is read.
+    expectError(await a.post('/test_helpers/clock/advance', { days: 'x' }, m.live.private_key), 403, 'TEST02');
+  });
+
   test('live keys cannot move a clock', async ({ gateway: gw }) => {
     const { m, a } = await isolated(gw);
     expectError(await a.post('/test_helpers/clock/advance', { days: 1 }, m.live.private_key), 403, 'TEST02');
