@@ -163,11 +163,6 @@ export function text(v: unknown, name = 'a text field'): string | null {
   return s === '' ? null : s;
 }
 
-/** `text` of body[name], the field named in the refusal. */
-export function textField(body: Record<string, unknown> | undefined | null, name: string): string | null {
-  return text(body?.[name], name);
-}
-
 /**
  * A whole number of 0 or more given as a JSON integer or a string of digits (at most `digits`),
  * or null when absent/empty; anything else is 400 REQ01 "<name> must be …".
