@@ -16,7 +16,8 @@
 // each step or suite's lines are printed as they come, prefixed by its name, and a summary with
 // each one's time ends the run. Every suite runs even when another failed; the exit code is 1 if
 // any step or suite failed.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -63,13 +64,45 @@ function run(name) {
     createInterface({ input: stream }).on('line', (line) => process.stdout.write(tag + line + '\n'));
   }
   return new Promise((resolve) => {
+    let cpu = null;
+    child.on('exit', () => {
+      // Read as the child is reaped: what it and its descendants used is added to ours at that moment.
+      const now = childrenCpu();
+      if (now !== null && cpuSeen !== null) cpu = now - cpuSeen;
+      cpuSeen = now;
+    });
     child.on('close', (code, signal) => {
       const ok = code === 0;
-      results.push({ name, ok, from: (started - t0) / 1000, seconds: (Date.now() - started) / 1000, why: ok ? '' : signal ?? `exit ${code}` });
+      results.push({ name, ok, from: (started - t0) / 1000, seconds: (Date.now() - started) / 1000, cpu, why: ok ? '' : signal ?? `exit ${code}` });
       resolve(ok);
     });
   });
 }
+
+/**
+ * CPU seconds (user + system) of this process's finished children and of every descendant they
+ * waited for (Linux: cutime + cstime of /proc/self/stat), or null where there is no /proc. Read
+ * as each step ends, the difference is that step's CPU: the suites are CPU-bound on a 2-core
+ * machine, so the sum over both cores bounds the run's wall time from below on any machine.
+ * The services' own (PostgreSQL, Redis) is not in it.
+ */
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function childrenCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3 (state) on
+    return (Number(f[13]) + Number(f[14])) / TICKS; // fields 16 and 17
+  } catch {
+    return null;
+  }
+}
+let cpuSeen = childrenCpu();
 
 const t0 = Date.now();
 await Promise.all(lanes.map(async (lane) => {
@@ -91,6 +124,12 @@ console.log(`\nSteps and suites (${lanes.length} lane${lanes.length > 1 ? 's' : 
 // other idled that long; a suite that started after its lane's previous step ended waited for the build.
 for (const r of results) {
   const span = `(${r.from.toFixed(0)}-${(r.from + r.seconds).toFixed(0)} s)`;
-  console.log(`  ${r.name.padEnd(width)}  ${r.ok ? 'passed' : 'FAILED'}  ${r.seconds.toFixed(0).padStart(4)} s ${span.padEnd(12)} ${r.why}`);
+  const cpu = r.cpu == null ? '' : `CPU ${r.cpu.toFixed(0).padStart(4)} s`;
+  console.log(`  ${r.name.padEnd(width)}  ${r.ok ? 'passed' : 'FAILED'}  ${r.seconds.toFixed(0).padStart(4)} s ${span.padEnd(12)} ${cpu.padEnd(11)} ${r.why}`.trimEnd());
+}
+const cpus = results.map((r) => r.cpu).filter((c) => c != null);
+if (cpus.length) {
+  const total = cpus.reduce((a, b) => a + b, 0);
+  console.log(`CPU of the steps and suites: ${total.toFixed(0)} s (user + system, theirs and their processes'); on 2 cores no run of them is shorter than ${(total / 2).toFixed(0)} s.`);
 }
 process.exitCode = results.every((r) => r.ok) ? 0 : 1;
