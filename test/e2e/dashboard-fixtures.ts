@@ -22,6 +22,8 @@ let pageErrors: Error[];
 let failedRequests: string[];
 /** Requests a test makes fail on purpose (expectRequestFailure): they must fail, and only they may. */
 let expectedFailures: RegExp[];
+/** The page's last requests, with how each ended: printed when a test fails. */
+let requestLog: string[];
 /** The private key the dashboard should be using: the printed one until the keys test rotates it. */
 let currentKey: string;
 
@@ -51,8 +53,16 @@ export function setupDashboard() {
     failedRequests = [];
     expectedFailures = [];
     inFlight = 0;
-    page.on('request', () => inFlight++);
-    page.on('requestfinished', () => inFlight--);
+    requestLog = [];
+    const logged = (line: string) => requestLog.push(`${new Date().toISOString().slice(11, 23)} ${line}`) > 40 && requestLog.shift();
+    page.on('request', (r) => {
+      inFlight++;
+      logged(`-> ${r.method()} ${r.url()}`);
+    });
+    page.on('requestfinished', (r) => {
+      inFlight--;
+      void r.response().then((res) => logged(`<- ${res?.status()} ${r.url()}`), () => {});
+    });
     page.on('pageerror', (e) => pageErrors.push(e));
     page.on('console', (m) => {
       if (m.type() !== 'error' || /status of (404|500)/.test(m.text())) return;
@@ -63,11 +73,20 @@ export function setupDashboard() {
     page.on('requestfailed', (r) => {
       inFlight--;
       failedRequests.push(r.url());
+      logged(`xx ${r.failure()?.errorText} ${r.url()}`);
     });
     onTestFailed(() => console.error(`--- gateway output ---\n${gateway?.output()}`));
   });
 
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') {
+      // What the page showed and asked for when the test gave up: a wait that timed out says little by itself.
+      const shown = await page.evaluate(() => ({
+        url: location.href, focus: document.activeElement?.id || document.activeElement?.tagName, shows: document.getElementById('view')?.dataset.shows,
+        search: document.getElementById('search')?.innerText.slice(0, 2000),
+      })).catch((e: Error) => `(page not readable: ${e.message})`);
+      console.error(`--- page ---\n${JSON.stringify(shown, null, 1)}\n--- its last requests ---\n${requestLog.join('\n')}`);
+    }
     await context?.close();
     expect(pageErrors.map(String), `page errors:\n${pageErrors.join('\n')}`).toEqual([]);
     for (const re of expectedFailures) expect(failedRequests.some((url) => re.test(url)), `no failed request matched ${re}`).toBe(true);
