@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { CommandError, askGateway } from './control-file.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { Db, Queryable } from '../db/index.js';
+import { Db } from '../db/index.js';
 import type { Scope } from '../domain/merchant/keys.js';
 import { signCallback, webhookSecret } from '../domain/merchant/signing.js';
 import type { Vault } from '../vault.js';

@@ -44,19 +44,21 @@ export const shownOf = <T extends TObject>(row: T) =>
   Object.fromEntries(shownKeys(row).map((k) => [k, row.properties[k]])) as Pick<T['properties'], ShownKey<T['properties']>>;
 
 /**
- * A presenter's start: a function copying a row's shown columns (null when absent) into a new
- * object, after `first` (`{ class: 'transaction' }`). Compiled once from the schema's own column
+ * A presenter's start: a function copying a row's shown columns into a new object, after `first`
+ * (`{ class: 'transaction' }`). A shown column the object lacks is written as null: every caller
+ * passes whole rows (their statements name every column), so none is missing today; a partial row
+ * would answer null where the column holds a value. Compiled once from the schema's own column
  * names into one object literal: a loop over the keys costs 3 to 5 times as much per row (each
  * key a dynamic read and write; measured on presentTransaction), and every list and event presents rows.
  */
-export function shownPicker<T extends TObject>(row: T, first: Record<string, string> = {}) {
+export function shownPicker<T extends TObject, F extends Record<string, string> = Record<never, never>>(row: T, first: F = {} as F) {
   const q = (k: string) => JSON.stringify(k); // the schema's own column names, quoted
   const parts = [
     ...Object.keys(first).map((k) => `${q(k)}: first[${q(k)}]`),
     ...shownKeys(row).map((k) => `${q(k)}: t[${q(k)}] ?? null`),
   ];
   const pick = new Function('first', 't', `return { ${parts.join(', ')} };`);
-  return (t: Pick<Static<T>, ShownKey<T['properties']>>) => pick(first, t) as Pick<Static<T>, ShownKey<T['properties']>>;
+  return (t: Pick<Static<T>, ShownKey<T['properties']>>) => pick(first, t) as F & Pick<Static<T>, ShownKey<T['properties']>>;
 }
 
 /** The merchant's own keys and values, echoed as sent. */

@@ -103,14 +103,13 @@ export const SummaryQuery = fields({
 });
 export const SearchQuery = fields({
   q: custom('An id or its start, an email, a name, the last 4 digits of a card or account, or an amount (12.50 or 1250).',
-    { type: 'string', minLength: 1, maxLength: MAX_SEARCH_TEXT }, (v, name): string => {
+    { type: 'string', minLength: 1, maxLength: MAX_SEARCH_TEXT }, (v): string => {
       const q = typeof v === 'string' ? v.trim() : '';
       if (q.length < 1 || q.length > MAX_SEARCH_TEXT) throw new GatewayError(E.SEARCH_INVALID);
       return q;
     }, { required: true }),
   limit: count('Results in all (1 to 20, default 10).', MAX_SEARCH_LIMIT, 2, 10, E.SEARCH_INVALID),
 });
-export type SearchInput = Input<typeof SearchQuery>;
 
 const STATUS = /^[A-Z_]{1,32}$/;
 const DAY = 86_400_000;
@@ -159,9 +158,8 @@ export const DashboardTransactionSchema = Type.Object({
 });
 export const TransactionsQuery = fields({ ...pageFields(), ...transactionFilter });
 export const TransactionsCsvQuery = fields(transactionFilter);
-export type TransactionFilterInput = Input<typeof TransactionsCsvQuery>;
 export const CustomersCsvQuery = fields({
-  search_term: custom('Name, company or id contains it (1 to 100 characters).', { type: 'string', minLength: 1, maxLength: 100 }, (v, name): string | undefined => {
+  search_term: custom('Name, company or id contains it (up to 100 characters; blank is none).', { type: 'string', maxLength: 100 }, (v, name): string | undefined => {
     const term = once(v, name, false);
     if (term !== undefined && (term === '' || term.length > 100)) throw invalid(name, 'must be 1 to 100 characters');
     return term;

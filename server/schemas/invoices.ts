@@ -230,5 +230,5 @@ export const MarkPaidFields = fields({ amount: amount('Cents paid (default: the 
 /** GET /invoices. */
 export const InvoicesQuery = fields({
   ...pageFields(),
-  status: textField('Only invoices in this status (deleted ones only by asking for them).', { doc: { enum: ['unpaid', 'partially_paid', 'paid', 'deleted'] } }),
+  status: textField('Only invoices in this status (deleted ones only by asking for them).', { doc: { enum: [...INVOICE_STATUSES] } }),
 });

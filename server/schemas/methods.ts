@@ -73,18 +73,19 @@ export const ManyMethods = Type.Object({ success: Bool({ examples: [true] }), li
 /** Spec 2.5. `class` is `method` on the method endpoints and `payment_method` inside a customer. */
 export function presentMethod(m: MethodView, cls: 'method' | 'payment_method'): MethodOut {
   const card = m.method_type === 'credit_card';
-  const out = PICK[cls](m) as MethodOut;
-  out.last_4 = card ? m.last_4 : null;
-  out.card_type = card ? (m.card_type ?? 'other') : null;
-  // A card method always says how its code was checked (rows stored before 'unchecked' existed
-  // and placeholders say not_provided); bank accounts have no code.
-  out.csc_check = card ? (m.csc_check ?? 'not_provided') : null;
-  out.bank_account_number_last_4 = card ? null : m.last_4;
-  out.address = {
-    address_1: m.address_1, address_2: m.address_2, city: m.city, state: m.state,
-    country: m.country, zip: m.zip, company: m.company,
+  return {
+    ...PICK[cls](m),
+    last_4: card ? m.last_4 : null,
+    card_type: card ? (m.card_type ?? 'other') : null,
+    // A card method always says how its code was checked (rows stored before 'unchecked' existed
+    // and placeholders say not_provided); bank accounts have no code.
+    csc_check: card ? (m.csc_check ?? 'not_provided') : null,
+    bank_account_number_last_4: card ? null : m.last_4,
+    address: {
+      address_1: m.address_1, address_2: m.address_2, city: m.city, state: m.state,
+      country: m.country, zip: m.zip, company: m.company,
+    },
   };
-  return out;
 }
 
 // --- requests ---------------------------------------------------------------------------------

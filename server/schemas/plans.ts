@@ -1,5 +1,5 @@
 // A plan (spec 2.10, 4.8): what a subscription bills, and how often.
-import { E, GatewayError, badRequest, invalid, MUST } from '../errors.js';
+import { E, badRequest, invalid, MUST } from '../errors.js';
 import { isScalar, text } from '../lib/validate.js';
 import {
   At, Env, Int, NullableAt, NullableInt, NullableStr as NStr, Str, Type, type Static, type TUnsafe, columnsOf, shown, shownOf, shownPicker,

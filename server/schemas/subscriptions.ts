@@ -66,11 +66,12 @@ export const SubscriptionPair = Type.Object({ ...properties, subscriptions: Type
 export const Unsubscribed = Type.Object({ success: Bool({ examples: [true] }), subscription: SubscriptionSchema });
 
 export function presentSubscription(s: SubscriptionView): SubscriptionOut {
-  const out = { class: 'subscription', id: s.number, ...PICK(s) } as SubscriptionOut;
-  out.billings_count = s.billed_count;
-  out.updated_at = s.updated_at ?? s.created_at;
-  out.last_billing = s.last_billing ? presentBilling(s.last_billing) : null;
-  return out;
+  return {
+    class: 'subscription', id: s.number, ...PICK(s),
+    billings_count: s.billed_count,
+    updated_at: s.updated_at ?? s.created_at,
+    last_billing: s.last_billing ? presentBilling(s.last_billing) : null,
+  };
 }
 
 /** GET /plans and GET /subscriptions…: the lists the spec calls "all", every row without a limit. */

@@ -95,7 +95,7 @@ export type UpdateOut = Static<typeof UpdateSchema>;
 
 /** The record without its entries: what the events carry (a batch may hold 10,000 entries). */
 export function presentSummary(h: UpdateRow): Static<typeof SummarySchema> {
-  return SUMMARY_PICK(h) as Static<typeof SummarySchema>;
+  return SUMMARY_PICK(h);
 }
 
 type Entry = Static<typeof EntrySchema>;

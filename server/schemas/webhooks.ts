@@ -98,7 +98,7 @@ export const RELATION_COLUMNS = columnsOf(RelationRowSchema);
 export const RelationSchema = Type.Object({ class: Str({ examples: ['webhook_relation'] }), ...shownOf(RelationRowSchema) });
 const RELATION_PICK = shownPicker(RelationRowSchema, { class: 'webhook_relation' });
 export function presentRelation(r: RelationRow): Static<typeof RelationSchema> {
-  return RELATION_PICK(r) as Static<typeof RelationSchema>;
+  return RELATION_PICK(r);
 }
 
 /** events (008_events.sql): `data` is the object as the API shows it (already an allow-listed presentation). */

@@ -17,7 +17,6 @@ import { quickstart } from './readme-blocks.js';
 // repository's, linked (so the README's `npm install` in the clone is skipped).
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-const playwrightVersion = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@playwright', 'test', 'package.json'), 'utf8')).version;
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 

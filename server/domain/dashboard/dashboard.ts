@@ -1,6 +1,6 @@
 // What the merchant dashboard needs beyond the public API: the merchant's key sets (redacted),
-// new key sets, the test public key for the sample checkout, the test-card table, and the
-// parsing of transaction filters. No Fastify here; the routes are server/routes/dashboard.ts.
+// new key sets, the test public key for the sample checkout, the test-card table, and who each
+// listed charge was for. No Fastify here; the routes are server/routes/dashboard.ts.
 import { Queryable } from '../../db/index.js';
 import { E, GatewayError } from '../../errors.js';
 import { TEST_BANK, TEST_CARDS } from '../../processor/test-cards.js';

@@ -2,7 +2,7 @@ import { pagedQuery, Queryable } from '../../db/index.js';
 import { E, GatewayError, invalid } from '../../errors.js';
 import { enqueue } from '../events/outbox.js';
 import { EventType, emitEvent } from '../events/events.js';
-import { InvoiceInput, Item, applyCustomer, readFields } from './invoice-input.js';
+import { InvoiceInput, applyCustomer, readFields } from './invoice-input.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { dollars, escapeHtml } from './render.js';
 import type { Page } from '../../lib/validate.js';

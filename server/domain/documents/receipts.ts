@@ -6,7 +6,7 @@ import { DEFAULT_SMS_TEMPLATE, DEFAULT_TEMPLATE, ReceiptData, TemplateSource, re
 import { MerchantSettings, getSettings } from '../merchant/settings.js';
 import { findTemplate, getTemplate } from '../merchant/templates.js';
 import { TRANSACTION_SELECT, Transaction, TransactionRow, getTransaction } from '../payments/transactions.js';
-import { isEmail, isScalar, normalisePhone, readBool, text } from '../../lib/validate.js';
+import { isEmail, isScalar, normalisePhone } from '../../lib/validate.js';
 import { RECEIPT_COLUMNS, type Receipt, type ReceiptInput, type ReceiptType } from '../../schemas/receipts.js';
 import { take } from '../../schemas/fields.js';
 

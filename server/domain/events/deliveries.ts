@@ -1,6 +1,6 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
 import type { Page } from '../../lib/validate.js';
-import { E, GatewayError, invalid, MUST } from '../../errors.js';
+import { E, GatewayError } from '../../errors.js';
 import { Scope } from '../merchant/keys.js';
 import { retryOutboxMessage } from './outbox.js';
 import { DELIVERY_COLUMNS, type Delivery, type DeliveryRow } from '../../schemas/webhooks.js';

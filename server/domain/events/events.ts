@@ -1,6 +1,6 @@
 import { pagedQuery, Queryable } from '../../db/index.js';
 import type { Page } from '../../lib/validate.js';
-import { E, GatewayError, invalid, MUST } from '../../errors.js';
+import { E, GatewayError } from '../../errors.js';
 import { Scope, newId } from '../merchant/keys.js';
 import { RecordedEvent, Target, deliveryCtes, fanOut, matching } from './dispatch.js';
 import { EVENT_COLUMNS, type EventResource, type EventRow, type EventType } from '../../schemas/webhooks.js';

@@ -14781,7 +14781,7 @@ export interface operations {
     "get_dashboard_export_customers.csv": {
         parameters: {
             query?: {
-                /** @description Name, company or id contains it (1 to 100 characters). */
+                /** @description Name, company or id contains it (up to 100 characters; blank is none). */
                 search_term?: string;
             };
             header?: never;

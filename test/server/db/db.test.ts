@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { Db, normaliseParams } from '../../../server/db/db.js';
-import { openDatabase } from '../../../server/db/index.js';
 import { migrate } from '../../../server/db/migrate.js';
 import { MAX_PREPARED, openPg } from '../../../server/db/pg.js';
 import { loadConfig } from '../../../server/config.js';

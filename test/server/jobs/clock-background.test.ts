@@ -38,7 +38,6 @@ async function billingsOf(a: ReturnType<typeof api>, subscriptionId: number) {
 describe('a long advance', () => {
   test('answers 202 after SYNC_RUNS runs; other merchants are served while it runs; it finishes in the background', async ({ gateway: gw }) => {
     const { m, a, subs } = await dailyMerchant(gw);
-    const other = api(gw);
     const res = await a.post('/test_helpers/clock/advance', { days: 160 });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     const started = res.body;

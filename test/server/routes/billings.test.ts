@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { deliverCallbacks } from '../../../server/jobs/callbacks.js';
 import { verifyCallback, webhookSecret } from '../../../server/domain/merchant/signing.js';
 import { LEASE_MS } from '../../../server/http/idempotency.js';
-import { BILLING_TIME, DECLINING_CARD, api, isolated, jobDeps } from './billings-fixtures.js';
+import { BILLING_TIME, DECLINING_CARD, isolated, jobDeps } from './billings-fixtures.js';
 import { basic, describe, expect, expectError, test, tokenFor, visa } from '../../fixtures.js';
 
 // The gateway clock starts at 2026-01-15T12:00:00Z (a Thursday). Every test uses a merchant of its

@@ -1,5 +1,5 @@
 import type { TesseraClient } from '../../../server/testing/client.js';
-import { TestGateway, apiFor, bank, basic, describe, expect, test, visa } from '../../fixtures.js';
+import { TestGateway, bank, basic, describe, expect, test, visa } from '../../fixtures.js';
 
 // POST /charge/:id/cancel: refunds (spec 4.1). The answer is the updated transaction.
 

@@ -3,7 +3,7 @@
 // columns and none of the internal ones. The pattern of row-schemas.test.ts.
 // (That each row schema names exactly its table's columns is row-schemas.test.ts, for every table.)
 import { describe, it } from 'vitest';
-import { expect, test } from '../../fixtures.js';
+import { expect } from '../../fixtures.js';
 import { shownKeys } from '../../../server/schemas/common.js';
 import { PlanRowSchema, PlanSchema } from '../../../server/schemas/plans.js';
 import { BillingRowSchema, BillingSchema } from '../../../server/schemas/billings.js';

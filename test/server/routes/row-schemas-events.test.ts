@@ -3,11 +3,11 @@
 // row-schemas.test.ts), and its answer shows the shown columns and never the internal ones.
 // (That each row schema names exactly its table's columns is row-schemas.test.ts, for every table.)
 import { describe, it } from 'vitest';
-import { expect, test } from '../../fixtures.js';
+import { expect } from '../../fixtures.js';
 import { shownKeys } from '../../../server/schemas/common.js';
 import { storedOf } from '../../../server/schemas/fields.js';
 import {
-  DeliveryRowSchema, DeliverySchema, EventRowSchema, EventSchema, RULE_COLUMNS,
+  DeliveryRowSchema, DeliverySchema, EventRowSchema, EventSchema,
   RelationRowSchema, RelationSchema, RuleRowSchema, RuleSchema, StrategyRowSchema, StrategySchema,
 } from '../../../server/schemas/webhooks.js';
 import { ReceiptRowSchema, ReceiptSchema, TemplateFields, TemplateRowSchema, TemplateSchema } from '../../../server/schemas/receipts.js';
