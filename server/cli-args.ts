@@ -1,7 +1,11 @@
 import { parseArgs } from 'node:util';
-import { DATA_KEY_USAGE } from './data-key-command.js';
 import type { Env, ExpireOld } from './domain/merchant/keys.js';
 import { builtInRegistry } from './processor/registry.js';
+
+/** `tessera data-key`'s usage (its command, data-key-command.ts, answers a mistake with it too). */
+export const DATA_KEY_USAGE = `  tessera data-key reencrypt [--batch N]          re-encrypt stored payment data under TESSERA_DATA_KEY (v2, bound to
+                                                  its row), so TESSERA_DATA_KEYS_RETIRED can be dropped; safe while
+                                                  gateways run on PostgreSQL (embedded: stop the gateway first)`;
 
 /**
  * The command line, read before anything else happens: no configuration, no directory, no database

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from './clock.js';
+import { DATA_KEY_USAGE } from './cli-args.js';
 import { Config, ConfigError } from './config.js';
 import type { Db } from './db/index.js';
 import { loadVault } from './vault.js';
@@ -9,9 +10,6 @@ import { checkDataKey } from './vault-canary.js';
 import { formatReport, reencryptAll } from './vault-reencrypt.js';
 import { DATA_KEY_SETTLE_MS } from './vault-cluster.js';
 
-export const DATA_KEY_USAGE = `  tessera data-key reencrypt [--batch N]          re-encrypt stored payment data under TESSERA_DATA_KEY (v2, bound to
-                                                  its row), so TESSERA_DATA_KEYS_RETIRED can be dropped; safe while
-                                                  gateways run on PostgreSQL (embedded: stop the gateway first)`;
 
 /** `tessera data-key reencrypt`: prints one line per encrypted column; exit status 1 while blobs remain. */
 export async function dataKeyCommand(config: Config, args: string[], open: () => Promise<Db>): Promise<number> {

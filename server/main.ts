@@ -3,16 +3,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, UsageError, parseCommand } from './cli-args.js';
 import { ConfigError, Config, loadConfig } from './config.js';
-import { DatabaseUnavailableError, Db, openDatabase } from './db/index.js';
+import { DatabaseUnavailableError, type Db, openDatabase } from './db/index.js';
 import { DataDirLockedError } from './db/lock.js';
-import { dataKeyCommand } from './data-key-command.js';
 import { CommandError } from './control-file.js';
-import { formatKeySet, keysCommand } from './keys-command.js';
 import { startFailureLine } from './lib/describe-error.js';
-import { processorCommand } from './processor-command.js';
 import { ROOT } from './paths.js';
-import { RunningTessera, startTessera } from './start.js';
-import { demoMerchantId } from './domain/merchant/keys.js';
+import type { RunningTessera } from './start.js';
+
+// A command loads only what it runs: the server (Fastify, every route) for serve, the database
+// for the key and processor commands, nothing more for help, a version or a usage mistake.
 
 function open(config: Config): Promise<Db> {
   return openDatabase({
@@ -26,6 +25,9 @@ async function serve(config: Config, dev: boolean): Promise<void> {
   // (docs/decisions/production-defaults.md).
   const demo = config.demo ?? dev;
   const testLoopback = config.testLoopback ?? dev;
+  const [{ startTessera }, { formatKeySet }, { demoMerchantId }] = await Promise.all([
+    import('./start.js'), import('./keys-command.js'), import('./domain/merchant/keys.js'),
+  ]);
   const gw = await startTessera({
     demo,
     demoMerchant: dev,
@@ -134,12 +136,13 @@ async function main(argv: string[]): Promise<void> {
   dataDir = config.databaseUrl ? undefined : config.dataDir;
   if (cmd.kind === 'serve') return serve(config, cmd.dev);
   if (cmd.kind === 'data-key reencrypt') {
+    const { dataKeyCommand } = await import('./data-key-command.js');
     process.exitCode = await dataKeyCommand(config, cmd.args, () => open(config));
     return;
   }
   const lines = cmd.kind === 'keys create' || cmd.kind === 'keys list'
-    ? await keysCommand(config, cmd, () => open(config))
-    : await processorCommand(config, cmd, () => open(config));
+    ? await (await import('./keys-command.js')).keysCommand(config, cmd, () => open(config))
+    : await (await import('./processor-command.js')).processorCommand(config, cmd, () => open(config));
   for (const line of lines) console.log(line);
 }
 
