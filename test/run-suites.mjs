@@ -17,7 +17,9 @@
 // each one's time ends the run. Every suite runs even when another failed; the exit code is 1 if
 // any step or suite failed.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -48,6 +50,10 @@ const lanes = (process.env.TEST_LANES === '1' ? [pick(SERIAL)] : LANES.map(pick)
 const planned = new Set(lanes.flat());
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// One migrated data-directory template for this run's proof, e2e and QA suites (test/setup/data-template.ts):
+// the first gateway that asks for a copy builds it (~12 s of CPU), the other suites reuse it.
+const templateRoot = process.env.TESSERA_DATA_TEMPLATE === 'off' ? null : mkdtempSync(join(tmpdir(), 'tessera-template-'));
+const env = templateRoot ? { ...process.env, TESSERA_DATA_TEMPLATE_ROOT: templateRoot } : process.env;
 const width = Math.max(...Object.keys(STEPS).map((s) => s.length));
 const results = [];
 /** Each planned step's outcome, true when it passed, as a promise its dependents wait on. */
@@ -58,7 +64,7 @@ for (const name of planned) done[name] = new Promise((resolve) => (settle[name] 
 function run(name) {
   const started = Date.now();
   const { cmd, args } = STEPS[name];
-  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
   const tag = `[${name.padEnd(width)}] `;
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => process.stdout.write(tag + line + '\n'));
@@ -118,6 +124,8 @@ await Promise.all(lanes.map(async (lane) => {
     settle[name](await run(name));
   }
 }));
+
+if (templateRoot) rmSync(templateRoot, { recursive: true, force: true });
 
 console.log(`\nSteps and suites (${lanes.length} lane${lanes.length > 1 ? 's' : ''}, ${((Date.now() - t0) / 1000).toFixed(0)} s in all):`);
 // Each one's time, and when it started and ended in the run: a lane that ended long before the

@@ -5,6 +5,8 @@
 // run. Only the folder is made here (mkdtemp, 0700, this run's own, removed at the end): the first
 // file that asks for a copy builds the template in it, so a run that needs none pays nothing.
 // TESSERA_DATA_TEMPLATE=off: every gateway gets an empty directory, as before.
+// TESSERA_DATA_TEMPLATE_ROOT (set by test/run-suites.mjs, which owns and removes it): one folder for
+// the whole `npm test`, so the template is built once for the proof, e2e and QA suites, not once each.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +22,11 @@ declare module 'vitest' {
 export default function setup(project: TestProject): () => void {
   if (process.env.TESSERA_DATA_TEMPLATE === 'off') {
     project.provide('dataTemplateRoot', '');
+    return () => {};
+  }
+  const shared = process.env.TESSERA_DATA_TEMPLATE_ROOT;
+  if (shared) {
+    project.provide('dataTemplateRoot', shared);
     return () => {};
   }
   const root = mkdtempSync(join(tmpdir(), 'tessera-template-'));
