@@ -10,7 +10,6 @@ import { checkDataKey } from './vault-canary.js';
 import { formatReport, reencryptAll } from './vault-reencrypt.js';
 import { DATA_KEY_SETTLE_MS } from './vault-cluster.js';
 
-
 /** `tessera data-key reencrypt`: prints one line per encrypted column; exit status 1 while blobs remain. */
 export async function dataKeyCommand(config: Config, args: string[], open: () => Promise<Db>): Promise<number> {
   let parsed: ReturnType<typeof parse>;

@@ -85,14 +85,16 @@ function once(v: unknown, name: string, numbers = true): string | undefined {
   return String(v).trim();
 }
 /** A count from 1 to `max` (`fallback` when absent or ''), written in at most `digits` digits; else `code`. */
-const count = (description: string, max: number, digits: number, fallback: number, code: ErrorCode) =>
-  custom(description, { type: 'integer', minimum: 1, maximum: max, default: fallback }, (v, name): number => {
+function count(description: string, max: number, digits: number, fallback: number, code: ErrorCode) {
+  const written = new RegExp(`^\\d{1,${digits}}$`);
+  return custom(description, { type: 'integer', minimum: 1, maximum: max, default: fallback }, (v): number => {
     if (v === undefined || v === '') return fallback;
     const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
-    const n = new RegExp(`^\\d{1,${digits}}$`).test(s) ? Number(s) : NaN;
+    const n = written.test(s) ? Number(s) : NaN;
     if (!(n >= 1 && n <= max)) throw new GatewayError(code);
     return n;
   });
+}
 
 export const MAX_SUMMARY_DAYS = 90;
 export const MAX_SEARCH_LIMIT = 20;

@@ -3,7 +3,8 @@
 // required here: the serializer writes what the job returns, within this allow-list.
 import { Bool, Int, NullableTime, Str, Timestamp, Type } from './common.js';
 import { type Input, bool, custom, fields, later, whole as wholeField } from './fields.js';
-import { invalid, MUST } from '../errors.js';
+import { invalid } from '../errors.js';
+import { wholeNumber } from '../lib/validate.js';
 
 const ran = Type.Partial(Type.Object({
   billings: Int(), failed_billings: Int(), scheduled_transactions: Int(), failed_scheduled_transactions: Int(), errors: Int(),
@@ -33,11 +34,7 @@ const sent = (v: unknown) => v !== undefined && v !== null && v !== '';
 const onClock = <T>(description: string, doc: Record<string, unknown>, read: (v: unknown, name: string) => T) =>
   later(custom(description, doc, (v, name) => (sent(v) ? read(v, name) : null)));
 const whole = { anyOf: [{ type: 'integer', minimum: 0, maximum: 999_999_999 }, { type: 'string', pattern: '^\\d{1,9}$' }] };
-const when = (description: string) => onClock(description, whole, (v, name) => {
-  const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
-  if (!/^\d{1,9}$/.test(s)) throw invalid(name, MUST.WHOLE);
-  return Number(s);
-});
+const when = (description: string) => onClock(description, whole, (v, name) => wholeNumber(v, name, 9));
 /** POST /test_helpers/clock/advance: `to`, or any of the units; `wait` (also in the query string, which wins). */
 export const AdvanceFields = fields({
   to: onClock('Move to this time (forward only).', { type: 'string', format: 'date-time' }, (v, name) => {
