@@ -2,13 +2,14 @@
 // shared dist/ of a working copy others edit, unless that dist/ is the committed tree's: see
 // privateBuild), gateway nodes and `tessera` commands run from it, and a scan of a directory's files
 // for a secret's bytes.
-import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from '../../server/paths.js';
+import { builtFromClean, headCommit } from '../helpers/built.js';
 
 const run = promisify(execFile);
 
@@ -18,7 +19,7 @@ const run = promisify(execFile);
  * temporary directory, so a second run of the same commit starts at once. Returns dist/server/main.js.
  */
 export async function privateBuild(): Promise<{ main: string; commit: string; built: boolean }> {
-  const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const commit = headCommit();
   // A checkout with no tracked file changed whose dist/ says it was built from this very commit with
   // no tracked file changed (dist/build-info.json, written last by npm run build: a fresh clone's
   // `npm test`, as CI runs it) holds the committed tree's build already: compiling it again cost
@@ -47,18 +48,6 @@ export async function privateBuild(): Promise<{ main: string; commit: string; bu
     rmSync(work, { recursive: true, force: true });
   }
   return { main, commit, built: true };
-}
-
-/** dist/ was built from `commit` with no tracked file changed, and none is changed now. */
-function builtFromClean(commit: string): boolean {
-  let info: { commit?: unknown };
-  try {
-    info = JSON.parse(readFileSync(join(ROOT, 'dist', 'build-info.json'), 'utf8'));
-  } catch {
-    return false;
-  }
-  if (info.commit !== commit.slice(0, 12)) return false; // another commit, "-dirty", or "unknown"
-  return execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() === '';
 }
 
 /** The environment of every process of the build: nothing of this process's database settings leaks in. */

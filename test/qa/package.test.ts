@@ -6,15 +6,21 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../../server/paths.js';
 import { systemChromiumPaths } from '../../server/testing/chromium.js';
 import { freePort } from '../server/notify/notify-fixtures.js';
+import { builtFromClean } from '../helpers/built.js';
 import { quickstart } from './readme-blocks.js';
 
-// The package as a new user gets it, by the README's quick start as written: `npm pack` in an
-// unbuilt copy of this repository named `tessera` (its `prepare` script must build dist/), a new
+// The package as a new user gets it, by the README's quick start as written: `npm pack` in a copy
+// of this repository named `tessera` (its `prepare` script builds dist/, as the README's `npm
+// install` there does first), a new
 // `npm init` project beside it made ES modules, the tarball and @playwright/test installed there,
 // and the README's QA test run with `npx playwright test`: no Playwright config, no Playwright
 // browser, only the system's Chromium. Then the example project, installed from the same tarball.
 // The copy keeps the real dist/ untouched while other suites run from it; its node_modules is this
-// repository's, linked (so the README's `npm install` in the clone is skipped).
+// repository's, linked (so the README's `npm install` in the clone is skipped). When this checkout's
+// dist/ is the build of its own clean tree (a fresh clone's `npm test`: the run built it moments
+// ago), the copy takes that dist/, as the README's `npm install` would have left it, and packs it
+// with `npm pack --ignore-scripts` instead of building the same tree a second time (~20 s of CPU);
+// otherwise (a working copy with edits) the copy has no dist/ and `prepare` builds it.
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -71,6 +77,8 @@ let tarball: string;
 let app: string;
 /** An empty PLAYWRIGHT_BROWSERS_PATH: Playwright's own browsers are not there. */
 let noBrowsers: string;
+/** The copy holds this checkout's own clean build (see above). */
+let prebuilt = false;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'tessera-pack-'));
@@ -84,6 +92,8 @@ beforeAll(async () => {
     cpSync(join(ROOT, file), join(copy, file));
   }
   expect(existsSync(join(copy, 'dist'))).toBe(false);
+  prebuilt = builtFromClean(undefined, { untracked: true });
+  if (prebuilt) cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
   noBrowsers = join(work, 'no-browsers');
   mkdirSync(noBrowsers);
@@ -97,7 +107,9 @@ describe(`the ${pkg.name} package`, () => {
   test("the README's install steps, as written: npm pack in the clone, a new npm-init project made ES modules, the tarball and @playwright/test", async () => {
     const steps = quickstart('qa-install');
     expect(steps).toContain('(cd tessera && npm install && npm pack)');
-    const script = steps.replace('npm install && npm pack', 'npm pack');
+    // What a user's `npm install` and `npm pack` run to build dist/: this checkout's build step does the same.
+    expect(pkg.scripts.prepare).toBe('npm run build');
+    const script = steps.replace('npm install && npm pack', prebuilt ? 'npm pack --ignore-scripts' : 'npm pack');
     const { code, out } = await run('sh', ['-e', '-c', script], { cwd: work, timeoutMs: 420_000, env: { ...npmEnv, npm_config_prefer_offline: 'true' } });
     expect(code, out).toBe(0);
     expect(out).not.toMatch(/EBADENGINE/);

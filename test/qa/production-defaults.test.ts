@@ -26,8 +26,8 @@ let dirs = 0;
 const freshDir = () => join(root, `data-${++dirs}`);
 // A copy of this run's migrated template (test/helpers/data-template.ts): no merchant, no key, no
 // canary, so every first-start step but initdb and the migrations still runs. For tests of what a
-// mode does once started; a new directory's own defaults (the migration lines, no merchant made,
-// where the data key comes from) keep freshDir().
+// mode does once started, and for where the data key comes from (a copy has no data.key either).
+// A new directory's own defaults (the migration lines, no merchant made) keep freshDir().
 const migratedDir = () => migratedDataDir(freshDir());
 const serve = async (opts: Parameters<typeof spawnServer>[0]) => {
   const s = await spawnServer(opts);
@@ -104,7 +104,7 @@ describe('test-mode webhooks to loopback: development only', () => {
     const prod = await serve({ dataDir: dir, dev: false });
     expect(prod.output()).toMatch(/warning: the demo merchant \S+ of a development start is in this database, and its test keys were printed/);
     expect(prod.output()).not.toMatch(KEY);
-    const clean = await serve({ dataDir: freshDir(), dev: false });
+    const clean = await serve({ dataDir: await migratedDir(), dev: false });
     expect(clean.output()).not.toMatch(/demo merchant/);
   });
 
@@ -151,7 +151,7 @@ describe('the request log names the client address', () => {
 
 describe('the Docker recipe: one data key, made once, in a file', () => {
   test('TESSERA_DATA_KEY_FILE: a second run on the same data starts, and no key is written beside the data', async () => {
-    const dir = freshDir();
+    const dir = await migratedDir();
     const keyFile = join(root, 'tessera-data.key');
     writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
     const env = { TESSERA_DATA_KEY_FILE: keyFile };

@@ -97,31 +97,41 @@ describe('the in-memory snapshot cache is per user and checked before it is load
     expect(await migratedSnapshot()).toBeNull();
   });
 
-  test('a tarball without a digest beside it is not loaded', async () => {
-    // A tarball buildSnapshot wrote with its digest: the one the API projects' global setup built
-    // in this user's cache (test/setup/snapshot.ts), copied; without that cache (TESSERA_SNAPSHOT=off),
-    // one built here.
+  /**
+   * `dir` made the snapshot cache, holding a tarball buildSnapshot wrote with its digest: the one
+   * the API projects' global setup built in this user's cache (test/setup/snapshot.ts), copied;
+   * without that cache (TESSERA_SNAPSHOT=off), one built here. Returns the tarball's path.
+   */
+  async function seededCache(dir: string): Promise<string> {
     const cached = readVerifiedSnapshot(snapshotPath(snapshotDir()));
-    const dir = join(scratch(), 'cache');
     process.env.TESSERA_SNAPSHOT_DIR = dir;
     const path = snapshotPath(dir);
-    if (cached) {
-      ensurePrivateDir(dir);
-      writeFileSync(path, cached, { mode: 0o600 });
-      writeFileSync(`${path}.sha256`, createHash('sha256').update(cached).digest('hex'), { mode: 0o600 });
-    } else {
+    if (!cached) {
       await buildSnapshot(path);
+      return path;
     }
+    if (!existsSync(dir)) ensurePrivateDir(dir);
+    writeFileSync(path, cached, { mode: 0o600 });
+    writeFileSync(`${path}.sha256`, createHash('sha256').update(cached).digest('hex'), { mode: 0o600 });
+    return path;
+  }
+
+  test('a tarball without a digest beside it is not loaded', async () => {
+    const path = await seededCache(join(scratch(), 'cache'));
     expect(readVerifiedSnapshot(path)).not.toBeNull();
     rmSync(`${path}.sha256`);
     expect(readVerifiedSnapshot(path)).toBeNull();
   });
 
   test('a cache folder open to other users is made private before it is used', async () => {
+    // Seeded with a good snapshot before it is opened up, so what is used is that snapshot (no
+    // build): loading it is the use the folder must be private for.
     const dir = join(scratch(), 'open');
     mkdirSync(dir, { mode: 0o777 });
     chmodSync(dir, 0o777);
-    process.env.TESSERA_SNAPSHOT_DIR = dir;
+    await seededCache(dir);
+    chmodSync(dir, 0o777);
+    expect(mode(dir)).toBe(0o777);
     expect(await migratedSnapshot()).not.toBeNull();
     expect(mode(dir)).toBe(0o700);
   });
