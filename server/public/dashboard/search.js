@@ -118,8 +118,15 @@ export function startSearch() {
       const r = results[active] ?? (results.length === 1 ? results[0] : undefined);
       if (!list.hidden && r) choose(r);
     } else if (e.key === 'Escape') {
+      // A search box's own Escape clears it at once (and fires input, which a moment later emptied
+      // the results): the first Escape only closes the list, the second clears the box and them.
+      e.preventDefault();
       if (!list.hidden) setOpen(false);
-      else input.value = '';
+      else if (input.value) {
+        input.value = '';
+        clearTimeout(timer);
+        void search();
+      }
     }
   });
   input.addEventListener('blur', () => setOpen(false));
