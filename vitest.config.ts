@@ -11,6 +11,7 @@ const PURE_SERVER = [
   'test/server/decisions.test.ts',
   'test/server/domain/*-input.test.ts',
   'test/server/domain/{billings-calendar,calendar,receipts-render,rules,validate-readers,verification,webhooks-constraints}.test.ts',
+  'test/server/http/compilers.test.ts',
   'test/server/jobs/scheduler-config.test.ts',
   'test/server/lib/*.test.ts',
   'test/server/processor/*.test.ts',

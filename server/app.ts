@@ -16,6 +16,7 @@ import { ConnectionLimits, capConnections, connectionLimitsFrom, proxyPeers } fr
 import { Metrics } from './metrics.js';
 import { collectRoutes } from './openapi.js';
 import { readFieldTables } from './http/input.js';
+import { sharedCompilers } from './http/compilers.js';
 import demoRoutes from './routes/demo.js';
 import fieldsRoutes from './routes/fields.js';
 import dashboardRoutes from './routes/dashboard.js';
@@ -140,6 +141,8 @@ export async function buildApp(
     clientErrorHandler,
     // Scalars only: 'array' coercion unwrapped ["x"] into "x", so a list passed for a string field.
     ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true, allowUnionTypes: true } },
+    // Each route's validator and serializer compiled once per process, not once per app (http/compilers.ts).
+    schemaController: { compilersFactory: sharedCompilers },
   });
   app.decorate('services', { ...services, keys: services.keys ?? new KeyCache(0), processors: services.processors ?? builtInRegistry() });
   app.decorate('metrics', new Metrics());

@@ -1,5 +1,12 @@
-import { createClient } from '@redis/client';
+import { createRequire } from 'node:module';
 import type { RedisLike } from './counters.js';
+
+// @redis/client is required when a connection is first opened, not imported: loading it (hundreds
+// of command modules) cost every process ~0.2 s of CPU, `tessera --help` and every gateway without
+// REDIS_URL included (docs/decisions/test-suite-time.md).
+const require = createRequire(import.meta.url);
+let library: typeof import('@redis/client') | undefined;
+const redisLibrary = () => (library ??= require('@redis/client') as typeof import('@redis/client'));
 
 // The Redis client of the rate-limit counters (REDIS_URL), and the deadline each command keeps.
 //
@@ -65,7 +72,7 @@ export function connectRedis(url: string, opts: { timeoutMs?: number; connectTim
   const connected = new Promise<boolean>((resolve) => (firstReady = resolve));
 
   const open = (): Client => {
-    const c = createClient({
+    const c = redisLibrary().createClient({
       url,
       disableOfflineQueue: true,
       // The library's own timeout would only duplicate ours (and costs an AbortSignal per command).

@@ -170,3 +170,21 @@ test('a gateway started with an unreachable REDIS_URL warns, limits anyway and c
   const metrics = await (await fetch(`${gw.url}/metrics`)).text();
   expect(metrics).toMatch(/^tessera_rate_limit_fallback_total 3$/m);
 });
+
+test('the Redis client is loaded only when a connection is opened: not by the gateway\'s modules, nor by the CLI', async () => {
+  // A module that imported it would cost every process (tessera --help, a gateway without REDIS_URL) ~0.2 s of CPU.
+  const { execFileSync } = await import('node:child_process');
+  const probe = `
+    import { createRequire } from 'node:module';
+    const cache = createRequire(import.meta.url).cache;
+    const loaded = () => Object.keys(cache).some((k) => k.includes('/@redis/client/'));
+    await import(${JSON.stringify(new URL('../../../dist/server/start.js', import.meta.url).href)});
+    const { connectRedis } = await import(${JSON.stringify(new URL('../../../dist/server/http/counters.js', import.meta.url).href)});
+    const before = loaded();
+    const c = connectRedis('redis://127.0.0.1:1', { connectTimeoutMs: 50 });
+    const after = loaded();
+    await c.close();
+    console.log(JSON.stringify({ before, after }));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8', timeout: 60_000 });
+  expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ before: false, after: true });
+});
