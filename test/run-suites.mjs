@@ -11,8 +11,8 @@
 //
 // The build is a step of a lane, not a stage before the lanes: the lint and the unit suite need no
 // dist/ and run beside it; the typecheck (server, tokenizer, tests, bench and the dashboard's
-// JSDoc: vitest strips types, so only this step finds a type error in a test file) follows the
-// build in the other lane, which has time to spare; a suite that runs the built code (API: the
+// JSDoc: vitest strips types, so only this step finds a type error in a test file) ends the first
+// lane, which ends before the proof lane by about its length; a suite that runs the built code (API: the
 // tokenizer files it serves; proof, e2e, QA: dist/server) starts once it has passed, and is not run
 // (reported FAILED) when it failed. Each suite is `vitest run --project ...` (the test:* scripts);
 // each step or suite's lines are printed as they come, prefixed by its name, and a summary with
@@ -42,7 +42,7 @@ const STEPS = {
 /** What must have passed first, when it is part of the run. */
 const NEEDS = { api: ['build'], proof: ['build'], e2e: ['build'], qa: ['build'] };
 // Balanced by wall time on the 2-core CI machine, both lanes busy (docs/decisions/test-suite-time.md).
-const LANES = [['lint', 'unit', 'api', 'qa'], ['build', 'typecheck', 'proof', 'e2e']];
+const LANES = [['lint', 'unit', 'api', 'qa', 'typecheck'], ['build', 'proof', 'e2e']];
 /** TEST_LANES=1: the order `npm test` had before the build became a lane's step. */
 const SERIAL = ['lint', 'build', 'typecheck', 'unit', 'api', 'proof', 'e2e', 'qa'];
 const wanted = process.argv.slice(2);
