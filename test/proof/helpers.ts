@@ -126,9 +126,12 @@ export async function spawnServer(opts: ServerOptions = {}): Promise<ServerProce
   const timeoutMs = opts.startTimeoutMs ?? 60_000;
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`server did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    // At info level and below, Fastify's own "Server listening" line ends what stdout says of the
+    // start (the migrations before it): the banner's pipe can be read first, on a loaded machine.
+    const logsStart = ['info', 'debug', 'trace'].includes(env.LOG_LEVEL!);
     const check = () => {
       const m = LISTENING.exec(out);
-      if (m) done(null, m[1]);
+      if (m && (!logsStart || stdout.includes('"msg":"Server listening at '))) done(null, m[1]);
     };
     const done = (err: Error | null, u?: string) => {
       clearTimeout(timer);
