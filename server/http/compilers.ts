@@ -13,15 +13,14 @@ import type { FastifyServerOptions } from 'fastify';
 // (the same for every app built by buildApp), the part of the request and the schema's JSON.
 
 type Factories = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
-type Route = { schema: unknown; httpPart?: string; httpStatus?: string };
+type Route = { schema: unknown; httpPart?: string };
 
 function shared<F>(build: (externals: unknown, options: unknown) => (route: never) => F) {
   const byConfig = new Map<string, Map<string, F>>();
   return (externals: unknown, options: unknown) => {
     const config = JSON.stringify([externals ?? null, options ?? null]);
-    let compiled = byConfig.get(config);
-    if (!compiled) byConfig.set(config, (compiled = new Map()));
-    const fns = compiled;
+    const fns = byConfig.get(config) ?? new Map<string, F>();
+    byConfig.set(config, fns);
     let compile: ((route: Route) => F) | undefined;
     return (route: Route): F => {
       const key = `${route.httpPart ?? ''} ${JSON.stringify(route.schema)}`;

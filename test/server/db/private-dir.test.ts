@@ -110,7 +110,7 @@ describe('the in-memory snapshot cache is per user and checked before it is load
       await buildSnapshot(path);
       return path;
     }
-    if (!existsSync(dir)) ensurePrivateDir(dir);
+    ensurePrivateDir(dir);
     writeFileSync(path, cached, { mode: 0o600 });
     writeFileSync(`${path}.sha256`, createHash('sha256').update(cached).digest('hex'), { mode: 0o600 });
     return path;
@@ -127,8 +127,6 @@ describe('the in-memory snapshot cache is per user and checked before it is load
     // Seeded with a good snapshot before it is opened up, so what is used is that snapshot (no
     // build): loading it is the use the folder must be private for.
     const dir = join(scratch(), 'open');
-    mkdirSync(dir, { mode: 0o777 });
-    chmodSync(dir, 0o777);
     await seededCache(dir);
     chmodSync(dir, 0o777);
     expect(mode(dir)).toBe(0o777);
