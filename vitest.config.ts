@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // The API suite runs on embedded PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
@@ -44,6 +45,12 @@ const api = (name: string, db: 'pglite' | 'pg') => ({
   },
 });
 
+// Proof, e2e and QA: every Node process a test starts runs PGlite's WebAssembly on V8's baseline
+// compiler only (test/setup/wasm-baseline.cjs says why). The workers themselves are not affected:
+// they run the in-process gateways (fuzz, access) long enough for optimised code to pay.
+const WASM_BASELINE = `--require=${JSON.stringify(fileURLToPath(new URL('./test/setup/wasm-baseline.cjs', import.meta.url)))}`;
+const spawnedEnv = { NODE_OPTIONS: [process.env.NODE_OPTIONS, WASM_BASELINE].filter(Boolean).join(' ') };
+
 // Proof, e2e and QA: this run's private folder for a migrated data-directory template, built by the
 // first file that asks for a copy (test/helpers/data-template.ts).
 const DATA_TEMPLATE = 'test/setup/data-template.ts';
@@ -55,10 +62,10 @@ export default defineConfig({
       api('api:pglite', 'pglite'),
       ...(pg ? [api('api:postgres', 'pg')] : []),
       // Proof under load, faults and attack (docs/decisions/proof.md); PROOF_FULL=1 runs the heavy variants.
-      { test: { name: 'proof', include: ['test/proof/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000, maxWorkers: 1, sequence: { groupOrder: 2 }, globalSetup: [DATA_TEMPLATE] } },
-      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 3 }, globalSetup: [DATA_TEMPLATE], setupFiles: ['test/setup/no-keep-alive.ts'] } },
+      { test: { name: 'proof', env: spawnedEnv, include: ['test/proof/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000, maxWorkers: 1, sequence: { groupOrder: 2 }, globalSetup: [DATA_TEMPLATE] } },
+      { test: { name: 'e2e', env: spawnedEnv, include: ['test/e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 3 }, globalSetup: [DATA_TEMPLATE], setupFiles: ['test/setup/no-keep-alive.ts'] } },
       // The QA toolkit (startTessera, reset, fixtures) and the Playwright example project, run as a user would.
-      { test: { name: 'qa', include: ['test/qa/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 4 }, globalSetup: [DATA_TEMPLATE] } },
+      { test: { name: 'qa', env: spawnedEnv, include: ['test/qa/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, maxWorkers: 1, sequence: { groupOrder: 4 }, globalSetup: [DATA_TEMPLATE] } },
     ],
   },
 });
