@@ -31,6 +31,11 @@ const PG_ONLY = ['test/server/db/{start-together,pg-driver}.test.ts'];
 // files wait on PGlite, PostgreSQL and their own timers, so two run at once even on two cores; the
 // proof, browser and QA suites spawn gateways (and Chromium, npm) and measure them, one file at a
 // time. `npm test` runs each project as its own `vitest run` (test/run-suites.mjs), in two lanes side by side.
+// This run's private folder for a migrated data-directory template, built by the first file that
+// asks for a copy (test/helpers/data-template.ts): the gateways and embedded directories of every
+// project that do not test a first start itself.
+const DATA_TEMPLATE = 'test/setup/data-template.ts';
+
 const API_WORKERS = Number(process.env.TEST_API_WORKERS ?? 2);
 const api = (name: string, db: 'pglite' | 'pg') => ({
   test: {
@@ -41,7 +46,7 @@ const api = (name: string, db: 'pglite' | 'pg') => ({
     // gets its own gateway and database; helpers/gateway.ts refuses a worker that ran another project.
     isolate: false,
     // The migrated PGlite snapshot is built (or found) once before the workers start (test/setup/snapshot.ts).
-    globalSetup: ['test/setup/snapshot.ts'],
+    globalSetup: ['test/setup/snapshot.ts', DATA_TEMPLATE],
   },
 });
 
@@ -51,9 +56,6 @@ const api = (name: string, db: 'pglite' | 'pg') => ({
 const WASM_BASELINE = `--require=${JSON.stringify(fileURLToPath(new URL('./test/setup/wasm-baseline.cjs', import.meta.url)))}`;
 const spawnedEnv = { NODE_OPTIONS: [process.env.NODE_OPTIONS, WASM_BASELINE].filter(Boolean).join(' ') };
 
-// Proof, e2e and QA: this run's private folder for a migrated data-directory template, built by the
-// first file that asks for a copy (test/helpers/data-template.ts).
-const DATA_TEMPLATE = 'test/setup/data-template.ts';
 
 export default defineConfig({
   test: {

@@ -192,7 +192,12 @@ export class Client {
   maxActive = 0;
   constructor(baseUrl: string, maxSockets = 200) {
     this.base = new URL(baseUrl);
-    this.agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+    // A socket timeout, so Node honours the gateway's `Keep-Alive: timeout=5` and drops an idle
+    // socket a second before the gateway closes it. With none (0), Node keeps idle sockets without
+    // limit, and a request sent on one just as the gateway closed it fails "socket hang up" (seen
+    // once in scale-out, after a test that left the clients idle for about 5 s). Each request
+    // still sets its own timeout (timeoutMs).
+    this.agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 60_000 });
   }
   request(spec: RequestSpec): Promise<Reply> {
     const headers: Record<string, string> = { ...spec.headers };

@@ -16,6 +16,7 @@ import { startTessera } from '../../server/start.js';
 import { Vault, keyId } from '../../server/vault.js';
 import { processorHome } from '../../server/vault-homes.js';
 import { formatReport, reencryptAll } from '../../server/vault-reencrypt.js';
+import { migratedDataDir } from '../helpers/data-template.js';
 import { DB_KIND } from '../helpers/gateway.js';
 import { startAuthnetStandin } from '../helpers/authnet-standin.js';
 import { TestGateway, describe, expect, test } from '../fixtures.js';
@@ -218,7 +219,7 @@ describe.runIf(DB_KIND === 'pglite')('an embedded data directory', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   test('through the running gateway (its admin route), then on the directory; no key in clear on disk; data-key reencrypt rewrites it', async () => {
-    const dir = join(root, 'data');
+    const dir = await migratedDataDir(join(root, 'data')); // the first start is not what this tests
     const gw = await startTessera({ storage: 'disk', dataDir: dir, port: 0, host: '127.0.0.1', warn: () => {}, schedulerIntervalMs: 60_000 });
     const merchant = gw.merchantId!;
     const config = { dataDir: dir } as Config;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../../server/db/index.js';
 import { DataDirLockedError, lockDataDir, lockHolder } from '../../../server/db/lock.js';
 import { migrate } from '../../../server/db/migrate.js';
+import { migratedDataDir } from '../../helpers/data-template.js';
 import { DB_KIND } from '../../helpers/gateway.js';
 
 // The PGlite data-directory lock (server/db/lock.ts). The rules are tested on the lock itself, in
@@ -129,7 +130,7 @@ describe.skipIf(DB_KIND === 'pg')('lockDataDir', () => {
 
 describe.skipIf(DB_KIND === 'pg')('openDatabase on a data directory (one on-disk PGlite)', () => {
   test('holds the lock while open: a second open is refused before it boots; close frees it; the data stays', async () => {
-    const dir = newDir();
+    const dir = await migratedDataDir(newDir());
     const first = await openDatabase({ dataDir: dir });
     try {
       await first.query("INSERT INTO merchants (id, name, created_at) VALUES ('mer_1', 'kept', $1)", [new Date()]);

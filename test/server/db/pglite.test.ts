@@ -1,18 +1,24 @@
 import { afterEach, expect, test } from 'vitest';
 import type { Db } from '../../../server/db/db.js';
 import { openPglite } from '../../../server/db/pglite.js';
+import { migratedSnapshot } from '../../../server/db/snapshot.js';
 import { DB_KIND } from '../../helpers/gateway.js';
 
 // The PGlite adapter sends each statement as one protocol message, prepared under its name
 // (server/db/pglite.ts). What that must not change.
 let db: Db | undefined;
+/** An in-memory database from the migrated snapshot (no initdb: these tests make their own table). */
+const fresh = async () => {
+  const snapshot = await migratedSnapshot();
+  return openPglite(undefined, snapshot ? { loadDataDir: snapshot } : {});
+};
 afterEach(async () => {
   await db?.close();
   db = undefined;
 });
 
 test.skipIf(DB_KIND !== 'pglite')('a statement is prepared once and reused; a failure (duplicate key) leaves the next call working', async () => {
-  db = await openPglite();
+  db = await fresh();
   await db.exec('CREATE TABLE t (id text PRIMARY KEY, n int NOT NULL)');
   const insert = 'INSERT INTO t (id, n) VALUES ($1, $2) RETURNING id, n';
   expect(await db.query(insert, ['a', 1])).toEqual([{ id: 'a', n: 1 }]);
@@ -25,7 +31,7 @@ test.skipIf(DB_KIND !== 'pglite')('a statement is prepared once and reused; a fa
 });
 
 test.skipIf(DB_KIND !== 'pglite')('parameters are read as PostgreSQL reads text: bytes, booleans, null, numbers, JSON', async () => {
-  db = await openPglite();
+  db = await fresh();
   const [row] = await db.query('SELECT $1::bytea AS b, $2::boolean AS t, $3::text AS z, $4::numeric AS x, $5::jsonb AS j', [
     Buffer.from([0, 1, 255]), true, null, 12.5, { a: [1, 'x'] },
   ]);
@@ -34,7 +40,7 @@ test.skipIf(DB_KIND !== 'pglite')('parameters are read as PostgreSQL reads text:
 });
 
 test.skipIf(DB_KIND !== 'pglite')('a statement outside a transaction never runs inside another caller\'s open one', async () => {
-  db = await openPglite();
+  db = await fresh();
   await db.exec('CREATE TABLE t (id text PRIMARY KEY)');
   let inside!: () => void;
   const started = new Promise<void>((r) => (inside = r));

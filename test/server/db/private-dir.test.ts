@@ -7,6 +7,7 @@ import { ensurePrivateDir, makeTreePrivate } from '../../../server/db/private-di
 import { openPglite } from '../../../server/db/pglite.js';
 import { buildSnapshot, migratedSnapshot, readVerifiedSnapshot, snapshotDir, snapshotPath } from '../../../server/db/snapshot.js';
 import { startTessera } from '../../../server/start.js';
+import { migratedDataDir } from '../../helpers/data-template.js';
 
 const roots: string[] = [];
 const scratch = () => {
@@ -152,9 +153,9 @@ describe('every file under the data directory is 0600 and every folder 0700, wha
   });
 
   test('a directory an older version left open (files 666, folders 755) is made private as it opens', async () => {
-    const dir = join(scratch(), 'old');
+    const dir = await migratedDataDir(join(scratch(), 'old')); // a directory a gateway has run on
     ensurePrivateDir(dir);
-    await (await openPglite(dir)).close();
+    if (!existsSync(join(dir, 'PG_VERSION'))) await (await openPglite(dir)).close(); // TESSERA_DATA_TEMPLATE=off
     for (const rel of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
       chmodSync(join(dir, rel), statSync(join(dir, rel)).isDirectory() ? 0o755 : 0o666);
     }
@@ -168,7 +169,7 @@ describe('every file under the data directory is 0600 and every folder 0700, wha
   });
 
   test('a file loosened while the database is open is made private again by the next pass', async () => {
-    const dir = join(scratch(), 'running');
+    const dir = await migratedDataDir(join(scratch(), 'running'));
     ensurePrivateDir(dir);
     const db = await openPglite(dir, {}, { modesEveryMs: 100 });
     try {
@@ -182,7 +183,7 @@ describe('every file under the data directory is 0600 and every folder 0700, wha
   });
 
   test('closing makes private what was written since the last pass, before a backup copies the stopped directory', async () => {
-    const dir = join(scratch(), 'closing');
+    const dir = await migratedDataDir(join(scratch(), 'closing'));
     ensurePrivateDir(dir);
     const db = await openPglite(dir, {}, { modesEveryMs: 3_600_000 });
     chmodSync(join(dir, 'PG_VERSION'), 0o666);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { RunningTessera, StartOptions, startTessera } from '../../../server/start.js';
 import { Vault, keyId } from '../../../server/vault.js';
 import { DataKeyError, checkDataKey } from '../../../server/vault-canary.js';
+import { migratedDataDir } from '../../helpers/data-template.js';
 import { DB_KIND, testDb } from '../../helpers/gateway.js';
 import { basic, describe, expect, test, tokenFor, visa } from '../../fixtures.js';
 
@@ -24,7 +25,7 @@ test.afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-/** A new empty store: a data directory, or a database of TEST_DATABASE_URL. */
+/** A new store: a data directory holding only the migrated database (no key, no canary), or an empty database of TEST_DATABASE_URL. */
 async function newStore(): Promise<Partial<StartOptions>> {
   if (DB_KIND === 'pg') {
     const name = `canary_${randomBytes(5).toString('hex')}`;
@@ -41,7 +42,7 @@ async function newStore(): Promise<Partial<StartOptions>> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'tessera-canary-'));
   cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-  return { storage: 'disk', dataDir: join(dir, 'data') };
+  return { storage: 'disk', dataDir: await migratedDataDir(join(dir, 'data')) };
 }
 
 const start = (store: Partial<StartOptions>, key: Buffer, retired: Buffer[] = []) =>
