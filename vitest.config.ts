@@ -56,7 +56,6 @@ const api = (name: string, db: 'pglite' | 'pg') => ({
 const WASM_BASELINE = `--require=${JSON.stringify(fileURLToPath(new URL('./test/setup/wasm-baseline.cjs', import.meta.url)))}`;
 const spawnedEnv = { NODE_OPTIONS: [process.env.NODE_OPTIONS, WASM_BASELINE].filter(Boolean).join(' ') };
 
-
 export default defineConfig({
   test: {
     projects: [

@@ -1,9 +1,8 @@
 import { afterEach, expect, test } from 'vitest';
 import type { Db } from '../../../server/db/db.js';
+import { openDatabase } from '../../../server/db/index.js';
 import { checkpointDue, isDue, maintain, tableSizes, walState } from '../../../server/db/maintenance.js';
-import { migrate } from '../../../server/db/migrate.js';
 import { openPglite } from '../../../server/db/pglite.js';
-import { migratedSnapshot } from '../../../server/db/snapshot.js';
 import { startTessera } from '../../../server/start.js';
 
 // PGlite has no autovacuum: db/maintenance.ts analyzes what grew, so a prepared statement's plan
@@ -60,10 +59,7 @@ async function planOf(q: Db, args: string): Promise<string> {
 }
 
 test('a customer read prepared on an empty table uses the primary key once the table has grown and been maintained', async () => {
-  // Migrated as a new gateway's database is: from the snapshot (initdb and migrate, nothing analyzed), or here.
-  const snapshot = await migratedSnapshot();
-  db = await openPglite(undefined, snapshot ? { loadDataDir: snapshot } : {});
-  expect(await migrate(db)).toEqual(snapshot ? [] : expect.any(Array));
+  db = await openDatabase({}); // in memory and migrated, nothing analyzed: a new gateway's database
   await db.exec(`INSERT INTO merchants (id, name, created_at) VALUES ('mer_a', 'A', now())`);
   await db.exec(`PREPARE by_id(text, text, text) AS
     SELECT id, first_name FROM customers WHERE merchant_id = $1 AND env = $2 AND id = $3 AND deleted_at IS NULL`);

@@ -1,17 +1,13 @@
 import { afterEach, expect, test } from 'vitest';
 import type { Db } from '../../../server/db/db.js';
-import { openPglite } from '../../../server/db/pglite.js';
-import { migratedSnapshot } from '../../../server/db/snapshot.js';
+import { openDatabase } from '../../../server/db/index.js';
 import { DB_KIND } from '../../helpers/gateway.js';
 
 // The PGlite adapter sends each statement as one protocol message, prepared under its name
 // (server/db/pglite.ts). What that must not change.
 let db: Db | undefined;
-/** An in-memory database from the migrated snapshot (no initdb: these tests make their own table). */
-const fresh = async () => {
-  const snapshot = await migratedSnapshot();
-  return openPglite(undefined, snapshot ? { loadDataDir: snapshot } : {});
-};
+/** In memory through the adapter, from the migrated snapshot where there is one (no initdb): these tests make their own table. */
+const fresh = () => openDatabase({});
 afterEach(async () => {
   await db?.close();
   db = undefined;
