@@ -43,10 +43,12 @@ const api = (name: string, db: 'pglite' | 'pg') => ({
     testTimeout: 30_000, hookTimeout: 60_000, maxWorkers: API_WORKERS, sequence: { groupOrder: 1 },
     // One module registry per worker, not per file: a file no longer pays for importing the server
     // and compiling PGlite's WebAssembly again (12 route files: 110 s of CPU -> 43 s). Each file still
-    // gets its own gateway and database; helpers/gateway.ts refuses a worker that ran another project.
+    // gets its own gateway and a database as new (a worker's next file reuses one handed back and
+    // reset, helpers/test-db.ts); helpers/test-db.ts refuses a worker that ran another project.
     isolate: false,
-    // The migrated PGlite snapshot is built (or found) once before the workers start (test/setup/snapshot.ts).
-    globalSetup: ['test/setup/snapshot.ts', DATA_TEMPLATE],
+    // The migrated PGlite snapshot is built (or found) once before the workers start (test/setup/snapshot.ts);
+    // the PostgreSQL schemas of the run share a prefix, and what is left of them is dropped at the end.
+    globalSetup: ['test/setup/snapshot.ts', DATA_TEMPLATE, 'test/setup/test-schemas.ts'],
   },
 });
 

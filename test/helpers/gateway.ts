@@ -3,41 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import type { TrustProxy } from '../../server/config.js';
 import { Clock, ManualClock } from '../../server/clock.js';
-import { Db, openDatabase } from '../../server/db/index.js';
+import { Db } from '../../server/db/index.js';
 import { KeySet, createKeySet, createMerchant } from '../../server/domain/merchant/keys.js';
 import { CounterStore, localCounters } from '../../server/http/counters.js';
 import { RateLimits, TokenLimiter } from '../../server/http/ratelimit.js';
 import { Vault } from '../../server/vault.js';
+import { testDb } from './test-db.js';
 
-/** Which database this vitest project runs the API suite on (see vitest.config.ts). */
-export const DB_KIND = process.env.TESSERA_TEST_DB === 'pg' ? 'pg' : 'pglite';
-
-/** An empty database: in-memory PGlite, or a fresh schema of TEST_DATABASE_URL dropped on close. */
-export async function testDb(): Promise<Db & { drop(): Promise<void> }> {
-  // Workers run several files without isolation (vitest.config.ts): never one that ran the other project.
-  if ((process.env.TESSERA_TEST_DB === 'pg' ? 'pg' : 'pglite') !== DB_KIND && process.env.TESSERA_TEST_DB !== 'none') {
-    throw new Error(`this worker imported the test helpers as ${DB_KIND} and now runs TESSERA_TEST_DB=${process.env.TESSERA_TEST_DB}`);
-  }
-  if (process.env.TESSERA_TEST_DB === 'none') {
-    // The unit project (vitest.config.ts, PURE_SERVER) runs each file once, on no database.
-    throw new Error('this test file opens a database: remove it from PURE_SERVER in vitest.config.ts so it runs on PGlite and PostgreSQL');
-  }
-  if (DB_KIND === 'pg') {
-    const url = process.env.TEST_DATABASE_URL;
-    if (!url) throw new Error('TESSERA_TEST_DB=pg needs TEST_DATABASE_URL');
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const db = await openDatabase({ databaseUrl: url, schema });
-    return {
-      ...db,
-      async drop() {
-        await db.query(`DROP SCHEMA "${schema}" CASCADE`);
-        await db.close();
-      },
-    };
-  }
-  const db = await openDatabase({});
-  return { ...db, drop: () => db.close() };
-}
+export { DB_KIND, testDb } from './test-db.js';
 
 export interface Merchant {
   id: string;
