@@ -74,9 +74,17 @@ export async function seedTest(inject: Inject, m: Merchant, label = 'seed'): Pro
   const plan = await maybe('/plans', { name: `${label} plan`, frequency: 'monthly', amount: 1500 });
   if (plan) await maybe(`/plans/${plan.id}/subscription/${customer.id}`, { bill_immediately: true });
   await maybe('/scheduled_transactions', { customer_id: customer.id, amount: 500, bill_on: '2026-12-01' });
-  const rule = await maybe('/webhooks/rules', { event_resource: 'transaction', event_types: ['created'] });
-  const strategy = await maybe('/webhooks/strategies', { mode: 'webhook', url: 'http://placeholder.invalid/' });
-  if (rule && strategy) await maybe(`/webhooks/rules/${rule.id}/strategies`, { strategy_id: strategy.id });
+  // A webhook rule and strategy only when either is missing: fuzz seeds before every operation, and
+  // a rule more each time had every charge write one delivery per rule (~90 by the end).
+  const listed = async (url: string) => {
+    const res = await inject({ method: 'GET', url: `/api/v1${url}?limit=1`, headers: basic(sk) });
+    return res.statusCode === 200 && res.json().list.length > 0;
+  };
+  if (!(await listed('/webhooks/rules')) || !(await listed('/webhooks/strategies'))) {
+    const rule = await maybe('/webhooks/rules', { event_resource: 'transaction', event_types: ['created'] });
+    const strategy = await maybe('/webhooks/strategies', { mode: 'webhook', url: 'http://placeholder.invalid/' });
+    if (rule && strategy) await maybe(`/webhooks/rules/${rule.id}/strategies`, { strategy_id: strategy.id });
+  }
   await maybe('/invoices', { customer_first_name: label, customer_email: `${label}@example.com`, items: [{ description: 'Widget', quantity: 2, unit_amount: 1050 }] });
   const method = customer.default_method_id;
   if (method) await maybe('/tokens/update', { payment_methods: { 0: { payment_id: method, card_exp_month: 5, card_exp_year: 2034 } } });
