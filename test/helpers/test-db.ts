@@ -6,8 +6,8 @@
 // one, once it is exactly as new: every table emptied, every sequence restarted, and nothing else
 // changed. Whatever else a file left behind (a table, column, index, constraint, trigger or
 // function changed, added or renamed; a setting, temporary table, advisory lock or LISTEN of the
-// session; a recorded fault; the migrations' own record) is compared with the state of a new
-// database, and any difference closes it instead. A handle that was dropped or closed refuses
+// session; a transaction left open; a recorded fault; the migrations' own record) is compared with
+// the state of a new database, and any difference closes it instead. A handle that was dropped or closed refuses
 // every statement, so a straggling job of one file cannot write into the next file's database.
 // Why: a new in-memory PGlite costs ~0.3 s of CPU (the snapshot untarred, Postgres booted) and a
 // new PostgreSQL schema ~0.2 s (its migrations, then its drop), in each of ~110 files per database;
@@ -47,6 +47,7 @@ const STATE = `SELECT replace(concat_ws(E'\\n',
     UNION ALL SELECT format('lock %s %s', locktype, objid) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
     UNION ALL SELECT format('listen %s', ch) FROM pg_listening_channels() ch
     UNION ALL SELECT format('migration %s', version) FROM schema_migrations
+    UNION ALL SELECT 'open transaction' WHERE pg_current_xact_id_if_assigned() IS NOT NULL
   ) s)), current_schema() || '.', '') AS state`;
 
 /** Empties every table but the migrations' record and restarts every sequence of the schema. */

@@ -35,6 +35,9 @@ describe('a database handed back to the next file', () => {
       ['ALTER TABLE merchants ADD COLUMN left_behind int', true],
       // PGlite has one session: not reused. PostgreSQL's next file gets a new pool either way.
       ["SET TIME ZONE 'Asia/Tokyo'", DB_KIND === 'pglite'],
+      // A transaction left open: the reset's TRUNCATE would run inside it (PGlite's one session; the
+      // PostgreSQL driver refuses a BEGIN outside its own transactions, and the next file gets a new pool).
+      ...(DB_KIND === 'pglite' ? [["BEGIN; INSERT INTO merchants (id, name, created_at) VALUES ('mer_open', 'Open', now())", true] as [string, boolean]] : []),
     ];
     for (const [change, closed] of changes) {
       const db = await testDb();
@@ -47,6 +50,7 @@ describe('a database handed back to the next file', () => {
         expect(await next.query("SELECT 1 FROM pg_class WHERE relname = 'left_behind' AND relnamespace = current_schema()::regnamespace"), change).toEqual([]);
         expect(await next.query("SELECT 1 FROM pg_attribute WHERE attrelid = 'merchants'::regclass AND attname = 'left_behind'"), change).toEqual([]);
         expect((await next.query("SELECT current_setting('TimeZone') AS tz"))[0].tz, change).not.toBe('Asia/Tokyo');
+        expect(await next.query("SELECT id FROM merchants WHERE id = 'mer_open'"), change).toEqual([]);
       } finally {
         await next.drop();
       }
