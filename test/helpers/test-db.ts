@@ -7,11 +7,11 @@
 // changed. Whatever else a file left behind (a table, column, index, constraint, trigger or
 // function changed, added or renamed; a setting, temporary table, advisory lock or LISTEN of the
 // session; a transaction left open; a recorded fault; the migrations' own record) is compared with
-// the state of a new database, and any difference closes it instead. A handle that was dropped or closed refuses
-// every statement, so a straggling job of one file cannot write into the next file's database.
-// Why: a new in-memory PGlite costs ~0.3 s of CPU (the snapshot untarred, Postgres booted) and a
-// new PostgreSQL schema ~0.2 s (its migrations, then its drop), in each of ~110 files per database;
-// the reset costs ~0.08 s (docs/decisions/test-suite-time.md).
+// the state of a new database, and any difference closes it instead. A handle that was dropped or
+// closed refuses every statement, so a straggling job of one file cannot write into the next file's
+// database. Why: a new in-memory PGlite costs ~0.3 s of CPU (the snapshot untarred, Postgres
+// booted) and a new PostgreSQL schema ~0.2 s (its migrations, then its drop), in each of ~110 files
+// per database; the reset costs ~0.08 s (docs/decisions/test-suite-time.md).
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { Db, Queryable, Row, openDatabase } from '../../server/db/index.js';
@@ -88,7 +88,7 @@ async function open(): Promise<{ db: Db; schema?: string }> {
 
 /** Makes `db` as new and keeps it for the next file; false (and nothing kept) when it cannot be. */
 async function handBack(db: Db, schema: string | undefined): Promise<boolean> {
-  if (db.recentFault?.() || newState === null) return false;
+  if (db.recentFault?.()) return false;
   try {
     await db.exec(RESET);
     if ((await stateOf(db)) !== newState) return false;
