@@ -25,7 +25,7 @@ const PURE_SERVER = [
 // the generated types; the flows it runs are tested on both databases by the route files) and the
 // dashboard's generated types (the document is the same on both).
 const PGLITE_ONLY = ['test/server/db/{lock,maintenance,pglite,pglite-wire,private-dir}.test.ts', 'test/server/routes/openapi-client.test.ts', 'test/server/routes/dashboard-types.test.ts'];
-const PG_ONLY = ['test/server/db/{start-together,pg-driver}.test.ts'];
+const PG_ONLY = ['test/server/db/{start-together,pg-driver,pg-tx}.test.ts'];
 
 // Suites run one group after another (sequence.groupOrder), each with its own worker count: the API
 // files wait on PGlite, PostgreSQL and their own timers, so two run at once even on two cores; the

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { dist } from '../lib/dist.mjs';
@@ -59,10 +59,12 @@ export default {
     const nodes = [];
     let db;
     try {
-      nodes.push(await serve(env)); // first start: creates the demo merchant and prints its keys
+      nodes.push(await serve(env)); // first start: migrates
       nodes.push(await serve(env));
-      const merchantId = nodes[0].out.match(/merchant\s+(mer_[0-9a-f]+)/)[1];
-      const privateKey = nodes[0].out.match(/private key\s+(test_sk_[0-9a-f]+)/)[1];
+      // A production start makes no merchant: `tessera keys create` does, and prints its keys once.
+      const keys = execFileSync(process.execPath, [MAIN, 'keys', 'create', '--name', 'Bench'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      const merchantId = keys.match(/merchant\s+(mer_[0-9a-f]+)/)[1];
+      const privateKey = keys.match(/private key\s+(test_sk_[0-9a-f]+)/)[1];
       const { openDatabase } = await dist('db/index.js');
       const { Vault } = await dist('vault.js');
       const { createToken } = await dist('domain/instruments/tokens.js');

@@ -217,7 +217,7 @@ export async function resetTestEnvironment(q: Queryable, plan: ResetPlan, mercha
 const gates = new WeakMap<Db, Gate>();
 
 /**
- * Resets at once per database pool: on PostgreSQL 2 of the pool's 10 connections (db/pg.ts), so
+ * Resets at once per database: on PostgreSQL 2 of the 10 transactions' connections (db/pg.ts), so
  * resets, however many merchants ask, never take the connections other requests need; PGlite has
  * one connection, which a reset holds whatever the gate says. One reset per merchant environment.
  */

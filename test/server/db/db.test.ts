@@ -167,20 +167,22 @@ describe('parameters', () => {
   });
 
   test.skipIf(DB_KIND !== 'pg')('PostgreSQL: a statement whose cached plan PostgreSQL refuses (0A000) is prepared again: unseen outside a transaction, fails a transaction once', async () => {
-    // One connection, so the statement is prepared where it runs next and the temporary table is seen.
+    // One connection for statements and one for transactions, so the statement is prepared where it runs next.
     const db = await openPg(process.env.TEST_DATABASE_URL!, { max: 1 });
+    const table = `typed_${process.pid}_${Date.now()}`;
     try {
-      await db.query('CREATE TEMP TABLE typed (a int)');
-      await db.query('INSERT INTO typed (a) VALUES ($1)', [7]);
-      const select = 'SELECT a FROM typed WHERE $1::int >= 0';
+      await db.query(`CREATE TABLE ${table} (a int)`);
+      await db.query(`INSERT INTO ${table} (a) VALUES ($1)`, [7]);
+      const select = `SELECT a FROM ${table} WHERE $1::int >= 0`;
       expect(await db.query(select, [0])).toEqual([{ a: 7 }]);
-      await db.query('ALTER TABLE typed ALTER COLUMN a TYPE text');
+      expect(await db.tx((q) => q.query(select, [0]))).toEqual([{ a: 7 }]);
+      await db.query(`ALTER TABLE ${table} ALTER COLUMN a TYPE text`);
       expect(await db.query(select, [0])).toEqual([{ a: '7' }]);
-      await db.query('ALTER TABLE typed ALTER COLUMN a TYPE int USING a::int');
       // Inside a transaction the refusal has aborted it: that transaction fails, the next one runs.
       await expect(db.tx((q) => q.query(select, [0]))).rejects.toMatchObject({ code: '0A000' });
-      expect(await db.tx((q) => q.query(select, [0]))).toEqual([{ a: 7 }]);
+      expect(await db.tx((q) => q.query(select, [0]))).toEqual([{ a: '7' }]);
     } finally {
+      await db.query(`DROP TABLE IF EXISTS ${table}`);
       await db.close();
     }
   });
