@@ -97,8 +97,8 @@ export interface PgOptions {
   schema?: string;
   /**
    * Connections for transactions (default 10), and half as many for single statements, which the
-   * driver pipelines (fewer connections, longer pipelines: 15-30% less CPU per charge than 10).
-   * Each is opened when first used.
+   * driver pipelines (fewer connections, longer pipelines: 13-22% less gateway CPU per charge than
+   * 10; docs/decisions/database.md). Each is opened when first used.
    */
   max?: number;
   /**
