@@ -63,7 +63,7 @@ export default defineConfig({
     projects: [
       // One module registry per worker (as the API projects): the files are pure reads and in-memory
       // bundles, and each used to import its modules again (33.6 -> 20.8 s of CPU; green shuffled).
-      { test: { name: 'unit', isolate: false, include: ['test/src/**/*.test.ts', ...PURE_SERVER], env: { TESSERA_TEST_DB: 'none' }, testTimeout: 30_000, sequence: { groupOrder: 0 } } },
+      { test: { name: 'unit', isolate: false, include: ['test/src/**/*.test.ts', 'test/setup/*.test.ts', ...PURE_SERVER], env: { TESSERA_TEST_DB: 'none' }, testTimeout: 30_000, sequence: { groupOrder: 0 } } },
       api('api:pglite', 'pglite'),
       ...(pg ? [api('api:postgres', 'pg')] : []),
       // Proof under load, faults and attack (docs/decisions/proof.md); PROOF_FULL=1 runs the heavy variants.

@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { failureOf } from './setup/failure-excerpt.mjs';
 
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -68,8 +69,12 @@ function run(name) {
   const { cmd, args } = STEPS[name];
   const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
   const tag = `[${name.padEnd(width)}] `;
+  const lines = [];
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => process.stdout.write(tag + line + '\n'));
+    createInterface({ input: stream }).on('line', (line) => {
+      process.stdout.write(tag + line + '\n');
+      lines.push(line);
+    });
   }
   return new Promise((resolve) => {
     let cpu = null;
@@ -81,7 +86,7 @@ function run(name) {
     });
     child.on('close', (code, signal) => {
       const ok = code === 0;
-      results.push({ name, ok, from: (started - t0) / 1000, seconds: (Date.now() - started) / 1000, cpu, why: ok ? '' : signal ?? `exit ${code}` });
+      results.push({ name, ok, from: (started - t0) / 1000, seconds: (Date.now() - started) / 1000, cpu, why: ok ? '' : signal ?? `exit ${code}`, failure: ok ? [] : failureOf(lines) });
       resolve(ok);
     });
   });
@@ -129,6 +134,11 @@ await Promise.all(lanes.map(async (lane) => {
 
 if (templateRoot) rmSync(templateRoot, { recursive: true, force: true });
 
+for (const r of results) {
+  if (r.ok || !r.failure?.length) continue;
+  console.log(`\n${r.name} failed; what it printed of its failure:`);
+  for (const line of r.failure) console.log(`  ${line}`);
+}
 console.log(`\nSteps and suites (${lanes.length} lane${lanes.length > 1 ? 's' : ''}, ${((Date.now() - t0) / 1000).toFixed(0)} s in all):`);
 // Each one's time, and when it started and ended in the run: a lane that ended long before the
 // other idled that long; a suite that started after its lane's previous step ended waited for the build.
