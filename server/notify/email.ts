@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { isEmail } from '../lib/validate.js';
 import type { EmailMessage } from '../domain/events/outbox.js';
 import { SendError, Transport } from './outbox.js';
@@ -21,16 +21,18 @@ export function parseFrom(from: string): { name?: string; address: string } {
 /**
  * Email over SMTP with nodemailer: one connection per message (the outbox worker sends in small
  * batches, so a pool would mostly idle). An SMTP 5xx reply is permanent: the outbox gives up on
- * that message at once instead of retrying it for hours.
+ * that message at once instead of retrying it for hours. nodemailer (39 modules, ~40 ms of a
+ * start's CPU) is loaded by the first message, not by every start.
  */
 export function smtpTransport(opts: SmtpOptions): Transport<EmailMessage> {
   const timeout = opts.timeoutMs ?? 15_000;
-  const mailer = createTransport({
+  let mailer: Promise<Transporter> | undefined;
+  const open = () => (mailer ??= import('nodemailer').then(({ createTransport }) => createTransport({
     url: opts.url,
     connectionTimeout: timeout,
     greetingTimeout: timeout,
     socketTimeout: timeout * 2,
-  } as Parameters<typeof createTransport>[0]);
+  } as Parameters<typeof createTransport>[0])));
   const from = parseFrom(opts.from);
   return {
     async send(message, delivery) {
@@ -40,7 +42,7 @@ export function smtpTransport(opts: SmtpOptions): Transport<EmailMessage> {
       if (!isEmail(message.to)) throw new SendError('the recipient is not a single email address', true);
       const to = { name: '', address: message.to };
       try {
-        await mailer.sendMail({
+        await (await open()).sendMail({
           from: { name: message.from_name ?? from.name ?? '', address: from.address },
           to,
           envelope: { from: from.address, to: [to] } as never,
@@ -56,7 +58,7 @@ export function smtpTransport(opts: SmtpOptions): Transport<EmailMessage> {
       }
     },
     close() {
-      mailer.close();
+      void mailer?.then((m) => m.close(), () => {});
     },
   };
 }
