@@ -94,10 +94,12 @@ describe('keep-alive', () => {
     const c = await client(port);
     expect(await c.get()).toBe(200);
     const answered = Date.now();
-    const closedAt = await Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(-1), 5000))]);
+    // Closed after the 400 ms set, not the 72 s default: the upper bound is loose so that a
+    // loaded machine's late timers cannot fail it, and still far below 72 s.
+    const closedAt = await Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
     expect(closedAt).not.toBe(-1);
     expect(closedAt - answered).toBeGreaterThanOrEqual(300);
-    expect(closedAt - answered).toBeLessThan(2000);
+    expect(closedAt - answered).toBeLessThan(10_000);
   });
 
   test('a request slower than the keep-alive is not cut: the idle clock runs only between requests', async () => {

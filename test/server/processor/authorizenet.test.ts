@@ -190,7 +190,9 @@ describe('no readable answer is unknown', () => {
     const r = await anet.sale(sale(), ctx(400));
     expect(r.outcome).toBe('unknown');
     expect(r.message).toMatch(/deadline/);
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // The stand-in never answers: without the abort the call would last until the test's timeout.
+    // The bound is loose so that a loaded machine's late timers cannot fail it.
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it('a slow answer past the deadline', async () => {
