@@ -4,8 +4,10 @@
 // from the document the server serves at /api/v1/openapi.json. The document is taken from an app
 // built from the TypeScript sources, as the tests build one (no dist/, no build): Vite's module
 // runner (the one vitest uses) loads server/, on an in-memory PGlite database (no database server).
-// `--check` writes nothing: exit 1 when the committed file differs from what the document makes.
-// test/server/routes/dashboard-types.test.ts fails the same way, from the test gateway's document.
+// The file is not committed: `npm run typecheck:dashboard` (so `npm run typecheck` and `npm test`)
+// writes it before checking the pages, so a route's schema change reaches the pages' types with no
+// step of its own. `--check` writes nothing: exit 1 when the file there differs from what the
+// document makes.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -16,10 +18,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const OUTPUT = 'server/public/dashboard/openapi.d.ts';
 
 const HEADER = `/* eslint-disable max-lines -- generated: one file of the whole document */
-// GENERATED FILE, do not edit: npm run dashboard:types (scripts/dashboard-types.mjs) writes it
-// with openapi-typescript from the OpenAPI document the server serves at /api/v1/openapi.json
-// (its examples left out: they carry no type, and were half the file). Regenerate it after
-// changing a route's schema; test/server/routes/dashboard-types.test.ts fails while it differs.
+// GENERATED FILE, not committed, do not edit: npm run dashboard:types (scripts/dashboard-types.mjs)
+// writes it with openapi-typescript from the OpenAPI document the server serves at
+// /api/v1/openapi.json (its examples left out: they carry no type, and were half the file);
+// npm run typecheck:dashboard writes it again before each check.
 // Pages read it through api-types.d.ts beside it: Answer<'/dashboard/summary', 'get'>.
 `;
 
@@ -94,6 +96,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(current ? `${name} is current` : `${name} differs from the served document: run npm run dashboard:types`);
     process.exit(current ? 0 : 1);
   }
-  writeFileSync(file, text);
-  console.log(`wrote ${name}`);
+  const same = existsSync(file) && readFileSync(file, 'utf8') === text;
+  if (!same) writeFileSync(file, text);
+  console.log(same ? `${name} is current` : `wrote ${name}`);
 }

@@ -3,6 +3,7 @@ import type { Queryable } from '../../../server/db/index.js';
 import { chargeTokenAtOnce, chargesAtOnce } from '../../../server/domain/payments/charges.js';
 import { readChargeInput } from '../../../server/domain/payments/charge-input.js';
 import { ChargeFields } from '../../../server/schemas/transactions.js';
+import { storedOf } from '../../../server/schemas/fields.js';
 import { consumeToken } from '../../../server/domain/instruments/tokens.js';
 import { GatewayError } from '../../../server/errors.js';
 import { tokenFor } from '../../helpers/gateway.js';
@@ -58,14 +59,16 @@ test('a charge by token wipes the token, records one row and one event, in one s
 test("a charge writes its table's stored fields into the columns of the same name (a new field: a migration, the row schema, the table)", async ({ gateway }) => {
   const scope = { merchantId: gateway.merchant.id, env: 'test' as const };
   // As a migration would add it; ChargeFields would read it with `stored: true`, which readChargeInput puts in `recorded`.
-  await gateway.db.exec('ALTER TABLE transactions ADD COLUMN statement_descriptor text');
+  // The column's name is the test's own, so a real field of that name (a reviewer adding one) does not clash.
+  await gateway.db.exec('ALTER TABLE transactions ADD COLUMN test_stored_note text');
   const token = await tokenFor(gateway, visa);
   const input = readChargeInput(scope, ChargeFields.read({ token, amount: 1999 }), gateway.clock.now());
-  expect(input.recorded).toEqual({});
+  // Whatever stored fields the table has now: `recorded` is exactly them, as read.
+  expect(input.recorded).toEqual(storedOf(ChargeFields, ChargeFields.read({ token, amount: 1999 })));
   const deps = { vault: gateway.vault, connector: simulator };
-  const recorded = { ...input, recorded: { statement_descriptor: "SHOP*42" } } as unknown as typeof input;
+  const recorded = { ...input, recorded: { ...input.recorded, test_stored_note: 'SHOP*42' } } as unknown as typeof input;
   if (!chargesAtOnce(deps, recorded)) throw new Error('a test-mode token charge is made at once');
   const { txn } = await chargeTokenAtOnce(gateway.db, deps, scope, recorded, gateway.clock.now(), { settings });
-  const [row] = await gateway.db.query<{ statement_descriptor: string }>('SELECT statement_descriptor FROM transactions WHERE id = $1', [txn.id]);
-  expect(row.statement_descriptor).toBe('SHOP*42');
+  const [row] = await gateway.db.query<{ test_stored_note: string }>('SELECT test_stored_note FROM transactions WHERE id = $1', [txn.id]);
+  expect(row.test_stored_note).toBe('SHOP*42');
 });
