@@ -2,7 +2,7 @@
 // `npm test`'s checks and suites, in two lanes side by side. Each spawned-process suite (proof,
 // QA) spends much of its time waiting on the gateways, npm and Chromium it starts, and uses about
 // one core; the in-process API suite a little more. On a 2-core machine two lanes finish the same
-// work in about half the time of one (docs/decisions/tests.md, "Projects and speed").
+// work in about half the time of one (docs/decisions/test-suite-time.md).
 //
 //   node test/run-suites.mjs              lint, build, typecheck and every suite, in the lanes below
 //   TEST_LANES=1 node test/run-suites.mjs one after another (a loaded machine, a bisect)
