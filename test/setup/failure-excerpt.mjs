@@ -8,9 +8,9 @@ const NAMED = /^\s*FAIL\s/;
  * a log's tail, and the two lanes' lines interleave. For a vitest suite, each error banner and each
  * failed file or test it names ("FAIL  project file > test"), each with the first two non-blank
  * lines after it (the error); for another step, or a suite that printed neither, its last 30 lines.
- * At most `max` lines, colours removed.
+ * At most `max` lines (40: a CI page keeping ~100 lines of the tail shows two failed steps and the summary), colours removed.
  */
-export function failureOf(lines, max = 80) {
+export function failureOf(lines, max = 40) {
   const plain = lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd());
   const picked = [];
   plain.forEach((line, i) => {
