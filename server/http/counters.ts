@@ -107,17 +107,21 @@ export class DbCounters implements CounterStore {
    */
   private async flush(): Promise<void> {
     this.flushing = true;
+    const batch = this.queue;
+    this.queue = [];
     try {
-      await this.flushBatch();
+      await this.flushBatch(batch);
+    } catch (err) {
+      // Whatever failed (a statement refused, or a query that threw instead of rejecting), the
+      // batch's requests get the error: never a request left waiting, never a rejection unowned.
+      for (const p of batch) p.reject(err);
     } finally {
       this.flushing = false;
       if (this.queue.length > 0) setImmediate(() => void this.flush());
     }
   }
 
-  private async flushBatch(): Promise<void> {
-    const batch = this.queue;
-    this.queue = [];
+  private async flushBatch(batch: Pending[]): Promise<void> {
     // One row per counter and window: the adds of the batch summed, or a read.
     const rows = new Map<string, { i: number; bucket: string; window_start: string; add: number }>();
     const keys = batch.map(({ list, now }) => list.map((h) => {
@@ -127,28 +131,24 @@ export class DbCounters implements CounterStore {
       row.add += h.add;
       return key;
     }));
-    try {
-      const after = new Map<number, number>();
-      for (const r of await this.q.query<{ i: number; count: number }>(HITS_SQL, [JSON.stringify([...rows.values()])])) after.set(r.i, r.count);
-      // Walk the batch backwards: what a request saw is the count after it, before the later ones' adds.
-      const left = new Map([...rows].map(([k, r]) => [k, after.get(r.i) ?? 0])); // a read of an unseen counter: 0
-      const answers = batch.map(() => [] as number[]);
-      for (let b = batch.length - 1; b >= 0; b--) {
-        batch[b].list.forEach((h, j) => {
-          const key = keys[b][j];
-          answers[b][j] = left.get(key)!;
-          left.set(key, left.get(key)! - h.add);
-        });
-      }
-      batch.forEach((p, b) => p.resolve(answers[b]));
-    } catch (err) {
-      for (const p of batch) p.reject(err);
-      return;
+    const after = new Map<number, number>();
+    for (const r of await this.q.query<{ i: number; count: number }>(HITS_SQL, [JSON.stringify([...rows.values()])])) after.set(r.i, r.count);
+    // Walk the batch backwards: what a request saw is the count after it, before the later ones' adds.
+    const left = new Map([...rows].map(([k, r]) => [k, after.get(r.i) ?? 0])); // a read of an unseen counter: 0
+    const answers = batch.map(() => [] as number[]);
+    for (let b = batch.length - 1; b >= 0; b--) {
+      batch[b].list.forEach((h, j) => {
+        const key = keys[b][j];
+        answers[b][j] = left.get(key)!;
+        left.set(key, left.get(key)! - h.add);
+      });
     }
+    batch.forEach((p, b) => p.resolve(answers[b]));
     if ([...rows.values()].some((r) => r.add > 0) && Math.random() < 0.01) {
-      // Not awaited: the next batch does not wait for the sweep.
+      // Not awaited: the next batch does not wait for the sweep. Its failure, thrown or rejected
+      // (a database closing under it), is nobody's business: the next sweep deletes the same rows.
       const oldest = new Date(batch[0].now.getTime() - 2 * FAILURE_WINDOW);
-      void this.q.query('DELETE FROM rate_counters WHERE window_start < $1', [oldest]).catch(() => {});
+      void (async () => this.q.query('DELETE FROM rate_counters WHERE window_start < $1', [oldest]))().catch(() => {});
     }
   }
 }

@@ -116,17 +116,17 @@ export async function testDb(): Promise<TestDb> {
   const { db, schema } = await open();
   newState ??= await stateOf(db); // the first database of the worker is a new one
   let live = true;
-  const check = () => {
-    if (!live) throw new Error('this test database was dropped or closed');
-  };
+  // A use after drop or close rejects, as the real Db's async methods do (a synchronous throw is
+  // what no caller of a Queryable expects: it escaped a fire-and-forget `.catch()` once).
+  const gone = () => Promise.reject(new Error('this test database was dropped or closed'));
   const guarded = (q: Queryable): Queryable => ({
-    query: <T extends Row>(sql: string, params?: unknown[]) => (check(), q.query<T>(sql, params)),
-    exec: (sql: string) => (check(), q.exec(sql)),
+    query: <T extends Row>(sql: string, params?: unknown[]) => (live ? q.query<T>(sql, params) : gone()),
+    exec: (sql: string) => (live ? q.exec(sql) : gone()),
   });
   return {
     ...db,
     ...guarded(db),
-    tx: (fn, opts) => (check(), db.tx(fn, opts)),
+    tx: (fn, opts) => (live ? db.tx(fn, opts) : gone()),
     ...(db.relaxed ? { relaxed: guarded(db.relaxed) } : {}),
     async close() {
       live = false;

@@ -118,3 +118,33 @@ test('every request the limiter refuses is taken back from the key\'s count: one
     drop = undefined;
   }
 });
+
+test('a failure is owned whatever its form: a batch statement that throws fails its hits, a sweep that throws is dropped, no unhandled rejection', async () => {
+  const { store } = await dbCounters();
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  const random = vi.spyOn(Math, 'random').mockReturnValue(0); // every batch that adds also sweeps
+  try {
+    // A Queryable whose query throws instead of rejecting: every form of failure must reach an owner.
+    const throwing = (what: RegExp) => {
+      const q = (store as unknown as { q: Queryable }).q;
+      (store as unknown as { q: Queryable }).q = {
+        ...q, query: (sql, params) => {
+          if (what.test(sql)) throw new Error(`thrown by ${sql.slice(0, 6)}`);
+          return q.query(sql, params);
+        },
+      };
+    };
+    throwing(/^DELETE/);
+    expect(await store.hit('swept', 60_000, now)).toBe(1); // its batch answered; its sweep threw
+    expect(await store.hit('swept', 60_000, now)).toBe(2);
+    throwing(/rate_counters/);
+    await expect(store.hit('swept', 60_000, now)).rejects.toThrow(/thrown by/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(unhandled).toEqual([]);
+  } finally {
+    random.mockRestore();
+    process.off('unhandledRejection', onUnhandled);
+  }
+});
