@@ -91,12 +91,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const file = join(root, OUTPUT);
   const text = await renderDashboardTypes(await servedDocument());
   const name = relative(process.cwd(), file);
+  const current = existsSync(file) && readFileSync(file, 'utf8') === text;
   if (process.argv.includes('--check')) {
-    const current = existsSync(file) && readFileSync(file, 'utf8') === text;
     console.log(current ? `${name} is current` : `${name} differs from the served document: run npm run dashboard:types`);
     process.exit(current ? 0 : 1);
   }
-  const same = existsSync(file) && readFileSync(file, 'utf8') === text;
-  if (!same) writeFileSync(file, text);
-  console.log(same ? `${name} is current` : `wrote ${name}`);
+  if (!current) writeFileSync(file, text);
+  console.log(current ? `${name} is current` : `wrote ${name}`);
 }

@@ -21,6 +21,8 @@ import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { ROOT } from '../../server/paths.js';
 
+const execFileP = promisify(execFile);
+
 const DB_MODULE = join(ROOT, 'dist', 'server', 'db', 'index.js');
 const BUILD = `const { openDatabase } = await import(process.argv[1]);
 const db = await openDatabase({ dataDir: process.argv[2] });
@@ -44,7 +46,7 @@ async function build(root: string): Promise<string> {
   const data = join(work, 'data');
   const env = { ...process.env };
   for (const k of ['DATABASE_URL', 'TESSERA_DATA_DIR', 'TESSERA_DATA_KEY', 'TESSERA_DATA_KEYS_RETIRED']) delete env[k];
-  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', BUILD, DB_MODULE, data], { cwd: ROOT, env, timeout: 300_000 });
+  await execFileP(process.execPath, ['--input-type=module', '-e', BUILD, DB_MODULE, data], { cwd: ROOT, env, timeout: 300_000 });
   try {
     await rename(data, dir);
   } catch (err) {
@@ -85,7 +87,7 @@ async function copyTree(from: string, dir: string): Promise<void> {
     return;
   }
   await mkdir(dir, { recursive: true });
-  await promisify(execFile)('cp', ['-a', `${from}/.`, dir]);
+  await execFileP('cp', ['-a', `${from}/.`, dir]);
 }
 
 /** mkdtemp(prefix) in the system temp folder, holding a copy of the migrated template. */

@@ -2,6 +2,8 @@
 
 const BANNER = /⎯ (Failed (Suites|Tests) \d+|Unhandled \w+|Startup Error) ⎯/;
 const NAMED = /^\s*FAIL\s/;
+/** A line that starts an entry of the excerpt: a banner, or a failed file or test. */
+const starts = (line) => BANNER.test(line) || NAMED.test(line);
 
 /**
  * What a failed step printed about its failure, to repeat after the run: a CI page often keeps only
@@ -14,9 +16,9 @@ export function failureOf(lines, max = 40) {
   const plain = lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd());
   const picked = [];
   plain.forEach((line, i) => {
-    if (!BANNER.test(line) && !NAMED.test(line)) return;
+    if (!starts(line)) return;
     picked.push(line.trim());
-    for (let j = i + 1, kept = 0; j < plain.length && kept < 2 && !BANNER.test(plain[j]) && !NAMED.test(plain[j]); j++) {
+    for (let j = i + 1, kept = 0; j < plain.length && kept < 2 && !starts(plain[j]); j++) {
       if (plain[j].trim() === '') continue;
       picked.push(`    ${plain[j].trim()}`);
       kept++;
